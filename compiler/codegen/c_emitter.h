@@ -1,0 +1,32 @@
+// The shared C-like expression emitter. Targets derive from it and override only what they
+// print differently (grid reads, param and index names); the operator tree is printed with
+// exactly the parentheses that keep the IR's evaluation order, so every target computes the
+// same floating-point operations in the same order as the interpreter.
+#pragma once
+#include <string>
+
+#include "ir/ir.h"
+
+namespace stc {
+
+class CEmitter {
+public:
+  explicit CEmitter(const ir::Program &p) : prog_(p) {}
+  virtual ~CEmitter() = default;
+  std::string expr(const ir::ExprPtr &e) const;
+
+protected:
+  virtual std::string grid_read(const ir::Expr &e) const;
+  virtual std::string param(const ir::Expr &e) const;
+  virtual std::string index(const ir::Expr &e) const;
+  std::string literal(const ir::Expr &e) const;
+  const ir::Program &prog_;
+
+private:
+  std::string sub(const ir::ExprPtr &e, int parent_prec, bool right) const;
+};
+
+/// A C++ string literal for s (quotes and escapes included).
+std::string cxx_string(const std::string &s);
+
+} // namespace stc

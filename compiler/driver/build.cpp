@@ -1,0 +1,222 @@
+#include "driver/build.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "driver/process.h"
+#include "interp/interpreter.h"
+#include "sema/check.h"
+#include "stencilc/error.h"
+#include "stencilc/npy.h"
+
+namespace stc {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or(const char *name, const std::string &fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+} // namespace
+
+void check_target(const std::string &target) {
+  if (target == "openmp")
+    return;
+  static const char *const planned[] = {"cuda", "hip", "mpi-openmp", "mpi-cuda", "mpi-hip"};
+  for (const char *t : planned)
+    if (target == t)
+      throw stencilc::Error(fmt::format("target '{}' is not implemented yet; this version "
+                                        "generates code for: openmp",
+                                        target));
+  throw stencilc::Error(fmt::format("unknown target '{}' (targets: openmp, cuda, hip, "
+                                    "mpi-openmp, mpi-cuda, mpi-hip)",
+                                    target));
+}
+
+std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,
+                                      const std::string &dir, const EmitOptions &opts) {
+  check_target(target);
+  if (!opts.plan.empty() && opts.plan != "naive")
+    throw stencilc::Error(fmt::format("--plan {}: the openmp target has one plan in this "
+                                      "version: naive",
+                                      opts.plan));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw stencilc::Error(fmt::format("cannot create output directory '{}'", dir));
+  std::vector<std::string> paths;
+  for (const auto &f : emit_openmp(c.program, c.analysis, opts)) {
+    const std::string path = (fs::path(dir) / f.name).string();
+    std::ofstream out(path, std::ios::binary);
+    out << f.text;
+    if (!out.good())
+      throw stencilc::Error(fmt::format("cannot write '{}'", path));
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+void build_executable(const Compiled &c, const BuildOptions &opts, const std::string &exe) {
+  TempDir tmp;
+  const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
+  const auto sources = emit_sources(c, opts.target, dir, opts.emit);
+  std::vector<std::string> cmd = {opts.cxx.empty() ? env_or("CXX", "c++") : opts.cxx,
+                                  "-std=c++17", "-O3", "-march=native", "-fopenmp", "-Wall",
+                                  "-Wextra", "-I" + env_or("STENCILC_RT_INCLUDE_DIR",
+                                                           STENCILC_RT_INCLUDE_DIR)};
+  for (const auto &f : opts.cxxflags)
+    cmd.push_back(f);
+  for (const auto &s : sources)
+    if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
+      cmd.push_back(s);
+  cmd.push_back(env_or("STENCILC_RT_LIBRARY", STENCILC_RT_LIBRARY));
+  for (const char *f : {STENCILC_RT_LINK_FLAGS})
+    if (*f)
+      cmd.push_back(f);
+  cmd.push_back("-o");
+  cmd.push_back(exe);
+  if (opts.verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+  const int rc = run_process(cmd);
+  if (rc == 127)
+    throw stencilc::Error(fmt::format("cannot run the C++ compiler '{}' (set CXX or --cxx)",
+                                      cmd[0]));
+  if (rc != 0)
+    throw stencilc::Error(fmt::format("the C++ compiler failed (exit {}) on the generated code; "
+                                      "command: {}",
+                                      rc, command_line(cmd)));
+}
+
+namespace {
+
+// Small sizes for a quick comparison: size params with a literal default are capped at 24,
+// but never below what the stencil needs.
+std::vector<std::pair<std::string, std::string>> small_sizes(const ir::Program &p,
+                                                             const stencilc::ParamSet &given) {
+  std::map<int, int> need; // param index -> smallest extent the stencils allow
+  for (const auto &g : p.grids)
+    for (int d = 0; d < g.rank; ++d)
+      if (g.extents[d]->op == ir::Op::Param) {
+        int &n = need[g.extents[d]->id];
+        n = std::max(n, 2 * g.halo[d] + 1);
+      }
+  std::vector<std::pair<std::string, std::string>> sets;
+  for (const auto &[pi, n] : need) {
+    const auto &q = p.params[pi];
+    if (given.has(q.name) || !q.init || q.init->op != ir::Op::IntConst)
+      continue;
+    const std::int64_t v = std::min<std::int64_t>(q.init->ival, std::max(24, n));
+    if (v != q.init->ival)
+      sets.emplace_back(q.name, std::to_string(v));
+  }
+  return sets;
+}
+
+} // namespace
+
+int verify(const Compiled &c, const VerifyOptions &opts) {
+  const ir::Program &p = c.program;
+  TempDir tmp;
+  const std::string exe = tmp.path() + "/" + p.name;
+  build_executable(c, opts.build, exe);
+
+  stencilc::RunOptions run = opts.run;
+  for (auto &s : small_sizes(p, stencilc::ParamSet(run.sets)))
+    run.sets.push_back(s);
+  stencilc::ParamSet set(run.sets);
+  set.check_known([&] {
+    std::vector<std::string> n;
+    for (const auto &q : p.params)
+      n.push_back(q.name);
+    return n;
+  }());
+  auto params = resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
+    if (!set.has(name))
+      return false;
+    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
+                             : ir::Scalar::of(t, set.get_double(name));
+    return true;
+  });
+  Interpreter interp(p, params);
+  if (!run.steps)
+    run.steps = std::min<std::int64_t>(interp.default_steps(), 5);
+  run.init_random = opts.seed;
+  run.json = true;
+
+  std::string sizes;
+  for (const auto &[k, v] : run.sets)
+    sizes += fmt::format(" {}={}", k, v);
+  std::printf("verify %s --target %s:%s, %lld steps, seed %llu\n", p.name.c_str(),
+              opts.build.target.c_str(), sizes.c_str(), static_cast<long long>(*run.steps),
+              static_cast<unsigned long long>(opts.seed));
+  std::fflush(stdout);
+
+  stencilc::RunOptions ref = run, gen = run;
+  ref.saves.clear();
+  gen.saves.clear();
+  for (const auto &g : p.grids) {
+    ref.saves.emplace_back(g.name, tmp.path() + "/ref_" + g.name + ".npy");
+    gen.saves.emplace_back(g.name, tmp.path() + "/gen_" + g.name + ".npy");
+  }
+  std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(*run.steps),
+                                  "--init-random", std::to_string(opts.seed)};
+  for (const auto &[k, v] : run.sets) {
+    cmd.push_back("--set");
+    cmd.push_back(k + "=" + v);
+  }
+  for (const auto &[k, v] : run.loads) {
+    cmd.push_back("--load");
+    cmd.push_back(k + "=" + v);
+  }
+  for (const auto &[k, v] : gen.saves) {
+    cmd.push_back("--save");
+    cmd.push_back(k + "=" + v);
+  }
+  if (opts.build.verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+  const int rc = run_process(cmd, tmp.path() + "/gen.json");
+  if (rc != 0)
+    throw stencilc::Error(fmt::format("the generated executable failed (exit {}): {}", rc,
+                                      command_line(cmd)));
+
+  // The interpreter's summary goes to a file too: only the comparison is printed.
+  {
+    std::FILE *f = std::fopen((tmp.path() + "/ref.json").c_str(), "w");
+    if (!f)
+      throw stencilc::Error("cannot write in " + tmp.path());
+    try {
+      stencilc::execute(interp, ref, f);
+    } catch (...) {
+      std::fclose(f);
+      throw;
+    }
+    std::fclose(f);
+  }
+
+  bool ok = true;
+  for (const auto &g : p.grids) {
+    const auto diff = stencilc::npy_compare(tmp.path() + "/gen_" + g.name + ".npy",
+                                            tmp.path() + "/ref_" + g.name + ".npy");
+    const double tol = g.type == ir::Type::Float ? 1e-5 : g.type == ir::Type::Double ? 1e-12 : 0;
+    const bool agree = diff.max_rel <= tol;
+    ok &= agree;
+    std::printf("  grid %-12s %-6s %10lld cells  max abs diff %.3e  max rel diff %.3e  (tol "
+                "%.0e)  %s\n",
+                g.name.c_str(), ir::type_name(g.type), static_cast<long long>(diff.count),
+                diff.max_abs, diff.max_rel, tol, agree ? "ok" : "MISMATCH");
+  }
+  std::printf("%s: %s\n", p.name.c_str(),
+              ok ? "the generated code agrees with the interpreter"
+                 : "the generated code DIFFERS from the interpreter");
+  return ok ? 0 : 1;
+}
+
+} // namespace stc

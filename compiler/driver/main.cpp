@@ -1,0 +1,154 @@
+// stencilc: the command-line driver. Each subcommand is a few lines over the pipeline.
+#include <cstdio>
+#include <filesystem>
+#include <new>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "analysis/analyze.h"
+#include "codegen/codegen.h"
+#include "driver/build.h"
+#include "driver/pipeline.h"
+#include "interp/interpreter.h"
+#include "sema/check.h"
+#include "stencilc/error.h"
+#include "stencilc/program.h"
+
+namespace {
+
+using namespace stc;
+
+std::vector<ir::Scalar> params_from(const ir::Program &p, const stencilc::RunOptions &run) {
+  stencilc::ParamSet set(run.sets);
+  std::vector<std::string> names;
+  for (const auto &q : p.params)
+    names.push_back(q.name);
+  set.check_known(names);
+  return resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
+    if (!set.has(name))
+      return false;
+    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
+                             : ir::Scalar::of(t, set.get_double(name));
+    return true;
+  });
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to OpenMP, CUDA, HIP and MPI C++"};
+  app.set_version_flag("--version", std::string("stencilc ") + stc::version());
+  app.require_subcommand(1);
+
+  std::string file;
+  PipelineOptions popts;
+  auto add_common = [&](CLI::App *sub) {
+    sub->add_option("file", file, "the .stn program")->required();
+    sub->add_flag("-v,--verbose", popts.verbose, "log each compiler step");
+    sub->add_flag("--print-ir", popts.print_ir, "print the checked IR");
+  };
+
+  bool stats = false;
+  auto *check = app.add_subcommand("check", "parse and check a program; print diagnostics only");
+  add_common(check);
+  check->add_flag("--stats", stats, "print the analysis: radii, flops and loads per point");
+
+  stencilc::RunOptions run;
+  auto *runc = app.add_subcommand("run", "run a program with the reference interpreter");
+  add_common(runc);
+  stencilc::add_run_options(*runc, run);
+
+  BuildOptions bopts;
+  std::string out_dir, exe;
+  auto add_build = [&](CLI::App *sub) {
+    sub->add_option("--target,-t", bopts.target, "openmp (cuda, hip, mpi-* are planned)")
+        ->capture_default_str();
+    sub->add_option("--plan", bopts.emit.plan, "KEY=VALUE,... plan override (openmp: naive)");
+    sub->add_flag("--no-format", [&](std::int64_t) { bopts.emit.format = false; },
+                  "do not run clang-format over the generated code");
+  };
+  auto *emit = app.add_subcommand("emit", "write the generated sources and header");
+  add_common(emit);
+  add_build(emit);
+  emit->add_option("-o,--output", out_dir, "output directory")->required();
+
+  auto add_cxx = [&](CLI::App *sub) {
+    sub->add_option("--cxx", bopts.cxx, "C++ compiler (default: $CXX or c++)");
+    sub->add_option("--cxxflag", bopts.cxxflags, "extra compiler flag (repeatable)");
+    sub->add_option("--keep-sources", bopts.keep_sources, "write the generated sources here");
+  };
+  auto *build = app.add_subcommand("build", "emit and compile an executable");
+  add_common(build);
+  add_build(build);
+  add_cxx(build);
+  build->add_option("-o,--output", exe, "the executable to write")->required();
+
+  VerifyOptions vopts;
+  auto *verify = app.add_subcommand(
+      "verify", "build the target, run it and the interpreter on the same small random inputs, "
+                "compare every grid (float: relative 1e-5, double: 1e-12)");
+  add_common(verify);
+  add_build(verify);
+  add_cxx(verify);
+  std::vector<std::string> vset_raw;
+  verify->add_option("--set", vset_raw, "NAME=VALUE override a param (default: small sizes)")
+      ->check([](const std::string &s) {
+        const auto eq = s.find('=');
+        return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : "";
+      });
+  std::int64_t vsteps = -1;
+  verify->add_option("--steps", vsteps, "steps to run (default: min(program default, 5))")
+      ->check(CLI::NonNegativeNumber);
+  verify->add_option("--seed", vopts.seed, "seed of the random inputs")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+
+  for (const auto &s : vset_raw) {
+    const auto eq = s.find('=');
+    vopts.run.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  try {
+    auto compiled = compile(file, popts);
+    if (!compiled)
+      return 1;
+    if (check->parsed()) {
+      if (stats)
+        std::fputs(report(compiled->program, compiled->analysis).c_str(), stdout);
+      return 0;
+    }
+    if (runc->parsed()) {
+      Interpreter interp(compiled->program, params_from(compiled->program, run));
+      stencilc::execute(interp, run);
+      return 0;
+    }
+    bopts.verbose = popts.verbose;
+    if (emit->parsed()) {
+      for (const auto &p : emit_sources(*compiled, bopts.target, out_dir, bopts.emit))
+        std::printf("wrote %s\n", p.c_str());
+      return 0;
+    }
+    if (build->parsed()) {
+      build_executable(*compiled, bopts, exe);
+      std::printf("built %s\n", exe.c_str());
+      return 0;
+    }
+    if (verify->parsed()) {
+      vopts.build = bopts;
+      if (vsteps >= 0)
+        vopts.run.steps = vsteps;
+      return stc::verify(*compiled, vopts);
+    }
+  } catch (const stencilc::Error &e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "error: out of memory\n");
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,30 @@
+// Running other programs (the C++ compiler, generated executables) without a shell.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace stc {
+
+/// Runs argv[0] (looked up in PATH) with argv; stdout goes to `stdout_path` if not empty.
+/// Returns the exit code, 128+signal if killed, or 127 if it could not be started.
+int run_process(const std::vector<std::string> &argv, const std::string &stdout_path = "");
+
+/// A fresh private directory under $TMPDIR (or /tmp), removed by the destructor unless kept.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  const std::string &path() const { return path_; }
+  void keep() { keep_ = true; }
+
+private:
+  std::string path_;
+  bool keep_ = false;
+};
+
+/// argv as a shell would need it typed (for -v logs and error messages).
+std::string command_line(const std::vector<std::string> &argv);
+
+} // namespace stc

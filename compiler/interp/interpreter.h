@@ -1,0 +1,50 @@
+// The reference interpreter: executes the checked IR point by point, as literally as the
+// language reference describes it. It is the oracle every backend is compared with, so it
+// favours obviousness over speed.
+#pragma once
+#include <variant>
+#include <vector>
+
+#include "ir/eval.h"
+#include "ir/ir.h"
+#include "stencilc/grid.h"
+#include "stencilc/program.h"
+
+namespace stc {
+
+class Interpreter : public stencilc::Program {
+public:
+  /// `params` holds a value per param (see resolve_params). Throws stencilc::Error for sizes
+  /// the program cannot run with (an extent below 1, a stencil wider than a grid, grids of
+  /// different shapes in one kernel).
+  Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params);
+
+  std::string name() const override { return prog_.name; }
+  std::string target() const override { return "interp"; }
+  std::string plan() const override { return "reference"; }
+  std::vector<std::string> grid_names() const override;
+  void load(const std::string &grid, const std::string &path) override;
+  void save(const std::string &grid, const std::string &path) const override;
+  double checksum(const std::string &grid) const override;
+  void init_random(std::uint64_t seed) override;
+  std::int64_t default_steps() const override;
+  double cell_updates_per_step() const override;
+  void run(std::int64_t steps) override;
+  int threads() const override { return 1; }
+
+  /// Value of grid g at a point (in the grid's type), for tests.
+  ir::Scalar at(int grid, const std::array<std::int64_t, 4> &point) const;
+
+private:
+  using AnyGrid = std::variant<stencilc::Grid<float>, stencilc::Grid<double>,
+                               stencilc::Grid<std::int32_t>>;
+  int grid_index(const std::string &name) const;
+  void fill_ghosts(int grid);
+  void run_kernel(const ir::Kernel &k);
+
+  const ir::Program &prog_;
+  std::vector<ir::Scalar> params_;
+  std::vector<AnyGrid> grids_;
+};
+
+} // namespace stc

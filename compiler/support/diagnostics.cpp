@@ -1,0 +1,70 @@
+#include "support/diagnostics.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace stc {
+
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (std::size_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n')
+      line_starts_.push_back(i + 1);
+}
+
+std::string SourceFile::line_text(int line) const {
+  if (line < 1 || static_cast<std::size_t>(line) > line_starts_.size())
+    return "";
+  std::size_t b = line_starts_[line - 1];
+  std::size_t e = text_.find('\n', b);
+  if (e == std::string::npos)
+    e = text_.size();
+  if (e > b && text_[e - 1] == '\r')
+    --e;
+  return text_.substr(b, e - b);
+}
+
+void DiagEngine::error(SourceLoc loc, std::string message) {
+  diags_.push_back({Severity::Error, loc, std::move(message)});
+  ++errors_;
+}
+void DiagEngine::warning(SourceLoc loc, std::string message) {
+  diags_.push_back({Severity::Warning, loc, std::move(message)});
+}
+void DiagEngine::note(SourceLoc loc, std::string message) {
+  diags_.push_back({Severity::Note, loc, std::move(message)});
+}
+
+std::string format_diagnostic(const std::string &path, const SourceFile *file,
+                              const Diagnostic &d) {
+  static const char *const kNames[] = {"error", "warning", "note"};
+  std::string out = path;
+  if (d.loc.line > 0)
+    out += ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col);
+  out += std::string(": ") + kNames[static_cast<int>(d.severity)] + ": " + d.message + "\n";
+  if (file && d.loc.line > 0) {
+    std::string line = file->line_text(d.loc.line);
+    std::string caret;
+    // Keep tabs so the caret lines up under the same column in a terminal.
+    for (int i = 0; i + 1 < d.loc.col && i < static_cast<int>(line.size()); ++i)
+      caret += line[i] == '\t' ? '\t' : ' ';
+    out += line + "\n" + caret + "^\n";
+  }
+  return out;
+}
+
+std::string DiagEngine::render() const {
+  std::string out;
+  const std::string path = file_ ? file_->path() : "<input>";
+  for (const auto &d : diags_)
+    out += format_diagnostic(path, file_, d);
+  return out;
+}
+
+void internal_error(const std::string &what) {
+  std::fprintf(stderr, "stencilc: internal error: %s\n(this is a bug in stencilc)\n", what.c_str());
+  std::abort();
+}
+
+} // namespace stc

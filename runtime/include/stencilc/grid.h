@@ -1,0 +1,90 @@
+// Grid storage: a rank 1..4 array of interior cells surrounded by ghost (halo) cells.
+//
+// Layout: dimension 0 (x) is contiguous. Every x-row is padded so that the first interior
+// cell of every row, (0, y, z, w), is 64-byte aligned; the left pad of a row is the halo
+// width rounded up to a whole 64-byte line. Indices run over [-halo(d), extent(d) + halo(d)).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace stencilc {
+
+constexpr int kMaxRank = 4;
+constexpr std::size_t kAlignBytes = 64;
+
+using Extents = std::array<std::int64_t, kMaxRank>;
+using Halos = std::array<int, kMaxRank>;
+
+template <typename T> class Grid {
+public:
+  using value_type = T;
+  Grid() = default;
+  /// extent[d] >= 1 for d < rank (unused dims are ignored); halo[d] >= 0.
+  /// Throws stencilc::Error on a non-positive extent or a size that overflows.
+  /// All cells (interior and halo) start at zero.
+  Grid(std::string name, int rank, const Extents &extent, const Halos &halo);
+
+  const std::string &name() const { return name_; }
+  int rank() const { return rank_; }
+  std::int64_t extent(int d) const { return d < rank_ ? extent_[d] : 1; }
+  int halo(int d) const { return d < rank_ ? halo_[d] : 0; }
+  /// Element stride of dimension d; stride(0) == 1.
+  std::int64_t stride(int d) const { return stride_[d]; }
+  /// Number of interior cells (product of extents).
+  std::int64_t interior_size() const;
+
+  /// Pointer to interior cell (0,0,0,0); valid offsets reach into the halo.
+  T *origin() { return data_.get() + origin_offset_; }
+  const T *origin() const { return data_.get() + origin_offset_; }
+  T &at(std::int64_t x, std::int64_t y = 0, std::int64_t z = 0, std::int64_t w = 0) {
+    return origin()[x + y * stride_[1] + z * stride_[2] + w * stride_[3]];
+  }
+  const T &at(std::int64_t x, std::int64_t y = 0, std::int64_t z = 0, std::int64_t w = 0) const {
+    return origin()[x + y * stride_[1] + z * stride_[2] + w * stride_[3]];
+  }
+
+  /// Set every cell, interior and halo.
+  void fill(T value);
+  /// Set the halo cells only (the cells outside the interior), leaving the interior.
+  void fill_halo(T value);
+  /// O(1) exchange of storage; both grids must have the same rank, extents and halos
+  /// (throws stencilc::Error otherwise). Names stay with the objects.
+  void swap_storage(Grid &other);
+
+private:
+  struct Free {
+    void operator()(T *p) const;
+  };
+  std::string name_;
+  int rank_ = 0;
+  Extents extent_{1, 1, 1, 1};
+  Halos halo_{0, 0, 0, 0};
+  std::array<std::int64_t, kMaxRank> stride_{1, 0, 0, 0};
+  std::int64_t origin_offset_ = 0;
+  std::int64_t total_ = 0; // allocated elements
+  std::unique_ptr<T[], Free> data_;
+};
+
+extern template class Grid<float>;
+extern template class Grid<double>;
+extern template class Grid<std::int32_t>;
+
+/// Sum of the interior cells in double, in a fixed order (x fastest), so that the same data
+/// always gives the same bits.
+template <typename T> double checksum(const Grid<T> &g);
+
+/// Deterministic pseudo-random interior values (halo untouched): cell with linear interior
+/// index i (x fastest) gets splitmix64(seed * 0x9E3779B97F4A7C15 + grid_index * 0xBF58476D1CE4E5B9 + i)
+/// mapped to [0, 1) for floating types (top 53 bits * 2^-53, then converted) and to 0..99
+/// for int32. Both the interpreter and generated code call this, so inputs are identical.
+template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index);
+
+/// numpy dtype string of T: "<f4", "<f8", "<i4".
+template <typename T> const char *npy_descr();
+/// Human-readable element type: "float", "double", "int".
+template <typename T> const char *type_name();
+
+} // namespace stencilc

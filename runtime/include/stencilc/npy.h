@@ -1,0 +1,47 @@
+// .npy (NumPy format v1.0/2.0/3.0) reading and writing, and grid load/save.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stencilc/grid.h"
+
+namespace stencilc {
+
+struct NpyArray {
+  std::string descr;          // e.g. "<f4"
+  bool fortran_order = false; //
+  std::vector<std::int64_t> shape;
+  std::vector<char> data;     // raw little-endian bytes, product(shape) * itemsize
+};
+
+/// Reads a whole .npy file. Throws stencilc::Error naming the file on anything malformed:
+/// missing file, bad magic, truncated header or data, unparsable header dict, unsupported
+/// dtype (only <f4 <f8 <i4 <i8 are read), data size not matching the shape.
+NpyArray npy_read(const std::string &path);
+
+/// Writes a .npy v1.0 file (header padded to a multiple of 64 bytes). Throws stencilc::Error
+/// if the file cannot be written.
+void npy_write(const std::string &path, const std::string &descr, bool fortran_order,
+               const std::vector<std::int64_t> &shape, const void *data, std::size_t bytes);
+
+/// Saves the interior of g as an array whose numpy index order matches the .stn index order:
+/// fortran_order=True with shape (extent0, extent1, ...), so np.load(f)[x, y, z] == g[x, y, z].
+template <typename T> void save_grid(const Grid<T> &g, const std::string &path);
+
+/// Loads the interior of g from a file written by save_grid, or from a C-order array whose
+/// shape is the reversed extents (extentN-1, ..., extent0). The dtype must equal npy_descr<T>()
+/// exactly; any dtype, rank or shape mismatch is a stencilc::Error that names the file, the
+/// grid, and both the expected and the found dtype/shape. The halo is not touched.
+template <typename T> void load_grid(Grid<T> &g, const std::string &path);
+
+/// Element-wise comparison of two .npy files of the same dtype and shape (as floating values).
+struct NpyDiff {
+  double max_abs = 0;    // largest |a - b|
+  double max_rel = 0;    // largest |a - b| / max(|a|, |b|, tiny); 0 where both are 0
+  std::int64_t count = 0; // elements compared
+};
+/// Throws stencilc::Error if dtypes or shapes differ (or either file is bad).
+NpyDiff npy_compare(const std::string &path_a, const std::string &path_b);
+
+} // namespace stencilc

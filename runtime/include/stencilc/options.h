@@ -1,0 +1,51 @@
+// Run options shared by `stencilc run` and every generated executable.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace stencilc {
+
+struct RunOptions {
+  std::vector<std::pair<std::string, std::string>> sets;  // --set NAME=VALUE (repeatable)
+  std::optional<std::int64_t> steps;                      // --steps N (N >= 0)
+  std::vector<std::pair<std::string, std::string>> loads; // --load GRID=FILE.npy (repeatable)
+  std::vector<std::pair<std::string, std::string>> saves; // --save GRID=FILE.npy (repeatable)
+  std::string plan;                                       // --plan KEY=VALUE,... (raw)
+  bool json = false;                                      // --json
+  std::optional<std::uint64_t> init_random;               // --init-random SEED
+};
+
+/// Adds the run options to a CLI11 app (used by the stencilc driver and by parse_run_options).
+/// NAME=VALUE arguments are validated by CLI11 (missing '=' or empty parts are rejected).
+void add_run_options(CLI::App &app, RunOptions &opts);
+
+/// Parses argv of a generated executable. Returns -1 when the program should go on, or the
+/// exit code to return right away (0 after --help, 2 after a usage error, with the message
+/// already printed to stderr).
+int parse_run_options(int argc, char **argv, const std::string &description, RunOptions &out);
+
+/// Parameter overrides from --set, with typed lookups and clear errors.
+class ParamSet {
+public:
+  ParamSet() = default;
+  explicit ParamSet(const std::vector<std::pair<std::string, std::string>> &sets);
+  bool has(const std::string &name) const;
+  /// Throws stencilc::Error("--set NAME=VALUE: 'VALUE' is not an integer") etc.
+  std::int64_t get_int(const std::string &name) const;
+  double get_double(const std::string &name) const;
+  /// Throws stencilc::Error naming the first --set whose name is not in `known`, and listing
+  /// the known names.
+  void check_known(const std::vector<std::string> &known) const;
+
+private:
+  std::vector<std::pair<std::string, std::string>> sets_; // last one wins on repeats
+};
+
+} // namespace stencilc

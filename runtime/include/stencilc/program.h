@@ -1,0 +1,41 @@
+// The interface every runnable program implements: generated classes and the reference
+// interpreter alike, so that both are driven by the same code (same options, same summary).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "stencilc/options.h"
+
+namespace stencilc {
+
+class Program {
+public:
+  virtual ~Program() = default;
+  virtual std::string name() const = 0;
+  virtual std::string target() const = 0;
+  virtual std::string plan() const = 0;
+  /// Grid names in declaration order.
+  virtual std::vector<std::string> grid_names() const = 0;
+  /// These throw stencilc::Error for an unknown grid name or a bad file.
+  virtual void load(const std::string &grid, const std::string &path) = 0;
+  virtual void save(const std::string &grid, const std::string &path) const = 0;
+  virtual double checksum(const std::string &grid) const = 0;
+  /// Fills every grid's interior with fill_random(seed, index of the grid).
+  virtual void init_random(std::uint64_t seed) = 0;
+  /// Steps the run block executes when --steps is not given.
+  virtual std::int64_t default_steps() const = 0;
+  /// Interior cells updated by one step (all kernel calls of the run block).
+  virtual double cell_updates_per_step() const = 0;
+  virtual void run(std::int64_t steps) = 0;
+  /// Threads the program computes with (1 for the interpreter).
+  virtual int threads() const = 0;
+};
+
+/// Does what an executable does after its params are known: init, load, run (timed), save,
+/// and print the summary (text, or one JSON line under --json) to `out`.
+/// Throws stencilc::Error on bad input.
+void execute(Program &program, const RunOptions &opts, std::FILE *out = stdout);
+
+} // namespace stencilc

@@ -1,0 +1,41 @@
+// The run summary: one JSON line under --json, a short human-readable block otherwise.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencilc {
+
+struct Summary {
+  std::string stencil; // program name
+  std::string target;  // "interp", "openmp", ...
+  std::string plan;    // e.g. "naive"
+  std::int64_t steps = 0;
+  double seconds = 0;      // time spent in the steps only
+  double cell_updates = 0; // interior cells updated by all kernels over all steps
+  int threads = 1;
+  std::vector<std::pair<std::string, double>> checksums; // per grid, declaration order
+};
+
+/// One line of JSON (no newline): {"stencil":..,"target":..,"plan":..,"steps":..,
+/// "seconds":..,"cell_updates":..,"cells_per_second":..,"threads":..,"checksums":{"u":..}}.
+/// Doubles are printed with 17 significant digits so they round-trip.
+std::string summary_json(const Summary &s);
+/// Several human-readable lines ending in a newline.
+std::string summary_text(const Summary &s);
+
+class Timer {
+public:
+  Timer() : t0_(std::chrono::steady_clock::now()) {}
+  void reset() { t0_ = std::chrono::steady_clock::now(); }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point t0_;
+};
+
+} // namespace stencilc

@@ -1,0 +1,225 @@
+#include "stencilc/grid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "stencilc/error.h"
+
+namespace stencilc {
+
+namespace {
+
+// Sanity cap on one grid's allocation; anything larger is a typo in a size, not a real run.
+constexpr double kMaxGridBytes = 17592186044416.0; // 2^44 = 16 TiB
+
+std::int64_t round_up(std::int64_t v, std::int64_t m) { return (v + m - 1) / m * m; }
+
+// "1e+13" -> "1e13": sizes in messages read better without the '+' and leading zeros.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  std::string s = buf;
+  auto e = s.find('e');
+  if (e == std::string::npos)
+    return s;
+  std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+  bool neg = !exp.empty() && exp[0] == '-';
+  if (!exp.empty() && (exp[0] == '+' || exp[0] == '-'))
+    exp.erase(0, 1);
+  exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+  return mant + "e" + (neg ? "-" : "") + exp;
+}
+
+std::string shape_string(int rank, const Extents &e) {
+  std::string s = "(";
+  for (int d = 0; d < rank; ++d)
+    s += (d ? ", " : "") + std::to_string(e[d]);
+  return s + (rank == 1 ? ",)" : ")");
+}
+
+std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Calls f(row pointer) for every interior x-row, in x-fastest order.
+template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
+  for (std::int64_t w = 0; w < g.extent(3); ++w)
+    for (std::int64_t z = 0; z < g.extent(2); ++z)
+      for (std::int64_t y = 0; y < g.extent(1); ++y)
+        f(&g.at(0, y, z, w));
+}
+
+} // namespace
+
+template <typename T> void Grid<T>::Free::operator()(T *p) const { std::free(p); }
+
+template <typename T>
+Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &halo)
+    : name_(std::move(name)) {
+  const std::string who = "grid '" + name_ + "': ";
+  if (rank < 1 || rank > kMaxRank)
+    throw Error(who + "rank " + std::to_string(rank) + " is not supported (must be 1 to " +
+                std::to_string(kMaxRank) + ")");
+  rank_ = rank;
+  for (int d = 0; d < rank; ++d) {
+    if (extent[d] < 1)
+      throw Error(who + "extent of dimension " + std::to_string(d) + " is " +
+                  std::to_string(extent[d]) + "; it must be at least 1");
+    if (halo[d] < 0)
+      throw Error(who + "halo of dimension " + std::to_string(d) + " is " +
+                  std::to_string(halo[d]) + "; it must be at least 0");
+    extent_[d] = extent[d];
+    halo_[d] = halo[d];
+  }
+
+  // Size check in double first: exact enough below the cap, and it cannot overflow.
+  const std::int64_t A = static_cast<std::int64_t>(kAlignBytes / sizeof(T));
+  const double left_pad = std::ceil(double(halo_[0]) / double(A)) * double(A);
+  double cells = std::ceil((left_pad + double(extent_[0]) + double(halo_[0])) / double(A)) * A;
+  for (int d = 1; d < kMaxRank; ++d)
+    cells *= double(extent_[d]) + 2.0 * double(halo_[d]);
+  if (cells * double(sizeof(T)) > kMaxGridBytes)
+    throw Error(who + "size " + short_number(cells) + " cells is too large (the limit is " +
+                short_number(kMaxGridBytes / double(sizeof(T))) + " cells of " +
+                type_name<T>() + ")");
+
+  // Now everything fits comfortably in int64.
+  const std::int64_t l0 = round_up(halo_[0], A);
+  stride_[0] = 1;
+  stride_[1] = round_up(l0 + extent_[0] + halo_[0], A);
+  for (int d = 2; d < kMaxRank; ++d)
+    stride_[d] = stride_[d - 1] * (extent_[d - 1] + 2 * std::int64_t(halo_[d - 1]));
+  total_ = stride_[3] * (extent_[3] + 2 * std::int64_t(halo_[3]));
+  origin_offset_ = l0;
+  for (int d = 1; d < kMaxRank; ++d)
+    origin_offset_ += halo_[d] * stride_[d];
+
+  const std::size_t bytes = static_cast<std::size_t>(
+      round_up(total_ * std::int64_t(sizeof(T)), std::int64_t(kAlignBytes)));
+  void *p = std::aligned_alloc(kAlignBytes, bytes);
+  if (!p)
+    throw Error(who + "cannot allocate " + short_number(double(bytes)) + " bytes (" +
+                shape_string(rank_, extent_) + " cells of " + type_name<T>() +
+                " plus halo)");
+  std::memset(p, 0, bytes);
+  data_.reset(static_cast<T *>(p));
+}
+
+template <typename T> std::int64_t Grid<T>::interior_size() const {
+  std::int64_t n = 1;
+  for (int d = 0; d < rank_; ++d)
+    n *= extent_[d];
+  return rank_ ? n : 0;
+}
+
+template <typename T> void Grid<T>::fill(T value) {
+  if (data_)
+    std::fill(data_.get(), data_.get() + total_, value);
+}
+
+template <typename T> void Grid<T>::fill_halo(T value) {
+  if (!data_)
+    return;
+  const std::int64_t h0 = halo(0), e0 = extent(0);
+  for (std::int64_t w = -halo(3); w < extent(3) + halo(3); ++w)
+    for (std::int64_t z = -halo(2); z < extent(2) + halo(2); ++z)
+      for (std::int64_t y = -halo(1); y < extent(1) + halo(1); ++y) {
+        T *row = &at(0, y, z, w);
+        bool inside = y >= 0 && y < extent(1) && z >= 0 && z < extent(2) && w >= 0 &&
+                      w < extent(3);
+        if (inside) {
+          std::fill(row - h0, row, value);
+          std::fill(row + e0, row + e0 + h0, value);
+        } else {
+          std::fill(row - h0, row + e0 + h0, value);
+        }
+      }
+}
+
+template <typename T> void Grid<T>::swap_storage(Grid &other) {
+  bool same = rank_ == other.rank_;
+  for (int d = 0; d < kMaxRank && same; ++d)
+    same = extent(d) == other.extent(d) && halo(d) == other.halo(d);
+  if (!same) {
+    auto describe = [](const Grid &g) {
+      std::string s = "grid '" + g.name_ + "' (shape " + shape_string(g.rank_, g.extent_) +
+                      ", halo (";
+      for (int d = 0; d < g.rank_; ++d)
+        s += (d ? ", " : "") + std::to_string(g.halo_[d]);
+      return s + (g.rank_ == 1 ? ",))" : "))");
+    };
+    throw Error("cannot swap storage of " + describe(*this) + " with " + describe(other) +
+                ": rank, extents and halos must all match");
+  }
+  std::swap(data_, other.data_);
+}
+
+template class Grid<float>;
+template class Grid<double>;
+template class Grid<std::int32_t>;
+
+template <typename T> double checksum(const Grid<T> &g) {
+  double sum = 0;
+  const std::int64_t n = g.extent(0);
+  for_each_interior_row(g, [&](const T *row) {
+    for (std::int64_t x = 0; x < n; ++x)
+      sum += static_cast<double>(row[x]);
+  });
+  return sum;
+}
+
+template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index) {
+  const std::uint64_t base = seed * 0x9E3779B97F4A7C15ULL + grid_index * 0xBF58476D1CE4E5B9ULL;
+  const std::int64_t n = g.extent(0);
+  std::uint64_t i = 0;
+  for_each_interior_row(g, [&](T *row) {
+    for (std::int64_t x = 0; x < n; ++x, ++i) {
+      std::uint64_t r = splitmix64(base + i);
+      if constexpr (std::is_floating_point_v<T>) {
+        T v = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53);
+        // Rounding to float can reach 1.0; keep the documented half-open range.
+        row[x] = v < T(1) ? v : std::nextafter(T(1), T(0));
+      } else {
+        row[x] = static_cast<T>(r % 100);
+      }
+    }
+  });
+}
+
+template <typename T> const char *npy_descr() {
+  if constexpr (std::is_same_v<T, float>)
+    return "<f4";
+  else if constexpr (std::is_same_v<T, double>)
+    return "<f8";
+  else
+    return "<i4";
+}
+
+template <typename T> const char *type_name() {
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else
+    return "int";
+}
+
+#define STENCILC_INSTANTIATE(T)                                                                    \
+  template double checksum<T>(const Grid<T> &);                                                    \
+  template void fill_random<T>(Grid<T> &, std::uint64_t, std::uint64_t);                           \
+  template const char *npy_descr<T>();                                                             \
+  template const char *type_name<T>();
+STENCILC_INSTANTIATE(float)
+STENCILC_INSTANTIATE(double)
+STENCILC_INSTANTIATE(std::int32_t)
+#undef STENCILC_INSTANTIATE
+
+} // namespace stencilc

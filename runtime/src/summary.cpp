@@ -1,0 +1,63 @@
+#include "stencilc/summary.h"
+
+#include <charconv>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace stencilc {
+
+namespace {
+
+double cells_per_second(const Summary &s) {
+  return s.seconds > 0 ? s.cell_updates / s.seconds : 0.0;
+}
+
+std::string printf_str(const char *fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// Shortest text that reads back as the same double, so checksums can be compared by eye.
+std::string exact(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+std::string plural(std::int64_t n, const char *word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+} // namespace
+
+std::string summary_json(const Summary &s) {
+  nlohmann::ordered_json j;
+  j["stencil"] = s.stencil;
+  j["target"] = s.target;
+  j["plan"] = s.plan;
+  j["steps"] = s.steps;
+  j["seconds"] = s.seconds;
+  j["cell_updates"] = s.cell_updates;
+  j["cells_per_second"] = cells_per_second(s);
+  j["threads"] = s.threads;
+  j["checksums"] = nlohmann::ordered_json::object();
+  for (const auto &[name, value] : s.checksums)
+    j["checksums"][name] = value;
+  // Names come from user files; never throw on bad UTF-8 while printing a summary.
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string summary_text(const Summary &s) {
+  std::string plan = s.plan.empty() ? "" : "plan " + s.plan + ", ";
+  std::string secs = printf_str(s.seconds >= 0.001 || s.seconds == 0 ? "%.3f" : "%.3g", s.seconds);
+  std::string out = s.stencil + ": " + plural(s.steps, "step") + " on " + s.target + " (" + plan +
+                    plural(s.threads, "thread") + ") in " + secs + " s\n";
+  out += "  " + printf_str("%.3g", cells_per_second(s)) + " cell-updates/s\n";
+  for (const auto &[name, value] : s.checksums)
+    out += "  checksum " + name + " = " + exact(value) + "\n";
+  return out;
+}
+
+} // namespace stencilc

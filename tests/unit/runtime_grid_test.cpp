@@ -1,0 +1,325 @@
+#include "stencilc/grid.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "stencilc/error.h"
+
+using namespace stencilc;
+
+namespace {
+
+template <typename T> Grid<T> make(int rank, Extents e, Halos h) {
+  return Grid<T>("u", rank, e, h);
+}
+
+// Start of the allocation, derived from the documented layout.
+template <typename T> const T *alloc_begin(const Grid<T> &g) {
+  const std::int64_t A = 64 / sizeof(T);
+  const std::int64_t l0 = (g.halo(0) + A - 1) / A * A;
+  std::int64_t off = l0;
+  for (int d = 1; d < kMaxRank; ++d)
+    off += g.halo(d) * g.stride(d);
+  return g.origin() - off;
+}
+
+template <typename T> std::int64_t alloc_size(const Grid<T> &g) {
+  return g.stride(3) * (g.extent(3) + 2 * g.halo(3));
+}
+
+std::string error_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+template <typename T> void check_layout(int rank, int halo) {
+  Extents e{5, 3, 2, 2};
+  Halos h{halo, halo, halo, halo};
+  Grid<T> g = make<T>(rank, e, h);
+  const std::int64_t A = 64 / sizeof(T);
+  const std::int64_t l0 = (halo + A - 1) / A * A;
+  ASSERT_EQ(g.rank(), rank);
+  EXPECT_EQ(g.stride(0), 1);
+  EXPECT_EQ(g.stride(1), (l0 + 5 + halo + A - 1) / A * A);
+  EXPECT_EQ(g.stride(1) % A, 0);
+  for (int d = 2; d < kMaxRank; ++d)
+    EXPECT_EQ(g.stride(d), g.stride(d - 1) * (g.extent(d - 1) + 2 * g.halo(d - 1)));
+  for (int d = rank; d < kMaxRank; ++d) {
+    EXPECT_EQ(g.extent(d), 1);
+    EXPECT_EQ(g.halo(d), 0);
+  }
+  std::int64_t interior = 1;
+  for (int d = 0; d < rank; ++d)
+    interior *= e[d];
+  EXPECT_EQ(g.interior_size(), interior);
+  // Every row's first interior cell, halo rows included, is 64-byte aligned.
+  for (std::int64_t w = -g.halo(3); w < g.extent(3) + g.halo(3); ++w)
+    for (std::int64_t z = -g.halo(2); z < g.extent(2) + g.halo(2); ++z)
+      for (std::int64_t y = -g.halo(1); y < g.extent(1) + g.halo(1); ++y) {
+        const T *p = &g.at(0, y, z, w);
+        ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u) << y << " " << z << " " << w;
+        ASSERT_EQ(p, g.origin() + y * g.stride(1) + z * g.stride(2) + w * g.stride(3));
+        // Whole index box is inside the allocation.
+        ASSERT_GE(p - g.halo(0), alloc_begin(g));
+        ASSERT_LE(p + g.extent(0) + g.halo(0), alloc_begin(g) + alloc_size(g));
+      }
+  EXPECT_EQ(&g.at(0), g.origin());
+  EXPECT_EQ(&g.at(-halo), g.origin() - halo);
+  EXPECT_EQ(&g.at(1, 0, 0, 0), g.origin() + 1);
+}
+
+} // namespace
+
+TEST(RuntimeGrid, LayoutAllRanksAndHalos) {
+  for (int rank = 1; rank <= 4; ++rank)
+    for (int halo = 0; halo <= 3; ++halo) {
+      SCOPED_TRACE("rank " + std::to_string(rank) + " halo " + std::to_string(halo));
+      check_layout<float>(rank, halo);
+      check_layout<double>(rank, halo);
+      check_layout<std::int32_t>(rank, halo);
+    }
+}
+
+TEST(RuntimeGrid, ExactStridesAndOrigin) {
+  // float: A = 16. halo0 = 1 -> L0 = 16, pitch = roundup(16 + 10 + 1, 16) = 32.
+  Grid<float> g("u", 3, {10, 4, 3, 0}, {1, 2, 1, 7});
+  EXPECT_EQ(g.stride(1), 32);
+  EXPECT_EQ(g.stride(2), 32 * 8);
+  EXPECT_EQ(g.stride(3), 32 * 8 * 5);
+  EXPECT_EQ(g.origin() - alloc_begin(g), 16 + 2 * 32 + 1 * 32 * 8);
+  EXPECT_EQ(g.halo(3), 0); // unused dims are ignored
+  EXPECT_EQ(g.extent(3), 1);
+  // double: A = 8, halo0 = 0 -> no left pad, pitch = roundup(3, 8) = 8.
+  Grid<double> d("v", 1, {3, 0, 0, 0}, {0, 0, 0, 0});
+  EXPECT_EQ(d.stride(1), 8);
+  EXPECT_EQ(d.origin(), alloc_begin(d));
+}
+
+TEST(RuntimeGrid, StartsZeroAndFill) {
+  Grid<double> g("u", 2, {7, 5, 1, 1}, {2, 1, 0, 0});
+  for (std::int64_t i = 0; i < alloc_size(g); ++i)
+    ASSERT_EQ(alloc_begin(g)[i], 0.0);
+  g.fill(2.5);
+  for (std::int64_t y = -1; y < 6; ++y)
+    for (std::int64_t x = -2; x < 9; ++x)
+      ASSERT_EQ(g.at(x, y), 2.5);
+}
+
+TEST(RuntimeGrid, FillHaloTouchesExactlyTheHalo) {
+  for (int rank = 1; rank <= 4; ++rank)
+    for (int halo = 0; halo <= 2; ++halo) {
+      SCOPED_TRACE("rank " + std::to_string(rank) + " halo " + std::to_string(halo));
+      Grid<std::int32_t> g("u", rank, {4, 3, 2, 2}, {halo, halo + 1, halo, 1});
+      g.fill_halo(7);
+      std::int64_t box = 1;
+      for (int d = 0; d < rank; ++d)
+        box *= g.extent(d) + 2 * g.halo(d);
+      for (std::int64_t w = -g.halo(3); w < g.extent(3) + g.halo(3); ++w)
+        for (std::int64_t z = -g.halo(2); z < g.extent(2) + g.halo(2); ++z)
+          for (std::int64_t y = -g.halo(1); y < g.extent(1) + g.halo(1); ++y)
+            for (std::int64_t x = -g.halo(0); x < g.extent(0) + g.halo(0); ++x) {
+              bool inside = x >= 0 && x < g.extent(0) && y >= 0 && y < g.extent(1) && z >= 0 &&
+                            z < g.extent(2) && w >= 0 && w < g.extent(3);
+              ASSERT_EQ(g.at(x, y, z, w), inside ? 0 : 7) << x << " " << y << " " << z << " " << w;
+            }
+      // Nothing outside the box (row padding) was written.
+      std::int64_t sevens = 0;
+      for (std::int64_t i = 0; i < alloc_size(g); ++i)
+        sevens += alloc_begin(g)[i] == 7;
+      EXPECT_EQ(sevens, box - g.interior_size());
+    }
+}
+
+TEST(RuntimeGrid, SwapStorage) {
+  Grid<float> a("a", 2, {3, 2, 1, 1}, {1, 1, 0, 0});
+  Grid<float> b("b", 2, {3, 2, 1, 1}, {1, 1, 0, 0});
+  a.fill(1);
+  b.fill(2);
+  const float *pa = a.origin(), *pb = b.origin();
+  a.swap_storage(b);
+  EXPECT_EQ(a.origin(), pb);
+  EXPECT_EQ(b.origin(), pa);
+  EXPECT_EQ(a.at(0, 0), 2);
+  EXPECT_EQ(b.at(-1, -1), 1);
+  EXPECT_EQ(a.name(), "a");
+  EXPECT_EQ(b.name(), "b");
+
+  Grid<float> c("c", 2, {3, 3, 1, 1}, {1, 1, 0, 0});
+  Grid<float> d("d", 2, {3, 2, 1, 1}, {1, 2, 0, 0});
+  Grid<float> e("e", 3, {3, 2, 1, 1}, {1, 1, 0, 0});
+  std::string msg = error_of([&] { a.swap_storage(c); });
+  EXPECT_NE(msg.find("cannot swap"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'a'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'c'"), std::string::npos) << msg;
+  EXPECT_THROW(a.swap_storage(d), Error);
+  EXPECT_THROW(a.swap_storage(e), Error);
+  EXPECT_EQ(a.at(0, 0), 2); // unchanged after a failed swap
+}
+
+TEST(RuntimeGrid, ConstructorErrors) {
+  std::string msg = error_of([] { Grid<float>("u", 2, {0, 4, 1, 1}, {1, 1, 0, 0}); });
+  EXPECT_EQ(msg, "grid 'u': extent of dimension 0 is 0; it must be at least 1");
+  msg = error_of([] { Grid<float>("u", 3, {4, 4, -2, 1}, {1, 1, 0, 0}); });
+  EXPECT_NE(msg.find("extent of dimension 2 is -2"), std::string::npos) << msg;
+  msg = error_of([] { Grid<float>("u", 2, {4, 4, 1, 1}, {1, -1, 0, 0}); });
+  EXPECT_NE(msg.find("halo of dimension 1"), std::string::npos) << msg;
+  msg = error_of([] { Grid<float>("u", 0, {4, 4, 1, 1}, {0, 0, 0, 0}); });
+  EXPECT_NE(msg.find("rank 0"), std::string::npos) << msg;
+  msg = error_of([] { Grid<float>("u", 5, {4, 4, 1, 1}, {0, 0, 0, 0}); });
+  EXPECT_NE(msg.find("rank 5"), std::string::npos) << msg;
+  msg = error_of([] { Grid<float>("u", 3, {100000, 100000, 1000, 1}, {0, 0, 0, 0}); });
+  EXPECT_NE(msg.find("grid 'u': size 1e13 cells is too large"), std::string::npos) << msg;
+  // Products that overflow int64 are caught, not wrapped.
+  const std::int64_t big = INT64_C(1) << 62;
+  msg = error_of([&] { Grid<double>("u", 4, {big, big, big, big}, {0, 0, 0, 0}); });
+  EXPECT_NE(msg.find("too large"), std::string::npos) << msg;
+  msg = error_of([&] { Grid<double>("u", 1, {INT64_MAX, 1, 1, 1}, {3, 0, 0, 0}); });
+  EXPECT_NE(msg.find("too large"), std::string::npos) << msg;
+  msg = error_of([&] { Grid<double>("u", 3, {4, 4, 4, 1}, {0, INT32_MAX, INT32_MAX, 0}); });
+  EXPECT_NE(msg.find("too large"), std::string::npos) << msg;
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STENCILC_ASAN 1
+#endif
+#endif
+#else
+#define STENCILC_ASAN 1
+#endif
+
+TEST(RuntimeGrid, AllocationFailureIsAnError) {
+#ifdef STENCILC_ASAN
+  GTEST_SKIP() << "ASan aborts on huge allocations";
+#else
+  // 8 TiB is under the size cap; only the kernel's heuristic overcommit refuses it for sure.
+  std::ifstream f("/proc/sys/vm/overcommit_memory");
+  int mode = -1;
+  if (!(f >> mode) || mode == 1)
+    GTEST_SKIP() << "overcommit mode " << mode << " might grant the allocation";
+  std::string msg = error_of([] { Grid<double>("u", 3, {1024, 1024, 1024 * 1024, 1}, {}); });
+  EXPECT_NE(msg.find("cannot allocate"), std::string::npos) << msg;
+#endif
+}
+
+TEST(RuntimeGrid, DefaultAndMove) {
+  Grid<float> g;
+  EXPECT_EQ(g.rank(), 0);
+  EXPECT_EQ(g.interior_size(), 0);
+  Grid<float> h("h", 1, {4, 1, 1, 1}, {1, 0, 0, 0});
+  h.at(2) = 3;
+  g = std::move(h);
+  EXPECT_EQ(g.name(), "h");
+  EXPECT_EQ(g.at(2), 3);
+}
+
+TEST(RuntimeGrid, Checksum) {
+  Grid<std::int32_t> g("u", 2, {3, 2, 1, 1}, {1, 1, 0, 0});
+  g.fill(100); // halo must not count
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x)
+      g.at(x, y) = x + 10 * y;
+  EXPECT_EQ(checksum(g), 0 + 1 + 2 + 10 + 11 + 12);
+
+  Grid<double> d("d", 4, {2, 2, 2, 2}, {1, 0, 2, 1});
+  d.fill(-1);
+  for (int w = 0; w < 2; ++w)
+    for (int z = 0; z < 2; ++z)
+      for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 2; ++x)
+          d.at(x, y, z, w) = 0.5;
+  EXPECT_EQ(checksum(d), 8.0);
+
+  // Fixed order: x fastest, so 1e16 + 1 + 1 loses both ones and the result is exact bits.
+  Grid<double> o("o", 1, {3, 1, 1, 1}, {0, 0, 0, 0});
+  o.at(0) = 1e16;
+  o.at(1) = 1;
+  o.at(2) = 1;
+  EXPECT_EQ(checksum(o), 1e16);
+  Grid<float> f("f", 1, {2, 1, 1, 1}, {0, 0, 0, 0});
+  f.at(0) = 0.1f;
+  f.at(1) = 0.2f;
+  EXPECT_EQ(checksum(f), double(0.1f) + double(0.2f));
+}
+
+namespace {
+std::uint64_t splitmix(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+} // namespace
+
+TEST(RuntimeGrid, FillRandomFormula) {
+  Grid<double> g("u", 2, {5, 3, 1, 1}, {1, 1, 0, 0});
+  fill_random(g, 42, 3);
+  std::uint64_t i = 0;
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 5; ++x, ++i) {
+      std::uint64_t r = splitmix(42 * 0x9E3779B97F4A7C15ULL + 3 * 0xBF58476D1CE4E5B9ULL + i);
+      EXPECT_EQ(g.at(x, y), double(r >> 11) * 0x1.0p-53);
+    }
+  EXPECT_EQ(g.at(-1, 0), 0.0); // halo untouched
+  EXPECT_EQ(g.at(0, -1), 0.0);
+
+  Grid<std::int32_t> n("n", 1, {4, 1, 1, 1}, {0, 0, 0, 0});
+  fill_random(n, 7, 0);
+  for (std::uint64_t k = 0; k < 4; ++k)
+    EXPECT_EQ(n.at(k), std::int32_t(splitmix(7 * 0x9E3779B97F4A7C15ULL + k) % 100));
+}
+
+TEST(RuntimeGrid, FillRandomDeterminismAndRange) {
+  auto make_f = [] { return Grid<float>("u", 3, {17, 9, 5, 1}, {2, 1, 1, 0}); };
+  Grid<float> a = make_f(), b = make_f(), c = make_f(), d = make_f();
+  fill_random(a, 1, 0);
+  fill_random(b, 1, 0);
+  fill_random(c, 2, 0);
+  fill_random(d, 1, 1);
+  EXPECT_EQ(checksum(a), checksum(b));
+  EXPECT_NE(checksum(a), checksum(c));
+  EXPECT_NE(checksum(a), checksum(d));
+  std::set<float> distinct;
+  for (int z = 0; z < 5; ++z)
+    for (int y = 0; y < 9; ++y)
+      for (int x = 0; x < 17; ++x) {
+        float v = a.at(x, y, z);
+        ASSERT_GE(v, 0.0f);
+        ASSERT_LT(v, 1.0f);
+        distinct.insert(v);
+      }
+  EXPECT_GT(distinct.size(), 700u);
+  const double mean = checksum(a) / double(a.interior_size());
+  EXPECT_NEAR(mean, 0.5, 0.05);
+
+  Grid<std::int32_t> n("n", 2, {50, 40, 1, 1}, {1, 1, 0, 0});
+  fill_random(n, 9, 2);
+  std::set<std::int32_t> seen;
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 50; ++x) {
+      ASSERT_GE(n.at(x, y), 0);
+      ASSERT_LE(n.at(x, y), 99);
+      seen.insert(n.at(x, y));
+    }
+  EXPECT_EQ(seen.size(), 100u);
+  EXPECT_EQ(n.at(-1, 0), 0);
+}
+
+TEST(RuntimeGrid, TypeNames) {
+  EXPECT_STREQ(npy_descr<float>(), "<f4");
+  EXPECT_STREQ(npy_descr<double>(), "<f8");
+  EXPECT_STREQ(npy_descr<std::int32_t>(), "<i4");
+  EXPECT_STREQ(type_name<float>(), "float");
+  EXPECT_STREQ(type_name<double>(), "double");
+  EXPECT_STREQ(type_name<std::int32_t>(), "int");
+}

@@ -1,0 +1,84 @@
+#include "stencilc/summary.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace stencilc;
+
+namespace {
+Summary example() {
+  Summary s;
+  s.stencil = "heat3d";
+  s.target = "openmp";
+  s.plan = "naive";
+  s.steps = 10;
+  s.seconds = 0.512;
+  s.cell_updates = 0.512 * 1.31e8;
+  s.threads = 2;
+  s.checksums = {{"u", 1234.5678}, {"a", 0.1 + 0.2}};
+  return s;
+}
+} // namespace
+
+TEST(RuntimeSummary, JsonKeysInOrderAndRoundTrip) {
+  Summary s = example();
+  std::string line = summary_json(s);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  EXPECT_EQ(line.rfind("{\"stencil\":\"heat3d\",\"target\":\"openmp\",\"plan\":\"naive\","
+                       "\"steps\":10,\"seconds\":0.512,\"cell_updates\":",
+                       0),
+            0u)
+      << line;
+  auto j = nlohmann::ordered_json::parse(line);
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"stencil", "target", "plan", "steps", "seconds",
+                                            "cell_updates", "cells_per_second", "threads",
+                                            "checksums"}));
+  EXPECT_EQ(j["cell_updates"].get<double>(), s.cell_updates);
+  EXPECT_EQ(j["cells_per_second"].get<double>(), s.cell_updates / s.seconds);
+  EXPECT_EQ(j["threads"].get<int>(), 2);
+  // Checksums keep declaration order and exact bits.
+  EXPECT_EQ(j["checksums"].begin().key(), "u");
+  EXPECT_EQ(j["checksums"]["a"].get<double>(), 0.1 + 0.2);
+  EXPECT_EQ(j["checksums"]["u"].get<double>(), 1234.5678);
+}
+
+TEST(RuntimeSummary, JsonEdgeCases) {
+  Summary s;
+  s.stencil = "q\"uote\\";
+  std::string line = summary_json(s);
+  auto j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["stencil"], "q\"uote\\");
+  EXPECT_EQ(j["cells_per_second"].get<double>(), 0.0); // zero seconds
+  EXPECT_TRUE(j["checksums"].is_object());
+  EXPECT_TRUE(j["checksums"].empty());
+  s.stencil = "bad\xff utf8";
+  EXPECT_NO_THROW(summary_json(s));
+}
+
+TEST(RuntimeSummary, Text) {
+  Summary s = example();
+  EXPECT_EQ(summary_text(s), "heat3d: 10 steps on openmp (plan naive, 2 threads) in 0.512 s\n"
+                             "  1.31e+08 cell-updates/s\n"
+                             "  checksum u = 1234.5678\n"
+                             "  checksum a = 0.30000000000000004\n");
+  s.steps = 1;
+  s.threads = 1;
+  s.plan = "";
+  s.seconds = 0;
+  s.checksums.clear();
+  EXPECT_EQ(summary_text(s), "heat3d: 1 step on openmp (1 thread) in 0.000 s\n"
+                             "  0 cell-updates/s\n");
+}
+
+TEST(RuntimeSummary, Timer) {
+  Timer t;
+  double a = t.seconds();
+  EXPECT_GE(a, 0.0);
+  EXPECT_GE(t.seconds(), a);
+  t.reset();
+  EXPECT_LT(t.seconds(), 10.0);
+}
