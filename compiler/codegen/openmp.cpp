@@ -1,6 +1,7 @@
 // The openmp target, naive plan: one parallel sweep per kernel call, OpenMP threads over the
 // outer dimensions, `omp simd` over x. Rows are reached through per-row pointers so that
 // every read is a constant offset from a row pointer, which is what the vectoriser wants.
+#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
@@ -110,9 +111,13 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
     }
     return r;
   };
+  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
+  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
+  const bool wrong = corrupt && *corrupt == '1';
   std::string body;
   for (const auto &a : k.body)
-    body += fmt::format("{}__r[{}] = {};\n", p.grids[a.grid].name, idx[0], em.expr(a.value));
+    body += fmt::format("{}__r[{}] = {}{};\n", p.grids[a.grid].name, idx[0], em.expr(a.value),
+                        wrong ? " + 1" : "");
 
   const std::string inner = "#pragma omp simd\n" + loop(0) + " {\n" + body + "}\n";
   switch (k.rank) {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages stencilc needs to build and test, and only those that are
+# missing. Idempotent: prints nothing and changes nothing when everything is installed.
+# Needs root (or sudo) only when something has to be installed.
+set -euo pipefail
+
+packages=(
+  build-essential         # gcc, g++, make, libc headers
+  cmake
+  ninja-build
+  g++
+  clang-14                # clang++-14, a second compiler for the generated code
+  llvm-14-tools           # FileCheck, not, lit (tests/lit)
+  antlr4                  # the ANTLR tool (Java): grammar/Stn.g4 -> C++ parser at build time
+  libantlr4-runtime-dev   # the ANTLR C++ runtime
+  libclang-14-dev         # libFormat: formatting of the generated code
+  libcli11-dev            # command-line parsing
+  nlohmann-json3-dev      # JSON summaries
+  libfmt-dev
+  libkainjow-mustache-dev # code templates
+  libgtest-dev            # unit tests
+  libgmock-dev
+  libbenchmark-dev        # micro-benchmarks
+  libomp-14-dev           # OpenMP for clang
+  python3                 # lit, test helpers
+  python3-numpy           # .npy interoperability tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg -s also knows removed packages whose config files remain: check the status line.
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: error: these packages are missing and installing them needs root" \
+       "(run as root, or install sudo): ${missing[*]}" >&2
+  exit 1
+fi
+
+# Wait for another apt/dpkg run to finish instead of failing on its lock.
+apt_opts=(-o DPkg::Lock::Timeout=600)
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" update -qq
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends "${missing[@]}"
+
+# Check again: apt can succeed without installing what was asked (e.g. held packages).
+still=()
+for p in "${missing[@]}"; do
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed$'; then
+    still+=("$p")
+  fi
+done
+if [ ${#still[@]} -ne 0 ]; then
+  echo "install-deps: error: still missing after apt-get install: ${still[*]}" >&2
+  exit 1
+fi
+echo "install-deps: done"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds stencilc (Release) and runs the whole test suite through
+# ctest. Exits non-zero on any failure. Works from any directory.
+#   BUILD_DIR=dir ./test.sh    build somewhere else than ./build (relative to the repo root)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=$(nproc 2>/dev/null || echo 2)
+step() { printf '==> %s\n' "$*"; }
+
+step "checking dependencies"
+./scripts/install-deps.sh
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  step "configuring $BUILD_DIR (CMake, Ninja, Release)"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+fi
+
+step "building ($JOBS jobs)"
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+step "running the tests"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+
+step "all tests passed"

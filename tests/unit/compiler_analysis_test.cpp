@@ -1,0 +1,189 @@
+// Unit tests of analyze(): flops, distinct loads, radii, grids read and written, bytes.
+#include "analysis/analyze.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "frontend/parse.h"
+#include "frontend/source.h"
+#include "sema/check.h"
+
+namespace {
+
+namespace ir = stc::ir;
+
+ir::Program compile_text(const std::string &text) {
+  stc::SourceFile file("t.stn", text);
+  stc::DiagEngine diags(&file);
+  auto ast = stc::parse(file, diags);
+  if (!ast) {
+    ADD_FAILURE() << diags.render();
+    return {};
+  }
+  auto prog = stc::check(*ast, diags);
+  if (!prog) {
+    ADD_FAILURE() << diags.render();
+    return {};
+  }
+  return std::move(*prog);
+}
+
+const char *kHeat3d = "stencil heat3d;\n"
+                      "param int   NX = 16, NY = 16, NZ = 16;\n"
+                      "param float c0 = 0.4, c1 = 0.1;\n"
+                      "grid float u[NX, NY, NZ] boundary dirichlet(0.0);\n"
+                      "grid float v like u;\n"
+                      "kernel diffuse(x, y, z) {\n"
+                      "  v[x,y,z] = c0*u[x,y,z] + c1*(u[x-1,y,z] + u[x+1,y,z] + u[x,y-1,z]\n"
+                      "                             + u[x,y+1,z] + u[x,y,z-1] + u[x,y,z+1]);\n"
+                      "}\n"
+                      "run steps { diffuse; swap u, v; }\n";
+
+TEST(CompilerAnalysis, Heat3dSevenPointIsEightFlops) {
+  auto p = compile_text(kHeat3d);
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  const auto &k = a.kernels[0];
+  EXPECT_EQ(k.rank, 3);
+  EXPECT_EQ(k.flops, 8); // 2 mul + 6 add
+  EXPECT_EQ(k.loads, 7);
+  EXPECT_EQ(k.grids_read, 1);
+  EXPECT_EQ(k.stores, 1);
+  EXPECT_EQ(k.radius, (ir::Offsets{1, 1, 1, 0}));
+  // u read once (4 bytes), v read for ownership and written (2 * 4 bytes).
+  EXPECT_DOUBLE_EQ(k.bytes_streamed, 12.0);
+  ASSERT_EQ(a.grid_radius.size(), 2u);
+  EXPECT_EQ(a.grid_radius[0], (ir::Offsets{1, 1, 1, 0}));
+  EXPECT_EQ(a.grid_radius[1], (ir::Offsets{0, 0, 0, 0}));
+}
+
+TEST(CompilerAnalysis, SevenDistinctWeightsIsThirteenFlops) {
+  auto p = compile_text("stencil w7;\n"
+                        "param double a0 = 0.1, a1 = 0.2, a2 = 0.3, a3 = 0.4, a4 = 0.5, a5 = 0.6,"
+                        " a6 = 0.7;\n"
+                        "grid double u[8, 8, 8];\n"
+                        "grid double v like u;\n"
+                        "kernel k(x, y, z) {\n"
+                        "  v[x,y,z] = a0*u[x,y,z] + a1*u[x-1,y,z] + a2*u[x+1,y,z] + a3*u[x,y-1,z]"
+                        " + a4*u[x,y+1,z] + a5*u[x,y,z-1] + a6*u[x,y,z+1];\n"
+                        "}\n"
+                        "run steps { k; swap u, v; }\n");
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].flops, 13); // 7 mul + 6 add
+  EXPECT_EQ(a.kernels[0].loads, 7);
+  EXPECT_DOUBLE_EQ(a.kernels[0].bytes_streamed, 8.0 + 16.0);
+}
+
+TEST(CompilerAnalysis, RepeatedReadsCountOnce) {
+  auto p = compile_text("stencil s;\n"
+                        "grid double u[8];\n"
+                        "grid double v like u;\n"
+                        "kernel k(x) { v[x] = u[x] * u[x] + u[x+1] + u[x+1] + u[1+x]; }\n"
+                        "run steps { k; }\n");
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].loads, 2);
+  EXPECT_EQ(a.kernels[0].flops, 4);
+  EXPECT_EQ(a.kernels[0].grids_read, 1);
+}
+
+TEST(CompilerAnalysis, NegationCastsAndIntArithmeticAreFree) {
+  auto p = compile_text("stencil s;\n"
+                        "param int N = 8;\n"
+                        "grid float u[N];\n"
+                        "grid float v like u;\n"
+                        "grid int c like u;\n"
+                        "kernel k(x) {\n"
+                        "  v[x] = -u[x] * (x + 1);\n"       // 1 flop: the float multiply
+                        "  c[x] = (x * 2 - N) / 3 + c[x];\n" // int only: 0 flops
+                        "}\n"
+                        "run steps { k; }\n");
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].flops, 1);
+  EXPECT_EQ(a.kernels[0].loads, 2); // u[x], c[x]
+  EXPECT_EQ(a.kernels[0].stores, 2);
+  EXPECT_EQ(a.kernels[0].grids_read, 2);
+  // u read (4); v and c written (2*4 + 2*4); c is read too but already counted as written.
+  EXPECT_DOUBLE_EQ(a.kernels[0].bytes_streamed, 4.0 + 8.0 + 8.0);
+}
+
+TEST(CompilerAnalysis, RadiusPerDimensionAndPerGrid) {
+  auto p = compile_text("stencil s;\n"
+                        "grid float u[9, 9, 9];\n"
+                        "grid double w like u;\n"
+                        "grid double a like u;\n"
+                        "grid int b like u;\n"
+                        "grid readonly float r like u;\n"
+                        "kernel k(x, y, z) {\n"
+                        "  a[x,y,z] = u[x-2,y,z] + u[x,y+1,z] + w[x,y,z-3] + r[x,y,z];\n"
+                        "  b[x,y,z] = 1;\n"
+                        "}\n"
+                        "kernel m(x, y, z) { a[x,y,z] = u[x,y-4,z]; }\n"
+                        "run steps { k; m; }\n");
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 2u);
+  const auto &k = a.kernels[0];
+  EXPECT_EQ(k.radius, (ir::Offsets{2, 1, 3, 0}));
+  EXPECT_EQ(k.loads, 4);
+  EXPECT_EQ(k.grids_read, 3);
+  EXPECT_EQ(k.stores, 2);
+  // u float (4) + w double (8) + r float (4) read; a double (16) and b int (8) written.
+  EXPECT_DOUBLE_EQ(k.bytes_streamed, 4 + 8 + 4 + 16 + 8);
+  EXPECT_EQ(k.flops, 3); // three double adds (u and r are converted, not counted)
+
+  const auto &m = a.kernels[1];
+  EXPECT_EQ(m.radius, (ir::Offsets{0, 4, 0, 0}));
+  EXPECT_EQ(m.flops, 0);
+  EXPECT_EQ(m.loads, 1);
+
+  ASSERT_EQ(a.grid_radius.size(), 5u);
+  EXPECT_EQ(a.grid_radius[0], (ir::Offsets{2, 4, 0, 0})); // u over both kernels
+  EXPECT_EQ(a.grid_radius[1], (ir::Offsets{0, 0, 3, 0})); // w
+  EXPECT_EQ(a.grid_radius[2], (ir::Offsets{0, 0, 0, 0})); // a: only written
+  EXPECT_EQ(a.grid_radius[4], (ir::Offsets{0, 0, 0, 0})); // r: centre only
+}
+
+TEST(CompilerAnalysis, KernelThatReadsNothing) {
+  auto p = compile_text("stencil s;\ngrid double u[4, 4];\n"
+                        "kernel init(x, y) { u[x,y] = 2.0 * x + y; }\nrun steps { init; }\n");
+  auto a = stc::analyze(p);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].rank, 2);
+  EXPECT_EQ(a.kernels[0].loads, 0);
+  EXPECT_EQ(a.kernels[0].grids_read, 0);
+  EXPECT_EQ(a.kernels[0].radius, (ir::Offsets{0, 0, 0, 0}));
+  EXPECT_EQ(a.kernels[0].flops, 2);
+  EXPECT_DOUBLE_EQ(a.kernels[0].bytes_streamed, 16.0);
+}
+
+TEST(CompilerAnalysis, Report) {
+  auto p = compile_text(kHeat3d);
+  auto r = stc::report(p, stc::analyze(p));
+  EXPECT_EQ(r, "stencil heat3d\n"
+               "kernel diffuse: rank 3, radius [1,1,1], 8 flops, 7 loads from 1 grids, 1 stores, "
+               "12 bytes/point streamed, 0.667 flops/byte\n"
+               "grid u: float rank 3, halo [1,1,1]\n"
+               "grid v: float rank 3, halo [1,1,1]\n");
+}
+
+TEST(CompilerAnalysis, Heat3dSampleFile) {
+  std::string err;
+  auto file = stc::read_source(std::string(STENCILC_SAMPLES_DIR) + "/heat3d.stn", err);
+  ASSERT_TRUE(file) << err;
+  stc::DiagEngine diags(&*file);
+  auto ast = stc::parse(*file, diags);
+  ASSERT_TRUE(ast) << diags.render();
+  auto prog = stc::check(*ast, diags);
+  ASSERT_TRUE(prog) << diags.render();
+  auto a = stc::analyze(*prog);
+  ASSERT_EQ(a.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].flops, 8);
+  EXPECT_EQ(a.kernels[0].loads, 7);
+  EXPECT_EQ(a.kernels[0].radius, (ir::Offsets{1, 1, 1, 0}));
+}
+
+} // namespace
