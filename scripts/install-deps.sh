@@ -22,8 +22,8 @@ packages=(
   libgmock-dev
   libbenchmark-dev        # micro-benchmarks
   libomp-14-dev           # OpenMP for clang
-  python3                 # lit, test helpers
-  python3-numpy           # .npy interoperability tests
+  python3                 # runs lit
+  python3-numpy           # reading and writing the .npy grid files from Python
 )
 
 missing=()

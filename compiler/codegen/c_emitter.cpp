@@ -59,10 +59,18 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
   std::string s;
   switch (e->op) {
   case ir::Op::IntConst:
+    // Language ints are 64-bit; a C++ literal like 65536 is a 32-bit int, so widen it
+    // wherever it meets arithmetic.
+    s = parent_prec > 0 ? fmt::format("INT64_C({})", e->ival) : literal(*e);
+    break;
   case ir::Op::FloatConst: s = literal(*e); break;
   case ir::Op::Param: s = param(*e); break;
   case ir::Op::Index: s = index(*e); break;
-  case ir::Op::GridRead: s = grid_read(*e); break;
+  case ir::Op::GridRead:
+    s = grid_read(*e);
+    if (e->type == ir::Type::Int) // int grids store 32-bit values; arithmetic is 64-bit
+      s = "static_cast<std::int64_t>(" + s + ")";
+    break;
   case ir::Op::Cast:
     s = fmt::format("static_cast<{}>({})", ir::cxx_type_name(e->type), sub(e->a, 0, false));
     break;
@@ -72,14 +80,18 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
     break;
   }
   default: {
+    if (e->op == ir::Op::Div && e->type == ir::Type::Int) {
+      std::string call = int_div(sub(e->a, 1, false), sub(e->b, 1, false));
+      if (!call.empty())
+        return call;
+    }
     const char *ops[] = {"+", "-", "*", "/"};
     const int k = static_cast<int>(e->op) - static_cast<int>(ir::Op::Add);
     s = sub(e->a, prec, false) + " " + ops[k] + " " + sub(e->b, prec, true);
   }
   }
   const bool paren = prec < parent_prec || (right && prec == parent_prec && prec < 3);
-  // A negative literal as an operand reads better in parentheses too.
-  if (paren || (parent_prec > 0 && (e->op == ir::Op::IntConst && e->ival < 0)))
+  if (paren)
     return "(" + s + ")";
   return s;
 }

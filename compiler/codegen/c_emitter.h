@@ -19,6 +19,8 @@ protected:
   virtual std::string grid_read(const ir::Expr &e) const;
   virtual std::string param(const ir::Expr &e) const;
   virtual std::string index(const ir::Expr &e) const;
+  /// Integer division as a call (e.g. one that checks for zero), or "" for plain `a / b`.
+  virtual std::string int_div(const std::string &, const std::string &) const { return ""; }
   std::string literal(const ir::Expr &e) const;
   const ir::Program &prog_;
 

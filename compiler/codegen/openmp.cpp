@@ -54,6 +54,10 @@ protected:
   std::string param(const ir::Expr &e) const override {
     return "p." + prog_.params[e.id].name;
   }
+  // Sizes come from --set at run time: a zero divisor must be an error, not a crash.
+  std::string int_div(const std::string &a, const std::string &b) const override {
+    return fmt::format("stencilc::checked_div({}, {})", a, b);
+  }
 };
 
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
@@ -71,7 +75,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   std::set<int> used = read;
   used.insert(written.begin(), written.end());
 
-  std::string s = fmt::format("void Stencil::kernel_{}() {{\n", k.name);
+  std::string s = fmt::format("void Stencil::kernel__{}() {{\n", k.name);
   // Local copies: the compiler then knows stores to grids cannot change them.
   for (int i : params)
     s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
@@ -263,7 +267,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   for (const auto &r : p.run) {
     if (r.kind == ir::RunStmt::Kind::Call) {
       const auto &k = p.kernels[r.a];
-      step += fmt::format("  kernel_{}();\n", k.name);
+      step += fmt::format("  kernel__{}();\n", k.name);
       updates += fmt::format("{}static_cast<double>({}_.interior_size())",
                              updates.empty() ? "" : " + ", p.grids[k.domain_grid].name);
     } else {

@@ -102,10 +102,25 @@ int main(int argc, char **argv) {
       ->check(CLI::NonNegativeNumber);
   verify->add_option("--seed", vopts.seed, "seed of the random inputs")->capture_default_str();
 
+  // CLI11 would only say "a subcommand is required" for a misspelt one.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string list;
+    for (const auto *sub : app.get_subcommands({})) {
+      known |= sub->get_name() == argv[1];
+      list += (list.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "error: unknown command '%s' (commands: %s; see stencilc --help)\n",
+                   argv[1], list.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    return app.exit(e);
+    // --help and --version exit 0; every usage error exits 2, like the generated programs.
+    return app.exit(e) == 0 ? 0 : 2;
   }
 
   for (const auto &s : vset_raw) {

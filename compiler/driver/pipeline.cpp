@@ -17,7 +17,7 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   std::string err;
   auto file = read_source(path, err);
   if (!file) {
-    std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+    std::fprintf(stderr, "error: %s\n", err.c_str());
     return std::nullopt;
   }
   auto src = std::make_unique<SourceFile>(std::move(*file));

@@ -1,5 +1,7 @@
 #include "frontend/parse.h"
 
+#include <cctype>
+
 #include "StnLexer.h"
 #include "StnParser.h"
 #include "antlr4-runtime.h"
@@ -21,20 +23,67 @@ std::string tidy(std::string msg) {
     msg.replace(p, 5, "end of file");
   const std::string rec = "token recognition error at: ";
   if (msg.rfind(rec, 0) == 0)
-    msg = "unexpected character " + msg.substr(rec.size());
+    return "unexpected character " + msg.substr(rec.size());
+  // Token names in "expecting ..." are grammar jargon; name them the way the docs do.
+  const std::size_t at = msg.find("expecting ");
+  if (at != std::string::npos) {
+    std::string tail = msg.substr(at);
+    static const std::pair<const char *, const char *> names[] = {
+        {"ID", "a name"}, {"INT", "an integer"}, {"FLOAT", "a number"}, {"READONLY", "'readonly'"}};
+    for (const auto &[from, to] : names) {
+      const std::string f = from;
+      for (std::size_t p = 0; (p = tail.find(f, p)) != std::string::npos;) {
+        const bool word_start =
+            p == 0 || (!std::isalnum(static_cast<unsigned char>(tail[p - 1])) &&
+                       tail[p - 1] != '\'' && tail[p - 1] != '_');
+        const std::size_t e = p + f.size();
+        const bool word_end = e >= tail.size() || (!std::isalnum(static_cast<unsigned char>(tail[e])) &&
+                                                   tail[e] != '\'' && tail[e] != '_');
+        if (word_start && word_end) {
+          tail.replace(p, f.size(), to);
+          p += std::string(to).size();
+        } else {
+          p = e;
+        }
+      }
+    }
+    msg = msg.substr(0, at) + tail;
+  }
   return msg;
 }
 
 class ErrorListener : public antlr4::BaseErrorListener {
 public:
   explicit ErrorListener(DiagEngine &d) : diags_(d) {}
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *, size_t line, size_t col,
+  void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t line, size_t col,
                    const std::string &msg, std::exception_ptr) override {
-    diags_.error({static_cast<int>(line), static_cast<int>(col) + 1}, tidy(msg));
+    SourceLoc loc{static_cast<int>(line), static_cast<int>(col) + 1};
+    // A comment that never ends lexes as '/' '*' ...: say what it is.
+    if (bad && bad->getText() == "/" && bad->getStopIndex() + 1 < text_.size() &&
+        text_[bad->getStopIndex() + 1] == '*') {
+      diags_.error(loc, "unterminated /* comment");
+      return;
+    }
+    // A missing ';' is best reported where it belongs: after the previous token.
+    auto *parser = dynamic_cast<antlr4::Parser *>(rec);
+    if (parser && bad && msg.find("expecting") != std::string::npos &&
+        msg.find("';'") != std::string::npos) {
+      antlr4::Token *prev = parser->getTokenStream()->LT(-1);
+      if (prev && prev->getLine() < bad->getLine()) {
+        const auto len = static_cast<int>(prev->getText().size());
+        diags_.error({static_cast<int>(prev->getLine()),
+                      static_cast<int>(prev->getCharPositionInLine()) + 1 + len},
+                     "expected ';'");
+        return;
+      }
+    }
+    diags_.error(loc, tidy(msg));
   }
+  void set_text(const std::string &t) { text_ = t; }
 
 private:
   DiagEngine &diags_;
+  std::string text_;
 };
 
 ast::TypeName type_of(stn::StnParser::ScalarTypeContext *c) {
@@ -179,6 +228,7 @@ std::optional<ast::Program> parse(const SourceFile &file, DiagEngine &diags) {
   antlr4::ANTLRInputStream input(file.text());
   stn::StnLexer lexer(&input);
   ErrorListener listener(diags);
+  listener.set_text(file.text());
   lexer.removeErrorListeners();
   lexer.addErrorListener(&listener);
   antlr4::CommonTokenStream tokens(&lexer);

@@ -9,22 +9,45 @@
 namespace stc {
 namespace {
 
-// Anything with a NUL byte, other control bytes, or invalid UTF-8 is not a source file.
+// Anything with a NUL byte, other control bytes, or invalid UTF-8 (overlong forms,
+// surrogates, code points above U+10FFFF) is not a source file.
 bool looks_binary(const std::string &s, std::size_t &where) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
   for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
+    const unsigned char c = byte(i);
     where = i;
     if (c < 0x80) {
-      if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v')
+      if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v') ||
+          c == 0x7f)
         return true;
       ++i;
       continue;
     }
-    const int n = (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (n < 0 || s.size() - i <= static_cast<std::size_t>(n))
+    int n;
+    unsigned lo = 0x80, hi = 0xbf; // allowed range of the first continuation byte
+    if (c >= 0xc2 && c <= 0xdf) {
+      n = 1;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c == 0xe0)
+        lo = 0xa0; // overlong
+      if (c == 0xed)
+        hi = 0x9f; // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c == 0xf0)
+        lo = 0x90; // overlong
+      if (c == 0xf4)
+        hi = 0x8f; // above U+10FFFF
+    } else {
       return true;
-    for (int k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2)
+    }
+    if (s.size() - i <= static_cast<std::size_t>(n))
+      return true;
+    if (byte(i + 1) < lo || byte(i + 1) > hi)
+      return true;
+    for (int k = 2; k <= n; ++k)
+      if ((byte(i + k) >> 6) != 2)
         return true;
     i += n + 1;
   }

@@ -9,39 +9,32 @@
 
 namespace stc {
 
+namespace {
+
+// Param, size and boundary expressions get their values from --set: an evaluation error
+// there is the user's, reported like the generated code reports it.
+ir::Scalar eval_setup(const ir::ExprPtr &e, const std::vector<ir::Scalar> &params) {
+  ir::Env env;
+  env.params = &params;
+  try {
+    return ir::eval(*e, env);
+  } catch (const ir::EvalError &err) {
+    throw stencilc::Error(std::string(err.what()) + " in a param or size expression");
+  }
+}
+
+} // namespace
+
 Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params)
     : prog_(prog), params_(std::move(params)) {
-  ir::Env env;
-  env.params = &params_;
-  for (const auto &g : prog_.grids) {
-    stencilc::Extents ext{1, 1, 1, 1};
-    stencilc::Halos halo{0, 0, 0, 0};
-    for (int d = 0; d < g.rank; ++d) {
-      ext[d] = ir::eval(*g.extents[d], env).i;
-      halo[d] = g.halo[d];
-      if (ext[d] < 1)
-        throw stencilc::Error(fmt::format("grid '{}': extent {} is {}; it must be at least 1",
-                                          g.name, d + 1, ext[d]));
-    }
-    switch (g.type) {
-    case ir::Type::Float: grids_.emplace_back(stencilc::Grid<float>(g.name, g.rank, ext, halo)); break;
-    case ir::Type::Double: grids_.emplace_back(stencilc::Grid<double>(g.name, g.rank, ext, halo)); break;
-    case ir::Type::Int: grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext, halo)); break;
-    }
+  // Sizes first, checked as the generated code checks them, before anything is allocated.
+  std::vector<stencilc::Extents> ext(prog_.grids.size(), stencilc::Extents{1, 1, 1, 1});
+  for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
+    const auto &g = prog_.grids[gi];
+    for (int d = 0; d < g.rank; ++d)
+      ext[gi][d] = eval_setup(g.extents[d], params_).i;
   }
-  // The same run-time checks the generated code makes on its sizes.
   for (const auto &k : prog_.kernels) {
-    auto extents = [&](int gi) {
-      return std::visit(
-          [](const auto &g) {
-            std::vector<std::int64_t> e;
-            for (int d = 0; d < g.rank(); ++d)
-              e.push_back(g.extent(d));
-            return e;
-          },
-          grids_[gi]);
-    };
-    const auto domain = extents(k.domain_grid);
     std::set<int> used;
     for (const auto &a : k.body) {
       used.insert(a.grid);
@@ -50,18 +43,36 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
           used.insert(e.id);
       });
     }
+    const auto &domain = ext[k.domain_grid];
     for (int gi : used) {
-      if (extents(gi) != domain)
+      if (ext[gi] != domain)
         throw stencilc::Error(fmt::format("kernel '{}': grid '{}' and grid '{}' have different "
                                           "shapes",
                                           k.name, prog_.grids[gi].name,
                                           prog_.grids[k.domain_grid].name));
       for (int d = 0; d < k.rank; ++d)
-        if (2 * prog_.grids[gi].halo[d] + 1 > domain[d])
+        if (2 * prog_.grids[gi].halo[d] + 1 > domain[d] && domain[d] >= 1)
           throw stencilc::Error(fmt::format("grid '{}': extent {} in dimension {} is smaller "
                                             "than the stencil width {}",
                                             prog_.grids[gi].name, domain[d], d + 1,
                                             2 * prog_.grids[gi].halo[d] + 1));
+    }
+  }
+  for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
+    const auto &g = prog_.grids[gi];
+    stencilc::Halos halo{0, 0, 0, 0};
+    for (int d = 0; d < g.rank; ++d)
+      halo[d] = g.halo[d];
+    switch (g.type) {
+    case ir::Type::Float:
+      grids_.emplace_back(stencilc::Grid<float>(g.name, g.rank, ext[gi], halo));
+      break;
+    case ir::Type::Double:
+      grids_.emplace_back(stencilc::Grid<double>(g.name, g.rank, ext[gi], halo));
+      break;
+    case ir::Type::Int:
+      grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
+      break;
     }
   }
   for (std::size_t g = 0; g < grids_.size(); ++g)
@@ -100,11 +111,7 @@ void Interpreter::init_random(std::uint64_t seed) {
 }
 
 std::int64_t Interpreter::default_steps() const {
-  if (!prog_.steps)
-    return ir::kDefaultSteps;
-  ir::Env env;
-  env.params = &params_;
-  return ir::eval(*prog_.steps, env).i;
+  return prog_.steps ? eval_setup(prog_.steps, params_).i : ir::kDefaultSteps;
 }
 
 double Interpreter::cell_updates_per_step() const {
@@ -129,9 +136,7 @@ ir::Scalar Interpreter::at(int grid, const std::array<std::int64_t, 4> &p) const
 
 // Ghost cells hold the boundary value (Dirichlet) before every kernel that reads the grid.
 void Interpreter::fill_ghosts(int grid) {
-  ir::Env env;
-  env.params = &params_;
-  const ir::Scalar v = ir::eval(*prog_.grids[grid].boundary.value, env);
+  const ir::Scalar v = eval_setup(prog_.grids[grid].boundary.value, params_);
   std::visit(
       [&](auto &g) {
         using T = typename std::remove_reference_t<decltype(g)>::value_type;

@@ -1,5 +1,7 @@
 #include "ir/ir.h"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 namespace stc::ir {
@@ -39,6 +41,10 @@ ExprPtr Expr::float_const(SourceLoc loc, Type t, double v, std::string spelling)
   if (t == Type::Int)
     internal_error("float_const of int type");
   auto e = node(Op::FloatConst, t, loc);
+  // Round the spelling once, as a C++ compiler rounds the literal `spelling` or `spellingf`.
+  if (!spelling.empty())
+    v = t == Type::Float ? static_cast<double>(std::strtof(spelling.c_str(), nullptr))
+                         : std::strtod(spelling.c_str(), nullptr);
   e->fval = t == Type::Float ? static_cast<double>(static_cast<float>(v)) : v;
   e->spelling = std::move(spelling);
   return e;

@@ -37,7 +37,44 @@ const std::set<std::string> &reserved_names() {
       // members of the generated program class
       "Stencil", "Params", "step", "run", "load", "save", "checksum", "params", "name", "target",
       "plan", "grid_names", "init_random", "default_steps", "cell_updates_per_step", "threads",
-      "defaults", "from", "params_from"};
+      "defaults", "from", "params_from",
+      // macros of the headers the generated code includes
+      "EOF", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX", "L_tmpnam", "SEEK_SET", "SEEK_CUR",
+      "SEEK_END", "TMP_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX",
+      "HUGE_VAL", "HUGE_VALF", "FP_NAN", "FP_INFINITE", "FP_ZERO", "FP_NORMAL", "FP_SUBNORMAL",
+      "MATH_ERRNO", "CHAR_BIT", "INT_MAX", "INT_MIN", "LONG_MAX", "LONG_MIN", "INT8_MAX",
+      "INT16_MAX", "INT32_MAX", "INT64_MAX", "INT8_MIN", "INT16_MIN", "INT32_MIN", "INT64_MIN",
+      "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX", "INT64_C", "UINT64_C",
+      "INT32_C", "stdin", "stdout", "stderr", "offsetof", "unix", "linux", "i386",
+      "_OPENMP", "DBL_MAX", "FLT_MAX", "DBL_EPSILON", "FLT_EPSILON", "M_PI", "M_E"};
+  return names;
+}
+
+// The stencil name becomes a namespace at global scope, where the C library's functions and
+// types already live.
+const std::set<std::string> &global_c_names() {
+  static const std::set<std::string> names = {
+      "abort", "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "atexit",
+      "atof", "atoi", "atol", "atoll", "bsearch", "calloc", "cbrt", "ceil", "clearerr", "clock",
+      "copysign", "cos", "cosh", "difftime", "div", "erf", "erfc", "exit", "exp", "exp2",
+      "expm1", "fabs", "fclose", "fdim", "feof", "ferror", "fflush", "fgetc", "fgetpos", "fgets",
+      "floor", "fma", "fmax", "fmin", "fmod", "fopen", "fprintf", "fputc", "fputs", "fread",
+      "free", "freopen", "frexp", "fscanf", "fseek", "fsetpos", "ftell", "fwrite", "getc",
+      "getchar", "getenv", "gets", "gmtime", "hypot", "ilogb", "isalnum", "isalpha", "isdigit",
+      "isfinite", "isinf", "isnan", "isspace", "labs", "ldexp", "ldiv", "lgamma", "llabs",
+      "llrint", "llround", "localtime", "log", "log10", "log1p", "log2", "logb", "lrint",
+      "lround", "malloc", "memchr", "memcmp", "memcpy", "memmove", "memset", "mktime", "modf",
+      "nan", "nearbyint", "nextafter", "perror", "pow", "printf", "putc", "putchar", "puts",
+      "qsort", "raise", "rand", "realloc", "remainder", "remove", "rename", "rewind", "rint",
+      "round", "scalbn", "scanf", "setbuf", "setvbuf", "signal", "sin", "sinh", "snprintf",
+      "sprintf", "sqrt", "srand", "sscanf", "strcat", "strchr", "strcmp", "strcpy", "strerror",
+      "strlen", "strncat", "strncmp", "strncpy", "strrchr", "strstr", "strtod", "strtof",
+      "strtok", "strtol", "strtoll", "strtoul", "system", "tan", "tanh", "tgamma", "time",
+      "tmpfile", "tolower", "toupper", "trunc", "ungetc", "vprintf", "size_t", "ptrdiff_t",
+      "FILE", "fpos_t", "div_t", "ldiv_t", "time_t", "clock_t", "tm", "int8_t", "int16_t",
+      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
+      "uintptr_t", "max_align_t", "nullptr_t", "posix_memalign", "aligned_alloc", "environ",
+      "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num", "omp_get_wtime"};
   return names;
 }
 
@@ -63,6 +100,9 @@ std::string shape_string(const std::vector<std::int64_t> &s) {
   return r + ")";
 }
 
+// A halo wider than this is certainly a mistake (and would cost that many ghost planes).
+constexpr std::int64_t kMaxOffset = 1000;
+
 class Checker {
 public:
   Checker(const ast::Program &a, DiagEngine &d) : ast_(a), diags_(d) {}
@@ -79,6 +119,7 @@ public:
     for (std::size_t i = 0; i < ast_.kernels.size(); ++i)
       check_kernel(ast_.kernels[i], prog_.kernels[i]);
     check_run();
+    check_literals();
     if (diags_.has_errors())
       return std::nullopt;
     compute_halos();
@@ -95,10 +136,12 @@ private:
 
   bool declare_name(const std::string &name, SourceLoc loc, const char *what, bool stencil = false) {
     if (reserved_names().count(name) || name.find("__") != std::string::npos ||
-        name.back() == '_') {
-      diags_.error(loc, fmt::format("'{}' is reserved and cannot name a {} (C++ keywords, names "
-                                    "of the generated API, '__' and a trailing '_' are reserved)",
-                                    name, what));
+        name.back() == '_' || (stencil && global_c_names().count(name))) {
+      diags_.error(loc, fmt::format("'{}' is reserved and cannot name a {} (C++ keywords and "
+                                    "macros, names of the generated API, '__' and a trailing '_' "
+                                    "are reserved{})",
+                                    name, what,
+                                    stencil ? "; a stencil name may not be a C library name" : ""));
       return false;
     }
     if (stencil)
@@ -212,7 +255,10 @@ private:
     }
     const Sym *sym = lookup(e->text);
     if (!sym) {
-      diags_.error(e->loc, fmt::format("unknown name '{}'", e->text));
+      const bool later = std::any_of(ast_.params.begin(), ast_.params.end(),
+                                     [&](const ast::Param &p) { return p.name == e->text; });
+      diags_.error(e->loc, later ? fmt::format("param '{}' is used before it is declared", e->text)
+                                 : fmt::format("unknown name '{}'", e->text));
       return std::nullopt;
     }
     if (sym->kind == Kind::Param) {
@@ -232,14 +278,16 @@ private:
   }
 
   // An integer constant made of literals only (offsets must be known when compiling).
+  // Values are capped far above any sensible offset so that folding cannot overflow.
+  static constexpr std::int64_t kFoldLimit = 1000000000;
   std::optional<std::int64_t> const_int(const ast::ExprPtr &e) {
     using K = ast::Expr::Kind;
     switch (e->kind) {
     case K::Int: {
       std::int64_t v = 0;
       auto [p, ec] = std::from_chars(e->text.data(), e->text.data() + e->text.size(), v);
-      if (ec != std::errc() || v > 1000000)
-        return std::nullopt;
+      if (ec != std::errc() || v > kFoldLimit)
+        return kFoldLimit + 1;
       return v;
     }
     case K::Plus: return const_int(e->args[0]);
@@ -253,17 +301,15 @@ private:
       auto a = const_int(e->args[0]), b = const_int(e->args[1]);
       if (!a || !b)
         return std::nullopt;
-      std::int64_t v = e->kind == K::Add ? *a + *b : e->kind == K::Sub ? *a - *b : *a * *b;
-      if (v > 1000000 || v < -1000000)
-        return std::nullopt;
-      return v;
+      const std::int64_t v = e->kind == K::Add ? *a + *b : e->kind == K::Sub ? *a - *b : *a * *b;
+      return std::clamp(v, -kFoldLimit - 1, kFoldLimit + 1);
     }
     default: return std::nullopt;
     }
   }
 
   // Subscript d of an access must be kernel index d plus or minus a constant.
-  std::optional<int> offset_of(const ast::ExprPtr &e, const std::string &index) {
+  std::optional<std::int64_t> offset_of(const ast::ExprPtr &e, const std::string &index) {
     using K = ast::Expr::Kind;
     if (e->kind == K::Name && e->text == index)
       return 0;
@@ -271,13 +317,23 @@ private:
       const auto &l = e->args[0], &r = e->args[1];
       if (l->kind == K::Name && l->text == index) {
         if (auto c = const_int(r))
-          return static_cast<int>(e->kind == K::Add ? *c : -*c);
+          return e->kind == K::Add ? *c : -*c;
       } else if (e->kind == K::Add && r->kind == K::Name && r->text == index) {
         if (auto c = const_int(l))
-          return static_cast<int>(*c);
+          return *c;
       }
     }
     return std::nullopt;
+  }
+
+  // Where an expression starts in the source (binary nodes carry their operator's location).
+  static SourceLoc start_loc(const ast::ExprPtr &e) {
+    using K = ast::Expr::Kind;
+    if (e->kind == K::Add || e->kind == K::Sub || e->kind == K::Mul || e->kind == K::Div) {
+      const SourceLoc l = start_loc(e->args[0]);
+      return l.line < e->loc.line || (l.line == e->loc.line && l.col < e->loc.col) ? l : e->loc;
+    }
+    return e->loc;
   }
 
   std::optional<Typed> access(const ast::ExprPtr &e, const ir::Kernel &k, bool is_target) {
@@ -296,15 +352,17 @@ private:
       return std::nullopt;
     }
     const ir::Grid &g = prog_.grids[sym->index];
+    if (bad_grids_.count(sym->index))
+      return std::nullopt;
     if (static_cast<int>(e->args.size()) != g.rank || g.rank != k.rank) {
       if (static_cast<int>(e->args.size()) != g.rank)
         diags_.error(e->loc, fmt::format("wrong number of subscripts: grid '{}' has rank {} but "
                                          "is indexed with {}",
                                          e->text, g.rank, e->args.size()));
+      // (rank and subscript counts are both >= 1 here)
       else
-        diags_.error(e->loc, fmt::format("grid '{}' has rank {} but kernel '{}' has {} "
-                                         "indices; a kernel reads and writes grids of its own "
-                                         "rank",
+        diags_.error(e->loc, fmt::format("grid '{}' has rank {} but kernel '{}' has rank {}; a "
+                                         "kernel reads and writes grids of its own rank",
                                          e->text, g.rank, k.name, k.rank));
       return std::nullopt;
     }
@@ -312,8 +370,18 @@ private:
     bool ok = true;
     for (int d = 0; d < g.rank; ++d) {
       auto o = offset_of(e->args[d], k.indices[d]);
+      if (o && (*o > kMaxOffset || *o < -kMaxOffset)) {
+        diags_.error(start_loc(e->args[d]),
+                     fmt::format("offset {} of subscript {} of '{}' is too large (the limit is "
+                                 "{})",
+                                 *o > kFoldLimit || *o < -kFoldLimit ? std::string("beyond 1e9")
+                                                                     : std::to_string(*o),
+                                 d + 1, e->text, kMaxOffset));
+        ok = false;
+        continue;
+      }
       if (!o) {
-        diags_.error(e->args[d]->loc,
+        diags_.error(start_loc(e->args[d]),
                      fmt::format("subscript {} of '{}' must be '{}' plus or minus an integer "
                                  "constant (offsets must be known when compiling)",
                                  d + 1, e->text, k.indices[d]));
@@ -321,13 +389,13 @@ private:
         continue;
       }
       if (is_target && *o != 0) {
-        diags_.error(e->args[d]->loc,
+        diags_.error(start_loc(e->args[d]),
                      fmt::format("a kernel writes only the centre point: subscript {} of '{}' "
                                  "must be '{}'",
                                  d + 1, e->text, k.indices[d]));
         ok = false;
       }
-      off[d] = *o;
+      off[d] = static_cast<int>(*o);
     }
     if (!ok)
       return std::nullopt;
@@ -354,7 +422,7 @@ private:
     if (p.init) {
       Scope s{nullptr, index, "a param value"};
       if (auto t = expr(p.init, s))
-        ip.init = convert_to(*t, ip.type, p.init->loc, fmt::format("param '{}'", p.name));
+        ip.init = convert_to(*t, ip.type, start_loc(p.init), fmt::format("param '{}'", p.name));
     }
     if (declare_name(p.name, p.loc, "param"))
       syms_[p.name] = {Kind::Param, index, p.loc};
@@ -384,7 +452,9 @@ private:
     defaults_.push_back(v);
   }
 
-  std::optional<std::int64_t> default_of(const ExprPtr &e) {
+  // The value of e with every param at its default; nullopt if a default is unknown. An
+  // evaluation error (division by zero) is reported at `loc` when one is given.
+  std::optional<std::int64_t> default_of(const ExprPtr &e, const SourceLoc *loc = nullptr) {
     bool known = true;
     ir::walk(e, [&](const ir::Expr &x) {
       if (x.op == Op::Param && !defaults_[x.id])
@@ -399,7 +469,9 @@ private:
     env.params = &vals;
     try {
       return ir::eval(*e, env).i;
-    } catch (const ir::EvalError &) {
+    } catch (const ir::EvalError &err) {
+      if (loc)
+        diags_.error(*loc, err.what());
       return std::nullopt;
     }
   }
@@ -422,6 +494,7 @@ private:
         ok = false;
       } else {
         like = &prog_.grids[s->index];
+        ok = !bad_grids_.count(s->index);
         ig.rank = like->rank;
         ig.extents = like->extents;
       }
@@ -440,12 +513,12 @@ private:
           continue;
         }
         if (t->e->type != Type::Int) {
-          diags_.error(x->loc, fmt::format("type mismatch: a grid extent must be int, not {}",
+          diags_.error(start_loc(x), fmt::format("type mismatch: a grid extent must be int, not {}",
                                            ir::type_name(t->e->type)));
           ok = false;
           continue;
         }
-        if (auto v = default_of(t->e); v && *v < 1) {
+        if (auto v = default_of(t->e, &x->loc); v && *v < 1) {
           diags_.error(x->loc, fmt::format("extent {} of grid '{}' is {}; it must be at least 1",
                                            ig.extents.size() + 1, g.name, *v));
           ok = false;
@@ -467,7 +540,7 @@ private:
       } else {
         Scope s{nullptr, static_cast<int>(prog_.params.size()), "a boundary value"};
         if (auto t = expr(b.value, s))
-          ig.boundary.value = convert_to(*t, ig.type, b.value->loc,
+          ig.boundary.value = convert_to(*t, ig.type, start_loc(b.value),
                                          fmt::format("the boundary value of grid '{}'", g.name));
       }
     } else if (like && like->boundary.value && like->type == ig.type) {
@@ -477,8 +550,11 @@ private:
                               ? ir::Expr::int_const(g.loc, 0)
                               : ir::Expr::float_const(g.loc, ig.type, 0.0, "0.0");
     }
-    (void)ok;
     const int index = static_cast<int>(prog_.grids.size());
+    // A grid whose declaration had errors is left out of later checks: its shape is
+    // incomplete, and every use of it would only repeat the first error.
+    if (!ok)
+      bad_grids_.insert(index);
     if (declare_name(g.name, g.loc, "grid"))
       syms_[g.name] = {Kind::Grid, index, g.loc};
     prog_.grids.push_back(std::move(ig));
@@ -555,7 +631,7 @@ private:
         if (x.op == Op::GridRead)
           reads.push_back({x.id, x.offset, x.loc});
       });
-      ExprPtr v = convert_to(*value, g.type, a.value->loc, fmt::format("grid '{}'", g.name));
+      ExprPtr v = convert_to(*value, g.type, start_loc(a.value), fmt::format("grid '{}'", g.name));
       if (!v)
         continue;
       written.insert(gi);
@@ -565,11 +641,12 @@ private:
     }
     // Races: every point is computed independently, so a grid the kernel writes may be read
     // only at the point being written.
+    std::set<int> raced;
     for (const auto &r : reads) {
       if (!written.count(r.grid))
         continue;
       bool centre = std::all_of(r.off.begin(), r.off.end(), [](int o) { return o == 0; });
-      if (!centre)
+      if (!centre && raced.insert(r.grid).second)
         diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at a "
                                         "neighbouring point; write to another grid and swap",
                                         k.name, prog_.grids[r.grid].name));
@@ -626,11 +703,15 @@ private:
       Scope s{nullptr, static_cast<int>(prog_.params.size()), "the step count"};
       if (auto t = expr(r.count, s)) {
         if (t->e->type != Type::Int)
-          diags_.error(r.count->loc, fmt::format("type mismatch: the step count must be int, "
+          diags_.error(start_loc(r.count), fmt::format("type mismatch: the step count must be int, "
                                                  "not {}",
                                                  ir::type_name(t->e->type)));
-        else
+        else {
           prog_.steps = t->e;
+          if (auto v = default_of(t->e, &r.count->loc); v && *v < 0)
+            diags_.error(r.count->loc, fmt::format("the step count is {}; it must be at least 0",
+                                                   *v));
+        }
       }
     }
     for (const auto &st : r.body) {
@@ -659,7 +740,7 @@ private:
         else
           gi[j] = s->index;
       }
-      if (gi[0] < 0 || gi[1] < 0)
+      if (gi[0] < 0 || gi[1] < 0 || bad_grids_.count(gi[0]) || bad_grids_.count(gi[1]))
         continue;
       const ir::Grid &a = prog_.grids[gi[0]], &b = prog_.grids[gi[1]];
       if (gi[0] == gi[1]) {
@@ -678,6 +759,26 @@ private:
         prog_.run.push_back({ir::RunStmt::Kind::Swap, st.loc, gi[0], gi[1]});
       }
     }
+  }
+
+  // A literal that fits a double may not fit the float it became (weak literals).
+  void check_literals() {
+    std::set<const ir::Expr *> seen; // `like` shares its boundary expression
+    auto visit = [&](const ExprPtr &root) {
+      ir::walk(root, [&](const ir::Expr &e) {
+        if (e.op == Op::FloatConst && !std::isfinite(e.fval) && seen.insert(&e).second)
+          diags_.error(e.loc, fmt::format("floating literal {} is out of range for {}", e.spelling,
+                                          ir::type_name(e.type)));
+      });
+    };
+    for (const auto &p : prog_.params)
+      visit(p.init);
+    for (const auto &g : prog_.grids)
+      visit(g.boundary.value);
+    for (const auto &k : prog_.kernels)
+      for (const auto &a : k.body)
+        visit(a.value);
+    visit(prog_.steps);
   }
 
   // Halo = the widest read offset per dimension, joined over grids that swap (their storage
@@ -711,6 +812,7 @@ private:
   ir::Program prog_;
   std::map<std::string, Sym> syms_;
   std::vector<std::optional<ir::Scalar>> defaults_;
+  std::set<int> bad_grids_;
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "support/diagnostics.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,11 +55,24 @@ std::string format_diagnostic(const std::string &path, const SourceFile *file,
   return out;
 }
 
+// In source order (the lexer reports before the parser), each note staying with its error.
 std::string DiagEngine::render() const {
+  std::vector<std::vector<const Diagnostic *>> groups;
+  for (const auto &d : diags_) {
+    if (d.severity == Severity::Note && !groups.empty())
+      groups.back().push_back(&d);
+    else
+      groups.push_back({&d});
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) {
+    const SourceLoc &x = a.front()->loc, &y = b.front()->loc;
+    return x.line < y.line || (x.line == y.line && x.col < y.col);
+  });
   std::string out;
   const std::string path = file_ ? file_->path() : "<input>";
-  for (const auto &d : diags_)
-    out += format_diagnostic(path, file_, d);
+  for (const auto &g : groups)
+    for (const Diagnostic *d : g)
+      out += format_diagnostic(path, file_, *d);
   return out;
 }
 

@@ -51,6 +51,8 @@ std::uint64_t splitmix64(std::uint64_t z) {
 
 // Calls f(row pointer) for every interior x-row, in x-fastest order.
 template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
+  if (g.rank() == 0) // default-constructed: no storage
+    return;
   for (std::int64_t w = 0; w < g.extent(3); ++w)
     for (std::int64_t z = 0; z < g.extent(2); ++z)
       for (std::int64_t y = 0; y < g.extent(1); ++y)
@@ -71,11 +73,11 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
   rank_ = rank;
   for (int d = 0; d < rank; ++d) {
     if (extent[d] < 1)
-      throw Error(who + "extent of dimension " + std::to_string(d) + " is " +
-                  std::to_string(extent[d]) + "; it must be at least 1");
+      throw Error(who + "extent " + std::to_string(d + 1) + " is " + std::to_string(extent[d]) +
+                  "; it must be at least 1");
     if (halo[d] < 0)
-      throw Error(who + "halo of dimension " + std::to_string(d) + " is " +
-                  std::to_string(halo[d]) + "; it must be at least 0");
+      throw Error(who + "halo " + std::to_string(d + 1) + " is " + std::to_string(halo[d]) +
+                  "; it must be at least 0");
     extent_[d] = extent[d];
     halo_[d] = halo[d];
   }
@@ -88,8 +90,8 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
     cells *= double(extent_[d]) + 2.0 * double(halo_[d]);
   if (cells * double(sizeof(T)) > kMaxGridBytes)
     throw Error(who + "size " + short_number(cells) + " cells is too large (the limit is " +
-                short_number(kMaxGridBytes / double(sizeof(T))) + " cells of " +
-                type_name<T>() + ")");
+                short_number(kMaxGridBytes / double(sizeof(T))) + " cells of " + type_name<T>() +
+                ")");
 
   // Now everything fits comfortably in int64.
   const std::int64_t l0 = round_up(halo_[0], A);
@@ -107,8 +109,7 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
   void *p = std::aligned_alloc(kAlignBytes, bytes);
   if (!p)
     throw Error(who + "cannot allocate " + short_number(double(bytes)) + " bytes (" +
-                shape_string(rank_, extent_) + " cells of " + type_name<T>() +
-                " plus halo)");
+                shape_string(rank_, extent_) + " cells of " + type_name<T>() + " plus halo)");
   std::memset(p, 0, bytes);
   data_.reset(static_cast<T *>(p));
 }
@@ -133,8 +134,7 @@ template <typename T> void Grid<T>::fill_halo(T value) {
     for (std::int64_t z = -halo(2); z < extent(2) + halo(2); ++z)
       for (std::int64_t y = -halo(1); y < extent(1) + halo(1); ++y) {
         T *row = &at(0, y, z, w);
-        bool inside = y >= 0 && y < extent(1) && z >= 0 && z < extent(2) && w >= 0 &&
-                      w < extent(3);
+        bool inside = y >= 0 && y < extent(1) && z >= 0 && z < extent(2) && w >= 0 && w < extent(3);
         if (inside) {
           std::fill(row - h0, row, value);
           std::fill(row + e0, row + e0 + h0, value);
@@ -150,8 +150,8 @@ template <typename T> void Grid<T>::swap_storage(Grid &other) {
     same = extent(d) == other.extent(d) && halo(d) == other.halo(d);
   if (!same) {
     auto describe = [](const Grid &g) {
-      std::string s = "grid '" + g.name_ + "' (shape " + shape_string(g.rank_, g.extent_) +
-                      ", halo (";
+      std::string s =
+          "grid '" + g.name_ + "' (shape " + shape_string(g.rank_, g.extent_) + ", halo (";
       for (int d = 0; d < g.rank_; ++d)
         s += (d ? ", " : "") + std::to_string(g.halo_[d]);
       return s + (g.rank_ == 1 ? ",))" : "))");

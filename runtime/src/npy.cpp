@@ -310,8 +310,9 @@ std::string make_header(const std::string &path, const std::string &descr, bool 
   for (std::int64_t d : shape)
     if (d < 0)
       fail(path, "cannot write negative shape " + shape_str(shape));
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " +
-                     (fortran_order ? "True" : "False") + ", 'shape': " + shape_str(shape) + ", }";
+  std::string dict = "{'descr': '" + descr +
+                     "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                     ", 'shape': " + shape_str(shape) + ", }";
   // Magic, version and length take 10 bytes; numpy pads the whole header to 64 bytes.
   std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
@@ -362,6 +363,8 @@ private:
 };
 
 template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
+  if (g.rank() == 0) // default-constructed: no storage
+    return;
   for (std::int64_t w = 0; w < g.extent(3); ++w)
     for (std::int64_t z = 0; z < g.extent(2); ++z)
       for (std::int64_t y = 0; y < g.extent(1); ++y)
@@ -406,8 +409,8 @@ NpyArray npy_read(const std::string &path) {
     fail(path, "header length " + std::to_string(hlen) + " is too large (limit " +
                    std::to_string(kMaxHeaderLen) + ")");
   if (hlen > n - pre)
-    fail(path, "truncated header: it declares " + std::to_string(hlen) +
-                   " bytes but only " + std::to_string(n - pre) + " follow");
+    fail(path, "truncated header: it declares " + std::to_string(hlen) + " bytes but only " +
+                   std::to_string(n - pre) + " follow");
 
   Header h = HeaderParser(std::string_view(buf.data() + pre, hlen), path).parse();
   const Kind kind = kind_of(h.descr);
@@ -436,8 +439,7 @@ void npy_write(const std::string &path, const std::string &descr, bool fortran_o
   std::string header = make_header(path, descr, fortran_order, shape);
   if (std::size_t item = itemsize_of(kind_of(descr))) {
     std::uint64_t count = 0, need = 0;
-    if (!element_count(shape, count) || __builtin_mul_overflow(count, item, &need) ||
-        need != bytes)
+    if (!element_count(shape, count) || __builtin_mul_overflow(count, item, &need) || need != bytes)
       fail(path, "cannot write " + std::to_string(bytes) + " bytes as shape " + shape_str(shape) +
                      " of " + descr);
   }
@@ -448,6 +450,8 @@ void npy_write(const std::string &path, const std::string &descr, bool fortran_o
 }
 
 template <typename T> void save_grid(const Grid<T> &g, const std::string &path) {
+  if (g.rank() == 0)
+    fail(path, "grid '" + g.name() + "' has no storage");
   std::string header = make_header(path, npy_descr<T>(), true, grid_shape(g));
   Writer w(path);
   w.write(header.data(), header.size());
@@ -457,6 +461,8 @@ template <typename T> void save_grid(const Grid<T> &g, const std::string &path) 
 }
 
 template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
+  if (g.rank() == 0)
+    fail(path, "grid '" + g.name() + "' has no storage");
   NpyArray a = npy_read(path);
   const std::string want = npy_descr<T>();
   if (a.descr != want)

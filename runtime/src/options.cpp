@@ -103,7 +103,8 @@ bool ParamSet::has(const std::string &name) const {
 namespace {
 
 const std::pair<std::string, std::string> &find_set(const Pairs &sets, const std::string &name) {
-  auto it = std::find_if(sets.rbegin(), sets.rend(), [&](const auto &s) { return s.first == name; });
+  auto it =
+      std::find_if(sets.rbegin(), sets.rend(), [&](const auto &s) { return s.first == name; });
   if (it == sets.rend())
     throw Error("no --set for param '" + name + "'");
   return *it;

@@ -133,7 +133,7 @@ TEST(CompilerAnalysis, RadiusPerDimensionAndPerGrid) {
   EXPECT_EQ(k.stores, 2);
   // u float (4) + w double (8) + r float (4) read; a double (16) and b int (8) written.
   EXPECT_DOUBLE_EQ(k.bytes_streamed, 4 + 8 + 4 + 16 + 8);
-  EXPECT_EQ(k.flops, 3); // three double adds (u and r are converted, not counted)
+  EXPECT_EQ(k.flops, 3); // three adds (the conversions of u and r are not counted)
 
   const auto &m = a.kernels[1];
   EXPECT_EQ(m.radius, (ir::Offsets{0, 4, 0, 0}));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -131,6 +132,21 @@ TEST(CompilerSema, WeakLiteralBecomesFloatNextToAFloat) {
   ASSERT_EQ(lit->op, ir::Op::FloatConst);
   EXPECT_EQ(lit->type, ir::Type::Float);
   EXPECT_EQ(lit->fval, static_cast<double>(0.1f));
+}
+
+// The generated code spells the literal with an 'f' suffix, which C++ rounds once, from the
+// decimal, to float. The value the interpreter uses must be that same float. This decimal lies
+// just above the midpoint 1 + 2^-24 of two floats: rounded once it is 1 + 2^-23, but rounded
+// first to double it becomes exactly the midpoint, which then rounds (to even) down to 1.
+TEST(CompilerSema, FloatLiteralValueIsRoundedOnceLikeCxx) {
+  const char *lit = "1.0000000596046447753906250001";
+  auto p = valid(std::string("stencil s;\nparam float c = ") + lit + ";\nrun steps { }\n");
+  ASSERT_EQ(p.params.size(), 1u);
+  ASSERT_TRUE(p.params[0].init);
+  ASSERT_EQ(p.params[0].init->op, ir::Op::FloatConst);
+  ASSERT_NE(std::strtof(lit, nullptr), static_cast<float>(std::strtod(lit, nullptr)));
+  EXPECT_EQ(p.params[0].init->fval, static_cast<double>(std::strtof(lit, nullptr)));
+  EXPECT_EQ(p.params[0].init->fval, static_cast<double>(1.0000000596046447753906250001f));
 }
 
 TEST(CompilerSema, WeakLiteralIsDoubleOtherwise) {
@@ -392,7 +408,7 @@ TEST(CompilerSemaErrors, ForwardParamReferenceSaysUsedBeforeDeclared) {
 TEST(CompilerSemaErrors, ParamTypeMismatch) {
   expect_errors("stencil s;\nparam int N = 2.5;\nparam int M = 1 + 0.5;\nrun steps { }\n",
                 {{2, 15, "type mismatch: param 'N' is int but the value is double"},
-                 {3, 17, "type mismatch: param 'M' is int but the value is double"}});
+                 {3, 15, "type mismatch: param 'M' is int but the value is double"}});
 }
 
 TEST(CompilerSemaErrors, BadLiterals) {
@@ -402,6 +418,18 @@ TEST(CompilerSemaErrors, BadLiterals) {
                 "run steps { }\n",
                 {{2, 15, "integer literal 99999999999999999999 is too large"},
                  {3, 18, "floating literal 1e999 is out of range"}});
+}
+
+// 1e39 is a finite double but no float: as a float literal it would silently become inf in
+// the interpreter, and the emitted "1e39f" is out of range for the C++ compiler.
+TEST(CompilerSemaErrors, WeakLiteralOutOfFloatRange) {
+  expect_errors("stencil s;\n"
+                "param float c = 1e39;\n"
+                "grid float u[4];\n"
+                "grid float v like u;\n"
+                "kernel k(x) { v[x] = u[x] * 1e39; }\n"
+                "run steps { k; }\n",
+                {{2, 17, "out of range"}, {5, 29, "out of range"}});
 }
 
 TEST(CompilerSemaErrors, ParamDivisionByZero) {
@@ -458,6 +486,18 @@ TEST(CompilerSemaErrors, GridExtents) {
                  {5, 19, "extent 2 of grid 'c' is 0"},
                  {6, 12, "grid 'd' has rank 5; ranks 1 to 4 are supported"},
                  {7, 14, "unknown name 'Q'"}});
+}
+
+// The extent cannot be computed with the defaults; sema evaluates extents (it reports an
+// extent of 0) and must not drop the division by zero silently: the interpreter would then
+// throw an ir::EvalError that the driver does not catch.
+TEST(CompilerSemaErrors, ExtentDividingByZeroWithDefaults) {
+  expect_errors("stencil s;\n"
+                "param int D = 0;\n"
+                "grid float u[8 / D];\n"
+                "kernel k(x) { u[x] = 1.0; }\n"
+                "run steps { k; }\n",
+                {{3, 16, "division by zero"}});
 }
 
 TEST(CompilerSemaErrors, LikeOfUnknownOrNonGrid) {
@@ -529,15 +569,15 @@ TEST(CompilerSemaErrors, Subscripts) {
                        "  v[x] = u[N];\n"         // 12
                        "  v[x] = u[x + N];\n"     // 13
                        "}",
-                       {{8, 13, "subscript 1 of 'u' must be 'x' plus or minus an integer "
+                       {{8, 12, "subscript 1 of 'u' must be 'x' plus or minus an integer "
                                 "constant"},
-                        {9, 6, "a kernel writes only the centre point: subscript 1 of 'v' "
+                        {9, 5, "a kernel writes only the centre point: subscript 1 of 'v' "
                                "must be 'x'"},
                         {10, 10, "wrong number of subscripts: grid 'u' has rank 1 but is "
                                  "indexed with 2"},
-                        {11, 10, "grid 'm' has rank 2 but kernel 'f' has 1 indices"},
+                        {11, 10, "grid 'm' has rank 2 but kernel 'f' has rank 1"},
                         {12, 12, "subscript 1 of 'u' must be 'x'"},
-                        {13, 14, "subscript 1 of 'u' must be 'x'"}});
+                        {13, 12, "subscript 1 of 'u' must be 'x'"}});
 }
 
 TEST(CompilerSemaErrors, NamesUsedAsTheWrongThing) {
@@ -662,7 +702,7 @@ TEST(CompilerSemaErrors, EveryErrorOfAProgramIsReported) {
                 {{2, 22, "type mismatch: param 'B' is int but the value is double"},
                  {4, 19, "unknown grid 'uu'"},
                  {7, 28, "unknown name 'z'"},
-                 {8, 13, "subscript 1 of 'u'"},
+                 {8, 12, "subscript 1 of 'u'"},
                  {10, 27, "unknown kernel 'nope'"}});
 }
 

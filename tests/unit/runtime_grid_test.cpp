@@ -167,11 +167,11 @@ TEST(RuntimeGrid, SwapStorage) {
 
 TEST(RuntimeGrid, ConstructorErrors) {
   std::string msg = error_of([] { Grid<float>("u", 2, {0, 4, 1, 1}, {1, 1, 0, 0}); });
-  EXPECT_EQ(msg, "grid 'u': extent of dimension 0 is 0; it must be at least 1");
+  EXPECT_EQ(msg, "grid 'u': extent 1 is 0; it must be at least 1");
   msg = error_of([] { Grid<float>("u", 3, {4, 4, -2, 1}, {1, 1, 0, 0}); });
-  EXPECT_NE(msg.find("extent of dimension 2 is -2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("extent 3 is -2"), std::string::npos) << msg;
   msg = error_of([] { Grid<float>("u", 2, {4, 4, 1, 1}, {1, -1, 0, 0}); });
-  EXPECT_NE(msg.find("halo of dimension 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("halo 2 is -1"), std::string::npos) << msg;
   msg = error_of([] { Grid<float>("u", 0, {4, 4, 1, 1}, {0, 0, 0, 0}); });
   EXPECT_NE(msg.find("rank 0"), std::string::npos) << msg;
   msg = error_of([] { Grid<float>("u", 5, {4, 4, 1, 1}, {0, 0, 0, 0}); });
@@ -216,6 +216,10 @@ TEST(RuntimeGrid, DefaultAndMove) {
   Grid<float> g;
   EXPECT_EQ(g.rank(), 0);
   EXPECT_EQ(g.interior_size(), 0);
+  EXPECT_EQ(checksum(g), 0.0);
+  fill_random(g, 1, 0);
+  g.fill(1);
+  g.fill_halo(1);
   Grid<float> h("h", 1, {4, 1, 1, 1}, {1, 0, 0, 0});
   h.at(2) = 3;
   g = std::move(h);

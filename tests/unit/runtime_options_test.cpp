@@ -65,8 +65,8 @@ TEST(RuntimeOptions, Defaults) {
 
 TEST(RuntimeOptions, AllOptions) {
   ParseResult r = parse({"--set", "NX=12", "--set=c0=0.5", "--steps", "10", "--load", "u=in.npy",
-                         "--save", "u=out=1.npy", "--save", "v=v.npy", "--plan",
-                         "tile=32,unroll=2", "--json", "--init-random", "18446744073709551615"});
+                         "--save", "u=out=1.npy", "--save", "v=v.npy", "--plan", "tile=32,unroll=2",
+                         "--json", "--init-random", "18446744073709551615"});
   ASSERT_EQ(r.rc, -1) << r.err;
   EXPECT_EQ(r.opts.sets, (Pairs{{"NX", "12"}, {"c0", "0.5"}}));
   EXPECT_EQ(r.opts.steps, 10);
@@ -187,10 +187,14 @@ TEST(RuntimeOptions, ParamSetDoubles) {
 
 TEST(RuntimeOptions, ParamSetCheckKnown) {
   ParamSet p(Pairs{{"NX", "1"}, {"FOO", "1"}, {"BAR", "2"}});
-  EXPECT_EQ(error_of([&] { p.check_known({"NX", "NY", "c0"}); }),
+  EXPECT_EQ(error_of([&] {
+              p.check_known({"NX", "NY", "c0"});
+            }),
             "--set FOO=1: no param named 'FOO' (params: NX, NY, c0)");
   EXPECT_NO_THROW(p.check_known({"BAR", "FOO", "NX"}));
-  EXPECT_EQ(error_of([&] { ParamSet(Pairs{{"A", "1"}}).check_known({}); }),
+  EXPECT_EQ(error_of([&] {
+              ParamSet(Pairs{{"A", "1"}}).check_known({});
+            }),
             "--set A=1: no param named 'A' (the program has no params)");
   EXPECT_NO_THROW(ParamSet().check_known({}));
   EXPECT_FALSE(ParamSet().has("A"));

@@ -34,9 +34,9 @@ TEST(RuntimeSummary, JsonKeysInOrderAndRoundTrip) {
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it)
     keys.push_back(it.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"stencil", "target", "plan", "steps", "seconds",
-                                            "cell_updates", "cells_per_second", "threads",
-                                            "checksums"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"stencil", "target", "plan", "steps", "seconds",
+                                      "cell_updates", "cells_per_second", "threads", "checksums"}));
   EXPECT_EQ(j["cell_updates"].get<double>(), s.cell_updates);
   EXPECT_EQ(j["cells_per_second"].get<double>(), s.cell_updates / s.seconds);
   EXPECT_EQ(j["threads"].get<int>(), 2);

@@ -1,5 +1,6 @@
 // Errors the runtime reports to users (bad files, bad options, bad sizes).
 #pragma once
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -9,5 +10,15 @@ namespace stencilc {
 struct Error : std::runtime_error {
   explicit Error(const std::string &msg) : std::runtime_error(msg) {}
 };
+
+/// Integer division for values that come from the user (param defaults, sizes): a zero
+/// divisor or an overflowing quotient is an Error instead of undefined behaviour.
+inline std::int64_t checked_div(std::int64_t a, std::int64_t b) {
+  if (b == 0)
+    throw Error("integer division by zero in a param or size expression");
+  if (b == -1 && a == INT64_MIN)
+    throw Error("integer division overflows in a param or size expression");
+  return a / b;
+}
 
 } // namespace stencilc

@@ -1,0 +1,246 @@
+// Unit tests of the shared C-like expression emitter (codegen/c_emitter.*): the printed text
+// must keep the IR tree exactly (parentheses), and print literals and casts as C++.
+#include "codegen/c_emitter.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "frontend/parse.h"
+#include "sema/check.h"
+
+namespace {
+
+namespace ir = stc::ir;
+using ir::Expr;
+using ir::ExprPtr;
+using ir::Op;
+using ir::Type;
+
+// Exposes the protected parts and prints grid reads readably.
+class TestEmitter : public stc::CEmitter {
+public:
+  using CEmitter::CEmitter;
+  using CEmitter::literal;
+
+protected:
+  std::string grid_read(const ir::Expr &e) const override {
+    const auto &g = prog_.grids[e.id];
+    std::string s = g.name + "(";
+    for (int d = 0; d < g.rank; ++d)
+      s += fmt::format("{}{}", d ? "," : "", e.offset[d]);
+    return s + ")";
+  }
+};
+
+// Params a, b, c (double), f (float), n, m (int); grid u (double, rank 2).
+ir::Program make_program() {
+  ir::Program p;
+  p.name = "t";
+  auto add = [&](const char *name, Type t) { p.params.push_back({{}, name, t, nullptr}); };
+  add("a", Type::Double);
+  add("b", Type::Double);
+  add("c", Type::Double);
+  add("f", Type::Float);
+  add("n", Type::Int);
+  add("m", Type::Int);
+  ir::Grid g;
+  g.name = "u";
+  g.type = Type::Double;
+  g.rank = 2;
+  p.grids.push_back(g);
+  return p;
+}
+
+class CompilerEmitter : public ::testing::Test {
+protected:
+  CompilerEmitter() : prog_(make_program()), em_(prog_) {}
+
+  ExprPtr a() const { return Expr::param({}, Type::Double, 0); }
+  ExprPtr b() const { return Expr::param({}, Type::Double, 1); }
+  ExprPtr c() const { return Expr::param({}, Type::Double, 2); }
+  ExprPtr f() const { return Expr::param({}, Type::Float, 3); }
+  ExprPtr n() const { return Expr::param({}, Type::Int, 4); }
+  ExprPtr m() const { return Expr::param({}, Type::Int, 5); }
+  static ExprPtr bin(Op op, ExprPtr x, ExprPtr y) { return Expr::binary(op, {}, x, y); }
+  static ExprPtr neg(ExprPtr x) { return Expr::unary(Op::Neg, {}, x); }
+  static ExprPtr dbl(double v, const std::string &s) {
+    return Expr::float_const({}, Type::Double, v, s);
+  }
+  static ExprPtr flt(double v, const std::string &s) {
+    return Expr::float_const({}, Type::Float, v, s);
+  }
+  static ExprPtr i(std::int64_t v) { return Expr::int_const({}, v); }
+  std::string print(const ExprPtr &e) const { return em_.expr(e); }
+
+  ir::Program prog_;
+  TestEmitter em_;
+};
+
+// ---------------------------------------------------------------- parenthesisation
+
+TEST_F(CompilerEmitter, LeftAssociativeChainsNeedNoParentheses) {
+  EXPECT_EQ(print(bin(Op::Sub, bin(Op::Sub, a(), b()), c())), "a - b - c");
+  EXPECT_EQ(print(bin(Op::Div, bin(Op::Div, a(), b()), c())), "a / b / c");
+  EXPECT_EQ(print(bin(Op::Add, bin(Op::Sub, a(), b()), c())), "a - b + c");
+  EXPECT_EQ(print(bin(Op::Div, bin(Op::Mul, a(), b()), c())), "a * b / c");
+}
+
+TEST_F(CompilerEmitter, RightNestedOperationsKeepTheirParentheses) {
+  EXPECT_EQ(print(bin(Op::Sub, a(), bin(Op::Sub, b(), c()))), "a - (b - c)");
+  EXPECT_EQ(print(bin(Op::Div, a(), bin(Op::Div, b(), c()))), "a / (b / c)");
+  // Also for + and *: floating-point addition is not associative.
+  EXPECT_EQ(print(bin(Op::Add, a(), bin(Op::Add, b(), c()))), "a + (b + c)");
+  EXPECT_EQ(print(bin(Op::Mul, a(), bin(Op::Mul, b(), c()))), "a * (b * c)");
+  EXPECT_EQ(print(bin(Op::Sub, a(), bin(Op::Add, b(), c()))), "a - (b + c)");
+  EXPECT_EQ(print(bin(Op::Mul, a(), bin(Op::Div, b(), c()))), "a * (b / c)");
+}
+
+TEST_F(CompilerEmitter, PrecedenceDecidesParentheses) {
+  EXPECT_EQ(print(bin(Op::Mul, bin(Op::Add, a(), b()), c())), "(a + b) * c");
+  EXPECT_EQ(print(bin(Op::Mul, a(), bin(Op::Add, b(), c()))), "a * (b + c)");
+  EXPECT_EQ(print(bin(Op::Add, a(), bin(Op::Mul, b(), c()))), "a + b * c");
+  EXPECT_EQ(print(bin(Op::Add, bin(Op::Mul, a(), b()), c())), "a * b + c");
+  EXPECT_EQ(print(bin(Op::Div, bin(Op::Sub, a(), b()), bin(Op::Add, b(), c()))),
+            "(a - b) / (b + c)");
+}
+
+TEST_F(CompilerEmitter, Negation) {
+  EXPECT_EQ(print(neg(bin(Op::Mul, a(), b()))), "-(a * b)");
+  EXPECT_EQ(print(neg(bin(Op::Add, a(), b()))), "-(a + b)");
+  EXPECT_EQ(print(bin(Op::Mul, neg(a()), b())), "-a * b");
+  EXPECT_EQ(print(bin(Op::Mul, a(), neg(b()))), "a * -b");
+  EXPECT_EQ(print(bin(Op::Sub, a(), neg(b()))), "a - -b");
+  // Never "--a", which C++ reads as a decrement.
+  EXPECT_EQ(print(neg(neg(a()))), "-(-a)");
+  EXPECT_EQ(print(neg(i(-3))), "-INT64_C(-3)");
+  EXPECT_EQ(print(neg(dbl(0.5, "0.5"))), "-0.5");
+}
+
+TEST_F(CompilerEmitter, NegativeIntConstantOperandIsParenthesised) {
+  EXPECT_EQ(print(bin(Op::Sub, n(), i(-2))), "n - INT64_C(-2)");
+  EXPECT_EQ(print(bin(Op::Mul, i(-2), n())), "INT64_C(-2) * n");
+  EXPECT_EQ(print(i(-2)), "-2");
+}
+
+// ---------------------------------------------------------------- literals
+
+TEST_F(CompilerEmitter, FloatLiteralsGetAnFSuffixDoublesDoNot) {
+  EXPECT_EQ(em_.literal(*flt(0.5, "0.5")), "0.5f");
+  EXPECT_EQ(em_.literal(*dbl(0.5, "0.5")), "0.5");
+  EXPECT_EQ(em_.literal(*flt(1e-3, "1e-3")), "1e-3f");
+  EXPECT_EQ(em_.literal(*dbl(2.5e10, "2.5E10")), "2.5E10");
+  EXPECT_EQ(em_.literal(*flt(0.5, ".5")), ".5f");
+  EXPECT_EQ(em_.literal(*dbl(3.0, "3.")), "3.");
+}
+
+TEST_F(CompilerEmitter, IntegerValuedFloatingLiteralGetsAPoint) {
+  EXPECT_EQ(em_.literal(*dbl(2.0, "2")), "2.0");
+  EXPECT_EQ(em_.literal(*flt(2.0, "2")), "2.0f");
+  EXPECT_EQ(print(bin(Op::Mul, dbl(2.0, "2"), a())), "2.0 * a");
+}
+
+TEST_F(CompilerEmitter, IntLiterals) {
+  EXPECT_EQ(em_.literal(*i(7)), "7");
+  EXPECT_EQ(em_.literal(*i(0)), "0");
+  EXPECT_EQ(em_.literal(*i(2147483647)), "2147483647");
+  EXPECT_EQ(em_.literal(*i(3000000000LL)), "std::int64_t{3000000000}");
+}
+
+// Int expressions are 64-bit (ir::cxx_type_name(Int) is std::int64_t, and the interpreter
+// computes 65536 * 65536 = 4294967296). Printed as "65536 * 65536" C++ multiplies two ints,
+// which overflows; the generated code must compute in 64 bits too.
+TEST_F(CompilerEmitter, IntLiteralArithmeticIsPrintedIn64Bits) {
+  const std::string s = print(bin(Op::Mul, i(65536), i(65536)));
+  EXPECT_TRUE(std::regex_search(s, std::regex("INT64_C\\(65536\\) \\* INT64_C\\(65536\\)"))) << s;
+}
+
+// ---------------------------------------------------------------- casts and atoms
+
+TEST_F(CompilerEmitter, CastsPrintAsStaticCast) {
+  EXPECT_EQ(print(Expr::cast(Type::Double, n())), "static_cast<double>(n)");
+  EXPECT_EQ(print(Expr::cast(Type::Float, a())), "static_cast<float>(a)");
+  EXPECT_EQ(print(Expr::cast(Type::Int, a())), "static_cast<std::int64_t>(a)");
+  EXPECT_EQ(print(Expr::cast(Type::Double, bin(Op::Add, n(), m()))),
+            "static_cast<double>(n + m)");
+  EXPECT_EQ(print(bin(Op::Mul, Expr::cast(Type::Double, n()), a())),
+            "static_cast<double>(n) * a");
+  EXPECT_EQ(print(neg(Expr::cast(Type::Double, f()))), "-static_cast<double>(f)");
+  // A cast to the same type is no node at all.
+  EXPECT_EQ(print(Expr::cast(Type::Double, a())), "a");
+}
+
+TEST_F(CompilerEmitter, AtomsGoThroughTheOverridableHooks) {
+  EXPECT_EQ(print(Expr::index({}, 1)), "i1");
+  EXPECT_EQ(print(Expr::grid_read({}, Type::Double, 0, {-1, 2, 0, 0})), "u(-1,2)");
+  EXPECT_EQ(print(bin(Op::Sub, a(), bin(Op::Sub, Expr::grid_read({}, Type::Double, 0, {}), b()))),
+            "a - (u(0,0) - b)");
+}
+
+TEST(CompilerEmitterBase, DefaultHooks) {
+  ir::Program p = make_program();
+  stc::CEmitter em(p);
+  EXPECT_EQ(em.expr(Expr::grid_read({}, Type::Double, 0, {})), "u[?]");
+  EXPECT_EQ(em.expr(Expr::param({}, Type::Double, 2)), "c");
+  EXPECT_EQ(em.expr(Expr::index({}, 0)), "i0");
+}
+
+TEST(CompilerEmitterBase, CxxString) {
+  EXPECT_EQ(stc::cxx_string("plain"), "\"plain\"");
+  EXPECT_EQ(stc::cxx_string("a \"q\" \\ b\nc"), "\"a \\\"q\\\" \\\\ b\\nc\"");
+}
+
+// ---------------------------------------------------------------- from source
+
+// Parses and checks a one-kernel program over float grids u, v; returns the printed value.
+std::string emit_from_source(const std::string &value) {
+  const std::string text = "stencil s;\n"
+                           "param float c0 = 0.4, c1 = 0.1;\n"
+                           "param int N = 8;\n"
+                           "grid float u[N];\n"
+                           "grid float v like u;\n"
+                           "kernel k(x) { v[x] = " + value + "; }\n"
+                           "run steps { k; }\n";
+  stc::SourceFile file("t.stn", text);
+  stc::DiagEngine diags(&file);
+  auto ast = stc::parse(file, diags);
+  if (!ast) {
+    ADD_FAILURE() << diags.render();
+    return "";
+  }
+  auto prog = stc::check(*ast, diags);
+  if (!prog) {
+    ADD_FAILURE() << diags.render();
+    return "";
+  }
+  TestEmitter em(*prog);
+  return em.expr(prog->kernels[0].body[0].value);
+}
+
+TEST(CompilerEmitterSource, RoundTripKeepsTheWrittenTree) {
+  EXPECT_EQ(emit_from_source("c0*u[x] + c1*(u[x-1] + u[x+1])"),
+            "c0 * u(0) + c1 * (u(-1) + u(1))");
+  EXPECT_EQ(emit_from_source("u[x-1] - (u[x] - u[x+1])"), "u(-1) - (u(0) - u(1))");
+  EXPECT_EQ(emit_from_source("u[x-1] - u[x] - u[x+1]"), "u(-1) - u(0) - u(1)");
+  EXPECT_EQ(emit_from_source("u[x] / (c0 / c1)"), "u(0) / (c0 / c1)");
+  EXPECT_EQ(emit_from_source("-(c0 * u[x])"), "-(c0 * u(0))");
+  EXPECT_EQ(emit_from_source("-c0 * u[x]"), "-c0 * u(0)");
+  EXPECT_EQ(emit_from_source("c0 - -u[x]"), "c0 - -u(0)");
+  EXPECT_EQ(emit_from_source("((u[x]))"), "u(0)");
+}
+
+TEST(CompilerEmitterSource, LiteralsAndCastsFromSource) {
+  EXPECT_EQ(emit_from_source("0.5 * u[x]"), "0.5f * u(0)");
+  EXPECT_EQ(emit_from_source("2 * u[x]"), "static_cast<float>(2) * u(0)");
+  EXPECT_EQ(emit_from_source("u[x] * N"), "u(0) * static_cast<float>(N)");
+  EXPECT_EQ(emit_from_source("u[x] + 1e-3"), "u(0) + 1e-3f");
+  EXPECT_EQ(emit_from_source("u[x] * 0.5 * 2"),
+            "u(0) * 0.5f * static_cast<float>(2)");
+  // x is an int index; x * 0.5 is double, converted to the float grid's type at the end.
+  EXPECT_EQ(emit_from_source("x * 0.5"), "static_cast<float>(static_cast<double>(i0) * 0.5)");
+}
+
+} // namespace
