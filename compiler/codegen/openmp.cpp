@@ -107,9 +107,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
         off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
       const char *t = ir::cxx_elem_name(grid.type);
       if (w)
-        r += fmt::format("{} *__restrict {}__r = static_cast<{} *>(__builtin_assume_aligned({}, "
-                         "64));\n",
-                         t, grid.name, t, off);
+        r += fmt::format("{} *__restrict {}__r = {};\n", t, grid.name, off);
       else
         r += fmt::format("const {} *__restrict {}__r = {};\n", t, grid.name, off);
     }

@@ -84,8 +84,7 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
 
   // Size check in double first: exact enough below the cap, and it cannot overflow.
   const std::int64_t A = static_cast<std::int64_t>(kAlignBytes / sizeof(T));
-  const double left_pad = std::ceil(double(halo_[0]) / double(A)) * double(A);
-  double cells = std::ceil((left_pad + double(extent_[0]) + double(halo_[0])) / double(A)) * A;
+  double cells = std::ceil((double(extent_[0]) + 2.0 * double(halo_[0])) / double(A)) * A;
   for (int d = 1; d < kMaxRank; ++d)
     cells *= double(extent_[d]) + 2.0 * double(halo_[d]);
   if (cells * double(sizeof(T)) > kMaxGridBytes)
@@ -94,9 +93,9 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
                 ")");
 
   // Now everything fits comfortably in int64.
-  const std::int64_t l0 = round_up(halo_[0], A);
+  const std::int64_t l0 = halo_[0];
   stride_[0] = 1;
-  stride_[1] = round_up(l0 + extent_[0] + halo_[0], A);
+  stride_[1] = round_up(extent_[0] + 2 * std::int64_t(halo_[0]), A);
   for (int d = 2; d < kMaxRank; ++d)
     stride_[d] = stride_[d - 1] * (extent_[d - 1] + 2 * std::int64_t(halo_[d - 1]));
   total_ = stride_[3] * (extent_[3] + 2 * std::int64_t(halo_[3]));
