@@ -213,7 +213,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                           : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
                                         ir::cxx_type_name(q.type), q.name));
     x.set("default", q.init ? "(" + setup.expr(q.init) + ")"
-                            : fmt::format("({}(missing_param(\"{}\")))",
+                            : fmt::format("missing_param<{}>(\"{}\")",
                                           ir::cxx_type_name(q.type), q.name));
     params.push_back(x);
     param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);

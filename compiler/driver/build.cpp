@@ -154,8 +154,9 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   std::string sizes;
   for (const auto &[k, v] : run.sets)
     sizes += fmt::format(" {}={}", k, v);
-  std::printf("verify %s --target %s:%s, %lld steps, seed %llu\n", p.name.c_str(),
-              opts.build.target.c_str(), sizes.c_str(), static_cast<long long>(*run.steps),
+  std::printf("verify %s --target %s:%s%s %lld steps, seed %llu\n", p.name.c_str(),
+              opts.build.target.c_str(), sizes.c_str(), sizes.empty() ? "" : ",",
+              static_cast<long long>(*run.steps),
               static_cast<unsigned long long>(opts.seed));
   std::fflush(stdout);
 

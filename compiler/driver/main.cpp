@@ -137,6 +137,9 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (runc->parsed()) {
+      if (!run.plan.empty())
+        throw stencilc::Error("--plan " + run.plan + ": the interpreter has no plans; --plan "
+                                                     "applies to emit, build and verify");
       Interpreter interp(compiled->program, params_from(compiled->program, run));
       stencilc::execute(interp, run);
       return 0;

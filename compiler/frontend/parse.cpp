@@ -24,31 +24,34 @@ std::string tidy(std::string msg) {
   const std::string rec = "token recognition error at: ";
   if (msg.rfind(rec, 0) == 0)
     return "unexpected character " + msg.substr(rec.size());
-  // Token names in "expecting ..." are grammar jargon; name them the way the docs do.
-  const std::size_t at = msg.find("expecting ");
-  if (at != std::string::npos) {
-    std::string tail = msg.substr(at);
-    static const std::pair<const char *, const char *> names[] = {
-        {"ID", "a name"}, {"INT", "an integer"}, {"FLOAT", "a number"}, {"READONLY", "'readonly'"}};
-    for (const auto &[from, to] : names) {
-      const std::string f = from;
-      for (std::size_t p = 0; (p = tail.find(f, p)) != std::string::npos;) {
-        const bool word_start =
-            p == 0 || (!std::isalnum(static_cast<unsigned char>(tail[p - 1])) &&
-                       tail[p - 1] != '\'' && tail[p - 1] != '_');
-        const std::size_t e = p + f.size();
-        const bool word_end = e >= tail.size() || (!std::isalnum(static_cast<unsigned char>(tail[e])) &&
-                                                   tail[e] != '\'' && tail[e] != '_');
-        if (word_start && word_end) {
-          tail.replace(p, f.size(), to);
-          p += std::string(to).size();
-        } else {
-          p = e;
+  // Token names are grammar jargon; name them the way the docs do (outside quoted input).
+  static const std::pair<std::string, std::string> names[] = {
+      {"ID", "a name"}, {"INT", "an integer"}, {"FLOAT", "a number"}, {"READONLY", "'readonly'"}};
+  std::string out;
+  bool quoted = false;
+  for (std::size_t i = 0; i < msg.size();) {
+    if (msg[i] == '\'') {
+      quoted = !quoted;
+      out += msg[i++];
+      continue;
+    }
+    bool replaced = false;
+    if (!quoted && (i == 0 || !std::isalnum(static_cast<unsigned char>(msg[i - 1])))) {
+      for (const auto &[from, to] : names) {
+        const std::size_t e = i + from.size();
+        if (msg.compare(i, from.size(), from) == 0 &&
+            (e >= msg.size() || !(std::isalnum(static_cast<unsigned char>(msg[e])) || msg[e] == '_'))) {
+          out += to;
+          i = e;
+          replaced = true;
+          break;
         }
       }
     }
-    msg = msg.substr(0, at) + tail;
+    if (!replaced)
+      out += msg[i++];
   }
+  msg = out;
   return msg;
 }
 
@@ -58,18 +61,13 @@ public:
   void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t line, size_t col,
                    const std::string &msg, std::exception_ptr) override {
     SourceLoc loc{static_cast<int>(line), static_cast<int>(col) + 1};
-    // A comment that never ends lexes as '/' '*' ...: say what it is.
-    if (bad && bad->getText() == "/" && bad->getStopIndex() + 1 < text_.size() &&
-        text_[bad->getStopIndex() + 1] == '*') {
-      diags_.error(loc, "unterminated /* comment");
-      return;
-    }
     // A missing ';' is best reported where it belongs: after the previous token.
     auto *parser = dynamic_cast<antlr4::Parser *>(rec);
-    if (parser && bad && msg.find("expecting") != std::string::npos &&
-        msg.find("';'") != std::string::npos) {
+    const bool missing = msg.rfind("missing ';'", 0) == 0;
+    if (parser && bad && (missing || (msg.find("expecting") != std::string::npos &&
+                                      msg.find("';'") != std::string::npos))) {
       antlr4::Token *prev = parser->getTokenStream()->LT(-1);
-      if (prev && prev->getLine() < bad->getLine()) {
+      if (prev && (missing || prev->getLine() < bad->getLine())) {
         const auto len = static_cast<int>(prev->getText().size());
         diags_.error({static_cast<int>(prev->getLine()),
                       static_cast<int>(prev->getCharPositionInLine()) + 1 + len},
@@ -79,11 +77,10 @@ public:
     }
     diags_.error(loc, tidy(msg));
   }
-  void set_text(const std::string &t) { text_ = t; }
+
 
 private:
   DiagEngine &diags_;
-  std::string text_;
 };
 
 ast::TypeName type_of(stn::StnParser::ScalarTypeContext *c) {
@@ -196,12 +193,22 @@ ast::Program build_program(stn::StnParser::ProgramContext *c) {
 
 // The parser and the AST builder recurse; bound nesting and statement length up front so
 // hostile input gets an error instead of a stack overflow.
-bool check_limits(antlr4::CommonTokenStream &tokens, DiagEngine &diags) {
+bool check_limits(antlr4::CommonTokenStream &tokens, antlr4::CharStream &input,
+                  DiagEngine &diags) {
   constexpr int kMaxDepth = 100;
   constexpr int kMaxTokensPerStatement = 5000;
   int depth = 0, run = 0;
   for (antlr4::Token *t : tokens.getTokens()) {
     const std::string s = t->getText();
+    // A closed comment is skipped by the lexer, so '/' right before '*' opens one that never
+    // closes. Report that alone: everything after it would be noise.
+    // (Token indices count code points, so ask the stream, not the UTF-8 bytes.)
+    if (s == "/" && t->getStopIndex() + 1 < input.size() &&
+        input.getText(antlr4::misc::Interval(t->getStopIndex() + 1, t->getStopIndex() + 1)) ==
+            "*") {
+      diags.error(loc_of(t), "unterminated /* comment");
+      return false;
+    }
     if (s == "(" || s == "[" || s == "{") {
       if (++depth > kMaxDepth) {
         diags.error(loc_of(t), "brackets nested more than " + std::to_string(kMaxDepth) +
@@ -228,12 +235,11 @@ std::optional<ast::Program> parse(const SourceFile &file, DiagEngine &diags) {
   antlr4::ANTLRInputStream input(file.text());
   stn::StnLexer lexer(&input);
   ErrorListener listener(diags);
-  listener.set_text(file.text());
   lexer.removeErrorListeners();
   lexer.addErrorListener(&listener);
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
-  if (!check_limits(tokens, diags))
+  if (!check_limits(tokens, input, diags))
     return std::nullopt;
   stn::StnParser parser(&tokens);
   parser.removeErrorListeners();

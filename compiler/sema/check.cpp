@@ -45,7 +45,7 @@ const std::set<std::string> &reserved_names() {
       "MATH_ERRNO", "CHAR_BIT", "INT_MAX", "INT_MIN", "LONG_MAX", "LONG_MIN", "INT8_MAX",
       "INT16_MAX", "INT32_MAX", "INT64_MAX", "INT8_MIN", "INT16_MIN", "INT32_MIN", "INT64_MIN",
       "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX", "INT64_C", "UINT64_C",
-      "INT32_C", "stdin", "stdout", "stderr", "offsetof", "unix", "linux", "i386",
+      "INT32_C", "stdin", "stdout", "stderr", "unknown_grid", "missing_param", "offsetof", "unix", "linux", "i386",
       "_OPENMP", "DBL_MAX", "FLT_MAX", "DBL_EPSILON", "FLT_EPSILON", "M_PI", "M_E"};
   return names;
 }
@@ -444,8 +444,19 @@ private:
           ir::Env env;
           env.params = &vals;
           v = ir::eval(*last.init, env);
+          // e.g. 2.0 * 1e39 for a float: each literal fits, the value does not.
+          bool literals_finite = true; // a bad literal is reported on its own
+          ir::walk(last.init, [&](const ir::Expr &x) {
+            literals_finite &= x.op != Op::FloatConst || std::isfinite(x.fval);
+          });
+          if (last.type != Type::Int && !std::isfinite(v->d) && literals_finite) {
+            diags_.error(start_loc(p.init),
+                         fmt::format("param '{}' evaluates to {}, which is not a finite {}",
+                                     p.name, v->d, ir::type_name(last.type)));
+            v.reset();
+          }
         } catch (const ir::EvalError &err) {
-          diags_.error(p.init->loc, fmt::format("param '{}': {}", p.name, err.what()));
+          diags_.error(start_loc(p.init), fmt::format("param '{}': {}", p.name, err.what()));
         }
       }
     }
@@ -518,8 +529,13 @@ private:
           ok = false;
           continue;
         }
-        if (auto v = default_of(t->e, &x->loc); v && *v < 1) {
-          diags_.error(x->loc, fmt::format("extent {} of grid '{}' is {}; it must be at least 1",
+        const SourceLoc at = start_loc(x);
+        const int before = diags_.error_count();
+        auto v = default_of(t->e, &at);
+        if (diags_.error_count() > before)
+          ok = false;
+        if (v && *v < 1) {
+          diags_.error(at, fmt::format("extent {} of grid '{}' is {}; it must be at least 1",
                                            ig.extents.size() + 1, g.name, *v));
           ok = false;
         }
@@ -708,8 +724,9 @@ private:
                                                  ir::type_name(t->e->type)));
         else {
           prog_.steps = t->e;
-          if (auto v = default_of(t->e, &r.count->loc); v && *v < 0)
-            diags_.error(r.count->loc, fmt::format("the step count is {}; it must be at least 0",
+          const SourceLoc at = start_loc(r.count);
+          if (auto v = default_of(t->e, &at); v && *v < 0)
+            diags_.error(at, fmt::format("the step count is {}; it must be at least 0",
                                                    *v));
         }
       }

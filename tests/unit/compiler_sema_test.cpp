@@ -434,7 +434,7 @@ TEST(CompilerSemaErrors, WeakLiteralOutOfFloatRange) {
 
 TEST(CompilerSemaErrors, ParamDivisionByZero) {
   expect_errors("stencil s;\nparam int Z = 0;\nparam int N = 4 / Z;\nrun steps { }\n",
-                {{3, 17, "param 'N': integer division by zero"}});
+                {{3, 15, "param 'N': integer division by zero"}});
 }
 
 TEST(CompilerSemaErrors, ReservedNames) {
@@ -483,7 +483,7 @@ TEST(CompilerSemaErrors, GridExtents) {
                 "run steps { }\n",
                 {{3, 14, "type mismatch: a grid extent must be int, not double"},
                  {4, 14, "extent 1 of grid 'b' is 0; it must be at least 1"},
-                 {5, 19, "extent 2 of grid 'c' is 0"},
+                 {5, 17, "extent 2 of grid 'c' is 0"},
                  {6, 12, "grid 'd' has rank 5; ranks 1 to 4 are supported"},
                  {7, 14, "unknown name 'Q'"}});
 }
@@ -497,7 +497,7 @@ TEST(CompilerSemaErrors, ExtentDividingByZeroWithDefaults) {
                 "grid float u[8 / D];\n"
                 "kernel k(x) { u[x] = 1.0; }\n"
                 "run steps { k; }\n",
-                {{3, 16, "division by zero"}});
+                {{3, 14, "division by zero"}});
 }
 
 TEST(CompilerSemaErrors, LikeOfUnknownOrNonGrid) {
