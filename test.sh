@@ -23,4 +23,18 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 step "running the tests"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
 
+# The same suite under AddressSanitizer and UBSan: the compiler, the runtime, and every
+# executable verify builds are instrumented. STENCILC_SKIP_SANITIZE=1 skips it locally.
+if [ "${STENCILC_SKIP_SANITIZE:-0}" != 1 ]; then
+  ASAN_DIR=${ASAN_BUILD_DIR:-build-asan}
+  if [ ! -f "$ASAN_DIR/build.ninja" ]; then
+    step "configuring $ASAN_DIR (AddressSanitizer + UBSan)"
+    cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_SANITIZE=ON
+  fi
+  step "building $ASAN_DIR ($JOBS jobs)"
+  cmake --build "$ASAN_DIR" -j "$JOBS"
+  step "running the tests under AddressSanitizer and UBSan"
+  ctest --test-dir "$ASAN_DIR" --output-on-failure -j "$JOBS"
+fi
+
 step "all tests passed"
