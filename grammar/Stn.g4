@@ -1,4 +1,4 @@
-// Grammar of the stencilc language (.stn), version 1.
+// Grammar of the stencilc language (.stn).
 // The single source of truth for the syntax; CMake turns it into the C++ parser at build time.
 grammar Stn;
 
@@ -9,7 +9,9 @@ stencilDecl : 'stencil' ID ';' ;
 decl
   : paramDecl
   | gridDecl
+  | initDecl
   | kernelDecl
+  | reduceDecl
   | runDecl
   ;
 
@@ -24,30 +26,65 @@ gridShape
   : '[' expr (',' expr)* ']'   # ExplicitShape
   | 'like' ID                  # LikeShape
   ;
-boundaryClause : 'boundary' ID ('(' expr ')')? ;
+// `boundary KIND` for every face, or `boundary(KIND, x: KIND, y-: KIND, ...)`: an item
+// without a face sets the default, items with a face override it (x y z w name dimensions
+// 1 to 4; '-' is the low face, '+' the high one, neither both).
+boundaryClause
+  : 'boundary' bcKind                                # UniformBoundary
+  | 'boundary' '(' bcItem (',' bcItem)* ')'          # FaceBoundary
+  ;
+bcItem : (face=ID side=('+' | '-')? ':')? bcKind ;
+bcKind : ID ('(' expr ')')? ;
 
-kernelDecl : 'kernel' ID '(' ID (',' ID)* ')' '{' stmt* '}' ;
+initDecl : 'init' ID '[' ID (',' ID)* ']' '=' expr ';' ;
 
-stmt : gridAccess '=' expr ';' ;
+kernelDecl : 'kernel' ID '(' ID (',' ID)* ')' domain? block ;
+domain
+  : 'on' '[' range (',' range)* ']'   # RangeDomain
+  | 'on' ID                           # ColourDomain
+  ;
+range : expr ':' expr ;
 
-gridAccess : ID '[' expr (',' expr)* ']' ;
+block : '{' stmt* '}' ;
+stmt
+  : gridAccess '=' expr ';'                                   # AssignStmt
+  | 'let' ID '=' expr ';'                                     # LetStmt
+  | 'if' '(' expr ')' block ('else' (block | elseIf=stmt))?   # IfStmt
+  ;
 
-runDecl : 'run' expr '{' runStmt* '}' ;
+reduceDecl : 'reduce' ID '(' ID (',' ID)* ')' domain? '=' fname '(' expr ')' ';' ;
+
+runDecl
+  : 'run' expr '{' runStmt* '}'                       # StepsRun
+  | 'run' 'until' expr 'max' expr '{' runStmt* '}'    # UntilRun
+  ;
 runStmt
   : ID ';'                 # CallStmt
   | 'swap' ID ',' ID ';'   # SwapStmt
   ;
 
+// `max` is also a keyword of `run until ... max N`, hence fname.
+fname : ID | 'max' ;
+
 expr
-  : '(' expr ')'                     # ParenExpr
-  | op=('-' | '+') expr              # UnaryExpr
-  | expr op=('*' | '/') expr         # MulExpr
-  | expr op=('+' | '-') expr         # AddExpr
-  | gridAccess                       # AccessExpr
-  | ID                               # NameExpr
-  | INT                              # IntExpr
-  | FLOAT                            # FloatExpr
+  : '(' expr ')'                                  # ParenExpr
+  | scalarType '(' expr ')'                       # ConvExpr
+  | fname '(' expr (',' expr)* ')'                # CallExpr
+  | gridAccess                                    # AccessExpr
+  | ID                                            # NameExpr
+  | INT                                           # IntExpr
+  | FLOAT                                         # FloatExpr
+  | op=('-' | '+' | '!') expr                     # UnaryExpr
+  | expr op=('*' | '/' | '%') expr                # MulExpr
+  | expr op=('+' | '-') expr                      # AddExpr
+  | expr op=('<' | '<=' | '>' | '>=') expr        # CmpExpr
+  | expr op=('==' | '!=') expr                    # EqExpr
+  | expr op='&&' expr                             # AndExpr
+  | expr op='||' expr                             # OrExpr
+  | <assoc=right> expr op='?' expr ':' expr       # CondExpr
   ;
+
+gridAccess : ID '[' expr (',' expr)* ']' ;
 
 READONLY : 'readonly' ;
 ID    : [a-zA-Z_] [a-zA-Z_0-9]* ;

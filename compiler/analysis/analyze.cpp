@@ -22,14 +22,18 @@ Analysis analyze(const ir::Program &p) {
     s.rank = k.rank;
     std::set<std::pair<int, ir::Offsets>> loads;
     std::set<int> read, written;
-    for (const auto &as : k.body) {
-      written.insert(as.grid);
-      ir::walk(as.value, [&](const ir::Expr &e) {
+    ir::for_each_stmt(k.body, [&](const ir::Stmt &st) {
+      if (st.kind == ir::Stmt::Kind::Assign)
+        written.insert(st.grid);
+    });
+    {
+      ir::walk(k.body, [&](const ir::Expr &e) {
         switch (e.op) {
         case ir::Op::Add:
         case ir::Op::Sub:
         case ir::Op::Mul:
         case ir::Op::Div:
+        case ir::Op::Call: // a math function counts as one operation
           if (e.type != ir::Type::Int)
             ++s.flops;
           break;

@@ -11,7 +11,8 @@ namespace stc {
 struct KernelStats {
   int rank = 0;
   ir::Offsets radius{};  // widest read offset per dimension, over all grids read
-  int flops = 0;         // floating + - * / per point (negation and int arithmetic are free)
+  int flops = 0;         // floating + - * / and math calls per point (negation, comparisons
+                         // and int arithmetic are free); both branches of an if count
   int loads = 0;         // distinct (grid, offset) reads per point
   int grids_read = 0;    // distinct grids read
   int stores = 0;        // grids written per point

@@ -5,15 +5,53 @@
 namespace stc {
 namespace {
 
+// C++ precedence, loosest first.
 int precedence(ir::Op op) {
   switch (op) {
+  case ir::Op::Select: return 1;
+  case ir::Op::Or: return 2;
+  case ir::Op::And: return 3;
+  case ir::Op::Eq:
+  case ir::Op::Ne: return 4;
+  case ir::Op::Lt:
+  case ir::Op::Le:
+  case ir::Op::Gt:
+  case ir::Op::Ge: return 5;
   case ir::Op::Add:
-  case ir::Op::Sub: return 1;
+  case ir::Op::Sub: return 6;
   case ir::Op::Mul:
-  case ir::Op::Div: return 2;
-  case ir::Op::Neg: return 3;
-  default: return 4; // atoms, casts (printed as calls)
+  case ir::Op::Div:
+  case ir::Op::Mod: return 7;
+  case ir::Op::Neg:
+  case ir::Op::Not: return 8;
+  default: return 9; // atoms, casts and calls
   }
+}
+
+const char *op_text(ir::Op op) {
+  switch (op) {
+  case ir::Op::Add: return "+";
+  case ir::Op::Sub: return "-";
+  case ir::Op::Mul: return "*";
+  case ir::Op::Div: return "/";
+  case ir::Op::Mod: return "%";
+  case ir::Op::Lt: return "<";
+  case ir::Op::Le: return "<=";
+  case ir::Op::Gt: return ">";
+  case ir::Op::Ge: return ">=";
+  case ir::Op::Eq: return "==";
+  case ir::Op::Ne: return "!=";
+  case ir::Op::And: return "&&";
+  case ir::Op::Or: return "||";
+  default: return "?";
+  }
+}
+
+// The <cmath> function for a type: std::fabs for floating abs, std::abs for int.
+std::string fn_text(ir::Fn fn, ir::Type t) {
+  if (fn == ir::Fn::Abs && t != ir::Type::Int)
+    return "std::fabs";
+  return std::string("std::") + ir::fn_name(fn);
 }
 
 } // namespace
@@ -49,23 +87,31 @@ std::string CEmitter::grid_read(const ir::Expr &e) const {
 }
 std::string CEmitter::param(const ir::Expr &e) const { return prog_.params[e.id].name; }
 std::string CEmitter::index(const ir::Expr &e) const { return fmt::format("i{}", e.id); }
+std::string CEmitter::local(const ir::Expr &e) const { return fmt::format("local{}", e.id); }
+std::string CEmitter::reduction(const ir::Expr &e) const {
+  return fmt::format("{}__{}_", e.op == ir::Op::Reduction ? "red" : "first",
+                     prog_.reductions[e.id].name);
+}
 
 std::string CEmitter::expr(const ir::ExprPtr &e) const { return sub(e, 0, false); }
 
 // Parenthesise a child when its operator binds looser than the parent's, or equally on the
-// right (C++ operators are left-associative, like the language's).
+// right (C++ binary operators are left-associative, like the language's).
 std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) const {
   const int prec = precedence(e->op);
   std::string s;
   switch (e->op) {
   case ir::Op::IntConst:
     // Language ints are 64-bit; a C++ literal like 65536 is a 32-bit int, so widen it
-    // wherever it meets arithmetic.
+    // wherever it meets an operator or a call.
     s = parent_prec > 0 ? fmt::format("INT64_C({})", e->ival) : literal(*e);
     break;
   case ir::Op::FloatConst: s = literal(*e); break;
   case ir::Op::Param: s = param(*e); break;
   case ir::Op::Index: s = index(*e); break;
+  case ir::Op::Local: s = local(*e); break;
+  case ir::Op::Reduction:
+  case ir::Op::ReductionFirst: s = reduction(*e); break;
   case ir::Op::GridRead:
     s = grid_read(*e);
     if (e->type == ir::Type::Int) // int grids store 32-bit values; arithmetic is 64-bit
@@ -74,23 +120,33 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
   case ir::Op::Cast:
     s = fmt::format("static_cast<{}>({})", ir::cxx_type_name(e->type), sub(e->a, 0, false));
     break;
-  case ir::Op::Neg: {
+  case ir::Op::Call:
+    s = fn_text(e->fn, e->type) + "(" + sub(e->a, 1, false) +
+        (e->b ? ", " + sub(e->b, 1, false) : std::string()) + ")";
+    break;
+  case ir::Op::Neg:
+  case ir::Op::Not: {
     std::string a = sub(e->a, prec, false);
-    s = a[0] == '-' ? "-(" + a + ")" : "-" + a;
+    const char *op = e->op == ir::Op::Neg ? "-" : "!";
+    s = a[0] == op[0] ? std::string(op) + "(" + a + ")" : op + a;
     break;
   }
+  case ir::Op::Select:
+    // Always parenthesised: a ?: inside anything reads badly without.
+    return "(" + sub(e->a, 2, false) + " ? " + sub(e->b, 1, false) + " : " + sub(e->c, 1, false) +
+           ")";
   default: {
-    if (e->op == ir::Op::Div && e->type == ir::Type::Int) {
-      std::string call = int_div(sub(e->a, 1, false), sub(e->b, 1, false));
+    if ((e->op == ir::Op::Div || e->op == ir::Op::Mod) && e->type == ir::Type::Int) {
+      std::string call = int_divmod(op_text(e->op), sub(e->a, 1, false), sub(e->b, 1, false));
       if (!call.empty())
         return call;
     }
-    const char *ops[] = {"+", "-", "*", "/"};
-    const int k = static_cast<int>(e->op) - static_cast<int>(ir::Op::Add);
-    s = sub(e->a, prec, false) + " " + ops[k] + " " + sub(e->b, prec, true);
+    s = sub(e->a, prec, false) + " " + op_text(e->op) + " " + sub(e->b, prec, true);
   }
   }
-  const bool paren = prec < parent_prec || (right && prec == parent_prec && prec < 3);
+  // (&& inside || is parenthesised too: it is what -Wparentheses asks for.)
+  const bool paren = prec < parent_prec || (right && prec == parent_prec && prec < 8) ||
+                     (parent_prec == 2 && e->op == ir::Op::And);
   if (paren)
     return "(" + s + ")";
   return s;

@@ -1,7 +1,8 @@
 // The shared C-like expression emitter. Targets derive from it and override only what they
-// print differently (grid reads, param and index names); the operator tree is printed with
-// exactly the parentheses that keep the IR's evaluation order, so every target computes the
-// same floating-point operations in the same order as the interpreter.
+// print differently (grid reads, names of params, indices, locals and reductions, integer
+// division); the operator tree is printed with exactly the parentheses that keep the IR's
+// evaluation order, so every target computes the same operations in the same order as the
+// interpreter.
 #pragma once
 #include <string>
 
@@ -19,8 +20,13 @@ protected:
   virtual std::string grid_read(const ir::Expr &e) const;
   virtual std::string param(const ir::Expr &e) const;
   virtual std::string index(const ir::Expr &e) const;
-  /// Integer division as a call (e.g. one that checks for zero), or "" for plain `a / b`.
-  virtual std::string int_div(const std::string &, const std::string &) const { return ""; }
+  virtual std::string local(const ir::Expr &e) const;
+  virtual std::string reduction(const ir::Expr &e) const;
+  /// Integer division or remainder (`op` is "/" or "%") as a call (e.g. one that checks for
+  /// zero), or "" for the plain operator.
+  virtual std::string int_divmod(const char *, const std::string &, const std::string &) const {
+    return "";
+  }
   std::string literal(const ir::Expr &e) const;
   const ir::Program &prog_;
 

@@ -15,22 +15,33 @@ namespace {
 
 namespace mus = kainjow::mustache;
 
-// Inside a kernel: params are local constants, indices the loop variables, grid reads
-// offsets from the grid's row pointer.
-class KernelEmitter : public CEmitter {
+bool has_int_divmod(const std::vector<ir::Stmt> &body) {
+  bool found = false;
+  ir::walk(body, [&](const ir::Expr &e) {
+    found |= (e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int;
+  });
+  return found;
+}
+
+// Inside a kernel or reduction sweep: params are local constants, indices the loop
+// variables, grid reads offsets from the grid's row pointer.
+class SweepEmitter : public CEmitter {
 public:
-  KernelEmitter(const ir::Program &p, const ir::Kernel &k) : CEmitter(p), k_(k) {}
+  SweepEmitter(const ir::Program &p, const std::vector<std::string> &indices,
+               const std::vector<ir::Local> *locals)
+      : CEmitter(p), indices_(indices), locals_(locals) {}
 
 protected:
-  std::string index(const ir::Expr &e) const override { return k_.indices[e.id]; }
+  std::string index(const ir::Expr &e) const override { return indices_[e.id]; }
+  std::string local(const ir::Expr &e) const override { return (*locals_)[e.id].name; }
   std::string grid_read(const ir::Expr &e) const override {
     const std::string &g = prog_.grids[e.id].name;
-    std::string s = k_.indices[0];
+    std::string s = indices_[0];
     if (e.offset[0] > 0)
       s += fmt::format(" + {}", e.offset[0]);
     else if (e.offset[0] < 0)
       s += fmt::format(" - {}", -e.offset[0]);
-    for (int d = 1; d < k_.rank; ++d) {
+    for (std::size_t d = 1; d < indices_.size(); ++d) {
       const int o = e.offset[d];
       if (o == 0)
         continue;
@@ -40,135 +51,302 @@ protected:
     }
     return fmt::format("{}__r[{}]", g, s);
   }
+  // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override {
+    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+  }
 
 private:
-  const ir::Kernel &k_;
+  const std::vector<std::string> &indices_;
+  const std::vector<ir::Local> *locals_;
 };
 
-// Outside kernels (param defaults, extents, boundary values): params are fields of `p`.
+// Outside sweeps (param defaults, extents, domains, boundary values, inits, the run
+// condition): params are fields of `p`, indices are x0__, x1__, ...
 class SetupEmitter : public CEmitter {
 public:
   using CEmitter::CEmitter;
 
 protected:
   std::string param(const ir::Expr &e) const override {
-    return "p." + prog_.params[e.id].name;
+    return "prm__." + prog_.params[e.id].name;
   }
+  std::string index(const ir::Expr &e) const override { return fmt::format("x{}__", e.id); }
   // Sizes come from --set at run time: a zero divisor must be an error, not a crash.
-  std::string int_div(const std::string &a, const std::string &b) const override {
-    return fmt::format("stencilc::checked_div({}, {})", a, b);
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override {
+    return fmt::format("stencilc::checked_{}({}, {})", op[0] == '/' ? "div" : "mod", a, b);
   }
 };
 
-std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
-  KernelEmitter em(p, k);
-  std::set<int> params, read, written;
-  for (const auto &a : k.body) {
-    written.insert(a.grid);
-    ir::walk(a.value, [&](const ir::Expr &e) {
-      if (e.op == ir::Op::Param)
-        params.insert(e.id);
-      if (e.op == ir::Op::GridRead)
-        read.insert(e.id);
-    });
-  }
-  std::set<int> used = read;
-  used.insert(written.begin(), written.end());
+std::set<int> grids_read(const std::vector<ir::Stmt> &body) {
+  std::set<int> g;
+  ir::walk(body, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::GridRead)
+      g.insert(e.id);
+  });
+  return g;
+}
+std::set<int> grids_read(const ir::ExprPtr &e) {
+  std::set<int> g;
+  ir::walk(e, [&](const ir::Expr &x) {
+    if (x.op == ir::Op::GridRead)
+      g.insert(x.id);
+  });
+  return g;
+}
+std::set<int> grids_written(const std::vector<ir::Stmt> &body) {
+  std::set<int> g;
+  ir::for_each_stmt(body, [&](const ir::Stmt &s) {
+    if (s.kind == ir::Stmt::Kind::Assign)
+      g.insert(s.grid);
+  });
+  return g;
+}
 
-  std::string s = fmt::format("void Stencil::kernel__{}() {{\n", k.name);
+std::string statements(const ir::Program &p, const SweepEmitter &em,
+                       const std::vector<ir::Stmt> &body, const std::vector<ir::Local> &locals,
+                       const std::string &x) {
+  std::string s;
+  for (const auto &st : body) {
+    switch (st.kind) {
+    case ir::Stmt::Kind::Assign:
+      s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
+      break;
+    case ir::Stmt::Kind::Let:
+      s += fmt::format("const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
+                       locals[st.local].name, em.expr(st.value));
+      break;
+    case ir::Stmt::Kind::If:
+      s += fmt::format("if ({}) {{\n{}}}", em.expr(st.value),
+                       statements(p, em, st.then_body, locals, x));
+      if (!st.else_body.empty())
+        s += fmt::format(" else {{\n{}}}", statements(p, em, st.else_body, locals, x));
+      s += "\n";
+      break;
+    }
+  }
+  return s;
+}
+
+// The parts of a sweep over a domain shared by kernels and reductions: ghost refresh of the
+// grids read, local copies of params, bounds, row pointers and the loop nest around `body`.
+struct Sweep {
+  const std::vector<std::string> &indices;
+  const ir::Domain &domain;
+  int domain_grid;
+  std::set<int> read, written;
+  std::set<int> params;
+  std::string omp_clause; // extra clause of the parallel and simd pragmas, e.g. a reduction
+};
+
+std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body) {
+  SetupEmitter setup(p);
+  const int rank = static_cast<int>(sw.indices.size());
+  std::string s;
+  for (int g : sw.read)
+    s += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+                     p.grids[g].name);
   // Local copies: the compiler then knows stores to grids cannot change them.
-  for (int i : params)
+  for (int i : sw.params)
     s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
                      p.params[i].name, p.params[i].name);
-  const std::string &dom = p.grids[k.domain_grid].name;
-  for (int d = 0; d < k.rank; ++d)
-    s += fmt::format("  const std::int64_t n{}__ = {}_.extent({});\n", d, dom, d);
+  const std::string &dom = p.grids[sw.domain_grid].name;
+  if (sw.domain.kind == ir::Domain::Kind::Range) {
+    s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  const std::int64_t lo{0}__ = {1}, hi{0}__ = {2};\n", d,
+                       setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]));
+  } else {
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  [[maybe_unused]] const std::int64_t lo{0}__ = 0, hi{0}__ = "
+                       "{1}_.extent({0});\n",
+                       d, dom);
+  }
+  std::set<int> used = sw.read;
+  used.insert(sw.written.begin(), sw.written.end());
   for (int g : used) {
     const auto &grid = p.grids[g];
-    const bool w = written.count(g) > 0;
+    const bool w = sw.written.count(g) > 0;
     s += fmt::format("  {}{} *const {}__o = {}_.origin();\n", w ? "" : "const ",
                      ir::cxx_elem_name(grid.type), grid.name, grid.name);
-    for (int d = 1; d < k.rank; ++d)
+    for (int d = 1; d < rank; ++d)
       s += fmt::format("  [[maybe_unused]] const std::int64_t {}__s{} = {}_.stride({});\n",
                        grid.name, d, grid.name, d);
   }
-  // Loop nest: threads over the outer dimensions, simd over x.
-  const auto &idx = k.indices;
+  const auto &idx = sw.indices;
   auto loop = [&](int d) {
-    return fmt::format("for (std::int64_t {} = 0; {} < n{}__; ++{})", idx[d], idx[d], d, idx[d]);
+    return fmt::format("for (std::int64_t {0} = lo{1}__; {0} < hi{1}__; ++{0})", idx[d], d);
   };
+  // A colour visits every other x: the first one of a row has the row's parity.
+  std::string xloop = loop(0);
+  if (sw.domain.kind == ir::Domain::Kind::Red || sw.domain.kind == ir::Domain::Kind::Black) {
+    std::string parity = sw.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+    for (int d = 1; d < rank; ++d)
+      parity += " + " + idx[d];
+    xloop = fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", idx[0],
+                        parity);
+  }
   auto row_pointers = [&]() {
     std::string r;
     for (int g : used) {
       const auto &grid = p.grids[g];
-      const bool w = written.count(g) > 0;
       std::string off = fmt::format("{}__o", grid.name);
-      for (int d = 1; d < k.rank; ++d)
+      for (int d = 1; d < rank; ++d)
         off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
-      const char *t = ir::cxx_elem_name(grid.type);
-      if (w)
-        r += fmt::format("{} *__restrict {}__r = {};\n", t, grid.name, off);
-      else
-        r += fmt::format("const {} *__restrict {}__r = {};\n", t, grid.name, off);
+      r += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
+                       ir::cxx_elem_name(grid.type), grid.name, off);
     }
     return r;
   };
-  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
-  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
-  const bool wrong = corrupt && *corrupt == '1';
-  std::string body;
-  for (const auto &a : k.body)
-    body += fmt::format("{}__r[{}] = {}{};\n", p.grids[a.grid].name, idx[0], em.expr(a.value),
-                        wrong ? " + 1" : "");
-
-  const std::string inner = "#pragma omp simd\n" + loop(0) + " {\n" + body + "}\n";
-  switch (k.rank) {
+  const std::string clause = sw.omp_clause.empty() ? "" : " " + sw.omp_clause;
+  const std::string inner = "#pragma omp simd" + clause + "\n" + xloop + " {\n" + body + "}\n";
+  switch (rank) {
   case 1:
-    s += row_pointers() + "#pragma omp parallel for simd schedule(static)\n" + loop(0) + " {\n" +
-         body + "}\n";
+    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" +
+         xloop + " {\n" + body + "}\n";
     break;
   case 2:
-    s += "#pragma omp parallel for schedule(static)\n" + loop(1) + " {\n" + row_pointers() +
-         inner + "}\n";
+    s += "#pragma omp parallel for schedule(static)" + clause + "\n" + loop(1) + " {\n" +
+         row_pointers() + inner + "}\n";
     break;
   case 3:
-    s += "#pragma omp parallel for collapse(2) schedule(static)\n" + loop(2) + "\n" + loop(1) +
-         " {\n" + row_pointers() + inner + "}\n";
+    s += "#pragma omp parallel for collapse(2) schedule(static)" + clause + "\n" + loop(2) + "\n" +
+         loop(1) + " {\n" + row_pointers() + inner + "}\n";
     break;
   default:
-    s += "#pragma omp parallel for collapse(2) schedule(static)\n" + loop(3) + "\n" + loop(2) +
-         "\n" + loop(1) + " {\n" + row_pointers() + inner + "}\n";
+    s += "#pragma omp parallel for collapse(2) schedule(static)" + clause + "\n" + loop(3) + "\n" +
+         loop(2) + "\n" + loop(1) + " {\n" + row_pointers() + inner + "}\n";
     break;
   }
+  return s;
+}
+
+std::set<int> params_of(const std::vector<ir::Stmt> &body) {
+  std::set<int> ps;
+  ir::walk(body, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::Param)
+      ps.insert(e.id);
+  });
+  return ps;
+}
+
+std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
+  SweepEmitter em(p, k.indices, &k.locals);
+  Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
+           params_of(k.body), ""};
+  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
+  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
+  std::string body = statements(p, em, k.body, k.locals, k.indices[0]);
+  if (corrupt && *corrupt == '1')
+    for (int g : sw.written)
+      body += fmt::format("{}__r[{}] += 1;\n", p.grids[g].name, k.indices[0]);
+  const bool divmod = has_int_divmod(k.body);
+  if (divmod)
+    sw.omp_clause = "reduction(|:err__)";
+  std::string s = fmt::format("void Stencil::kernel__{}() {{\n", k.name);
+  if (divmod)
+    s += "  int err__ = 0;\n";
+  s += sweep(p, sw, body);
+  // Ghosts that depend on the interior (Neumann, periodic) are stale once it changes.
+  for (int g : sw.written)
+    if (p.grids[g].time_dependent_ghosts())
+      s += fmt::format("  dirty__{}_ = true;\n", p.grids[g].name);
+  if (divmod)
+    s += fmt::format("  if (err__)\n    throw stencilc::Error({});\n",
+                     cxx_string(fmt::format("kernel '{}': integer division by zero", k.name)));
   return s + "}\n";
+}
+
+std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
+  SweepEmitter em(p, r.indices, nullptr);
+  std::set<int> params;
+  ir::walk(r.value, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::Param)
+      params.insert(e.id);
+  });
+  static const char *const init[] = {"0.0", "std::numeric_limits<double>::infinity()",
+                                     "-std::numeric_limits<double>::infinity()", "0.0"};
+  static const char *const clause[] = {"+", "min", "max", "+"};
+  static const char *const update[] = {"acc__ += v__;", "acc__ = std::min(acc__, v__);",
+                                       "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;"};
+  const int op = static_cast<int>(r.op);
+  const bool divmod = has_int_divmod({ir::Stmt{ir::Stmt::Kind::Let, {}, -1, 0, r.value, {}, {}}});
+  Sweep sw{r.indices, r.domain, r.domain_grid, grids_read(r.value), {}, params,
+           fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : "")};
+  std::string body = fmt::format("const double v__ = static_cast<double>({});\n{}\n",
+                                 em.expr(r.value), update[op]);
+  std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
+                              init[op]);
+  if (divmod)
+    s += "  int err__ = 0;\n";
+  s += sweep(p, sw, body);
+  if (divmod)
+    s += fmt::format("  if (err__)\n    throw stencilc::Error({});\n",
+                     cxx_string(fmt::format("reduction '{}': integer division by zero", r.name)));
+  s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n" : "  return acc__;\n";
+  return s + "}\n";
+}
+
+// The ghost cells of a grid from its faces, in the order the interpreter fills them.
+std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
+  SetupEmitter setup(p);
+  std::string s = fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = "
+                              "params_;\n",
+                              g.name);
+  for (int d = 0; d < g.rank; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const ir::Face &f = g.faces[2 * d + side];
+      switch (f.kind) {
+      case ir::BoundaryKind::Neumann:
+        s += fmt::format("  stencilc::fill_neumann({}_, {}, {});\n", g.name, d, side);
+        break;
+      case ir::BoundaryKind::Periodic:
+        s += fmt::format("  stencilc::fill_periodic({}_, {}, {});\n", g.name, d, side);
+        break;
+      case ir::BoundaryKind::Dirichlet:
+        s += fmt::format("  stencilc::fill_dirichlet({}_, {}, {}, [&]([[maybe_unused]] std::int64_t "
+                         "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
+                         "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
+                         "}});\n",
+                         g.name, d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
+        break;
+      }
+    }
+  return s + "}\n";
+}
+
+std::string faces_key(const ir::Program &p, const ir::Grid &g) {
+  SetupEmitter setup(p);
+  std::string k;
+  for (int f = 0; f < 2 * g.rank; ++f)
+    k += std::string(ir::boundary_name(g.faces[f].kind)) + "(" +
+         (g.faces[f].kind == ir::BoundaryKind::Dirichlet ? setup.expr(g.faces[f].value) : "") + ")";
+  return k;
 }
 
 // Run-time checks of sizes, mirroring the interpreter's (same messages).
 std::string size_checks(const ir::Program &p) {
+  SetupEmitter setup(p);
   std::string s;
-  for (const auto &k : p.kernels) {
-    std::set<int> used;
-    for (const auto &a : k.body) {
-      used.insert(a.grid);
-      ir::walk(a.value, [&](const ir::Expr &e) {
-        if (e.op == ir::Op::GridRead)
-          used.insert(e.id);
-      });
-    }
-    const std::string &dom = p.grids[k.domain_grid].name;
+  auto check = [&](const std::string &owner, int domain_grid, std::set<int> used,
+                   const ir::Domain &dom, int rank) {
+    const std::string &dname = p.grids[domain_grid].name;
+    used.insert(domain_grid);
     for (int g : used) {
       const auto &grid = p.grids[g];
-      if (g != k.domain_grid) {
+      if (g != domain_grid) {
         std::string cond;
-        for (int d = 0; d < k.rank; ++d)
+        for (int d = 0; d < rank; ++d)
           cond += fmt::format("{}{}_.extent({}) != {}_.extent({})", d ? " || " : "", grid.name, d,
-                              dom, d);
+                              dname, d);
         s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
-                         cxx_string(fmt::format("kernel '{}': grid '{}' and grid '{}' have "
-                                                "different shapes",
-                                                k.name, grid.name, dom)));
+                         cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different "
+                                                "shapes",
+                                                owner, grid.name, dname)));
       }
-      for (int d = 0; d < k.rank; ++d) {
+      for (int d = 0; d < rank; ++d) {
         const int width = 2 * grid.halo[d] + 1;
         if (width <= 1)
           continue;
@@ -181,7 +359,55 @@ std::string size_checks(const ir::Program &p) {
                                                 d + 1, width)));
       }
     }
+    if (dom.kind == ir::Domain::Kind::Range)
+      for (int d = 0; d < rank; ++d)
+        s += fmt::format(
+            "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
+            "{}_.extent({}))\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
+            "std::to_string(hi) + {} + std::to_string({}_.extent({})) + \"]\");\n  }}\n",
+            setup.expr(dom.lo[d]), setup.expr(dom.hi[d]), dname, d,
+            cxx_string(fmt::format("{}: domain [", owner)),
+            cxx_string(fmt::format("] in dimension {} is not inside [0:", d + 1)), dname, d);
+  };
+  for (const auto &k : p.kernels) {
+    std::set<int> used = grids_read(k.body);
+    for (int g : grids_written(k.body))
+      used.insert(g);
+    check(fmt::format("kernel '{}'", k.name), k.domain_grid, used, k.domain, k.rank);
   }
+  for (const auto &r : p.reductions)
+    check(fmt::format("reduction '{}'", r.name), r.domain_grid, grids_read(r.value), r.domain,
+          r.rank);
+  return s;
+}
+
+std::string init_code(const ir::Program &p, const ir::Grid &g) {
+  SetupEmitter setup(p);
+  std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
+                              g.name);
+  s += "#pragma omp parallel for collapse(2) schedule(static)\n";
+  s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
+       "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
+       "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
+       "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
+  s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n  }}\n",
+                   ir::cxx_elem_name(g.type), setup.expr(g.init));
+  return s;
+}
+
+std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
+  SetupEmitter setup(p);
+  const std::string &name = p.grids[g].name;
+  switch (d.kind) {
+  case ir::Domain::Kind::Interior: return fmt::format("static_cast<double>({}_.interior_size())", name);
+  case ir::Domain::Kind::Red: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
+  case ir::Domain::Kind::Black: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
+  case ir::Domain::Kind::Range: break;
+  }
+  std::string s = "1.0";
+  for (std::size_t k = 0; k < d.lo.size(); ++k)
+    s += fmt::format(" * static_cast<double>(({}) - ({}))", setup.expr(d.hi[k]),
+                     setup.expr(d.lo[k]));
   return s;
 }
 
@@ -190,12 +416,11 @@ std::string size_checks(const ir::Program &p) {
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                                        const EmitOptions &opts) {
   SetupEmitter setup(p);
-  const std::string ns = p.name;
   mus::data d;
   d.set("version", std::string(version()));
   d.set("source", p.source_path);
   d.set("name", p.name);
-  d.set("ns", ns);
+  d.set("ns", p.name);
   d.set("target", std::string("openmp"));
   d.set("plan", opts.plan);
   d.set("header_file", p.name + ".h");
@@ -222,7 +447,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("param_list", param_list);
 
   mus::data grids{mus::data::type::list};
-  std::string names, list;
+  std::string names, list, inits, fills;
   int gi = 0;
   for (const auto &g : p.grids) {
     mus::data x;
@@ -237,14 +462,20 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     }
     x.set("extents", ext);
     x.set("halos", halo);
-    x.set("boundary", setup.expr(g.boundary.value));
+    x.set("random", g.init ? std::string("false") : std::string("true"));
+    x.set("refresh_on_change", g.time_dependent_ghosts() ? std::string("true") : std::string("false"));
     grids.push_back(x);
     names += (names.empty() ? "" : ", ") + cxx_string(g.name);
     list += (list.empty() ? "" : ", ") + g.name;
+    if (g.init)
+      inits += init_code(p, g);
+    fills += fill_definition(p, g) + "\n";
   }
   d.set("grids", grids);
   d.set("grid_names", names);
   d.set("grid_list", list);
+  d.set("inits", inits);
+  d.set("fill_defs", fills);
 
   mus::data kernels{mus::data::type::list};
   std::string defs;
@@ -254,29 +485,51 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     kernels.push_back(x);
     defs += kernel_definition(p, k) + "\n";
   }
+  mus::data reductions{mus::data::type::list};
+  std::string red_list;
+  for (const auto &r : p.reductions) {
+    mus::data x;
+    x.set("name", r.name);
+    reductions.push_back(x);
+    defs += reduction_definition(p, r) + "\n";
+    red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
+  }
   d.set("kernels", kernels);
+  d.set("reductions", reductions);
+  d.set("reduction_list", red_list);
   d.set("kernel_defs", defs);
   d.set("checks", size_checks(p));
   d.set("default_steps", p.steps ? setup.expr(p.steps)
                                  : fmt::format("{} /* run steps: --steps, default {} */",
                                                ir::kDefaultSteps, ir::kDefaultSteps));
+  d.set("has_condition", p.until ? std::string("true") : std::string("false"));
+  d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
 
   std::string step, updates;
   for (const auto &r : p.run) {
-    if (r.kind == ir::RunStmt::Kind::Call) {
+    switch (r.kind) {
+    case ir::RunStmt::Kind::Call: {
       const auto &k = p.kernels[r.a];
       step += fmt::format("  kernel__{}();\n", k.name);
-      updates += fmt::format("{}static_cast<double>({}_.interior_size())",
-                             updates.empty() ? "" : " + ", p.grids[k.domain_grid].name);
-    } else {
+      updates += (updates.empty() ? "" : " + ") + domain_cells(p, k.domain, k.domain_grid);
+      break;
+    }
+    case ir::RunStmt::Kind::Reduce: {
+      const auto &red = p.reductions[r.a];
+      step += fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
+                          "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
+                          red.name);
+      break;
+    }
+    case ir::RunStmt::Kind::Swap: {
       const auto &a = p.grids[r.a], &b = p.grids[r.b];
-      step += fmt::format("  {}_.swap_storage({}_);\n", a.name, b.name);
-      // Ghost cells travel with the storage; refill them only if the boundaries differ.
-      const std::string ba = setup.expr(a.boundary.value), bb = setup.expr(b.boundary.value);
-      if (ba != bb)
-        step += fmt::format("  {{\n    [[maybe_unused]] const Params &p = params_;\n"
-                            "    {}_.fill_halo({});\n    {}_.fill_halo({});\n  }}\n",
-                            a.name, ba, b.name, bb);
+      step += fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
+                          a.name, b.name);
+      // Ghost cells travel with the storage; refill them if the boundaries differ.
+      if (faces_key(p, a) != faces_key(p, b))
+        step += fmt::format("  dirty__{}_ = dirty__{}_ = true;\n", a.name, b.name);
+      break;
+    }
     }
   }
   d.set("step_body", step);

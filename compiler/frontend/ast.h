@@ -16,11 +16,16 @@ struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Expr {
-  enum class Kind { Int, Float, Name, Access, Neg, Plus, Add, Sub, Mul, Div };
+  enum class Kind {
+    Int, Float, Name, Access, Call, Conv, // atoms; Call: text = function; Conv: text = type
+    Neg, Plus, Not,                       // unary
+    Add, Sub, Mul, Div, Mod, Lt, Le, Gt, Ge, Eq, Ne, And, Or, // binary
+    Cond                                  // a ? b : c
+  };
   Kind kind;
-  SourceLoc loc;
-  std::string text;           // literal spelling, or the name (Name, Access)
-  std::vector<ExprPtr> args;  // operands, or the index expressions of an Access
+  SourceLoc loc;              // binary/unary: the operator; others: the first token
+  std::string text;           // literal spelling, name, function or type name
+  std::vector<ExprPtr> args;  // operands, subscripts or call arguments
   SourceLoc name_loc;         // Access: where the grid name is
 };
 
@@ -31,9 +36,14 @@ struct Param {
   ExprPtr init; // may be null: then the value must come from --set
 };
 
-struct Boundary {
+/// One item of a boundary clause: `KIND(VALUE)` for every face, or `FACE: KIND(VALUE)`.
+struct BoundaryItem {
   SourceLoc loc;
-  std::string kind; // "dirichlet", ...
+  std::string face; // "" (all faces), or x, y, z, w
+  int side = 0;     // 0 both faces of `face`, -1 the low one, +1 the high one
+  SourceLoc face_loc;
+  std::string kind; // dirichlet, neumann, periodic, ...
+  SourceLoc kind_loc;
   ExprPtr value;    // may be null
 };
 
@@ -45,13 +55,36 @@ struct Grid {
   std::vector<ExprPtr> extents; // explicit shape
   std::string like;             // or the grid whose shape this copies
   SourceLoc like_loc;
-  std::optional<Boundary> boundary;
+  bool has_boundary = false;
+  std::vector<BoundaryItem> boundary;
 };
 
-struct Assign {
+struct Init {
   SourceLoc loc;
-  ExprPtr target; // an Access
+  std::string grid;
+  SourceLoc grid_loc;
+  std::vector<std::string> indices;
+  std::vector<SourceLoc> index_locs;
   ExprPtr value;
+};
+
+/// Where a kernel or reduction applies: everywhere, a box of the interior, or a colour.
+struct Domain {
+  enum class Kind { Interior, Range, Colour };
+  Kind kind = Kind::Interior;
+  SourceLoc loc;
+  std::vector<std::pair<ExprPtr, ExprPtr>> ranges; // [lo:hi) per dimension
+  std::string colour;                              // red or black
+};
+
+struct Stmt {
+  enum class Kind { Assign, Let, If };
+  Kind kind;
+  SourceLoc loc;
+  ExprPtr target;           // Assign: an Access
+  std::string name;         // Let
+  ExprPtr value;            // Assign, Let: the value; If: the condition
+  std::vector<Stmt> then_body, else_body;
 };
 
 struct Kernel {
@@ -59,20 +92,34 @@ struct Kernel {
   std::string name;
   std::vector<std::string> indices;
   std::vector<SourceLoc> index_locs;
-  std::vector<Assign> body;
+  Domain domain;
+  std::vector<Stmt> body;
+};
+
+struct Reduce {
+  SourceLoc loc;
+  std::string name;
+  std::vector<std::string> indices;
+  std::vector<SourceLoc> index_locs;
+  Domain domain;
+  std::string op; // sum, min, max, norm2
+  SourceLoc op_loc;
+  ExprPtr value;
 };
 
 struct RunStmt {
   enum class Kind { Call, Swap };
   Kind kind;
   SourceLoc loc;
-  std::string a, b; // kernel name, or the two grids
+  std::string a, b; // kernel or reduction name, or the two grids
   SourceLoc a_loc, b_loc;
 };
 
 struct Run {
   SourceLoc loc;
-  ExprPtr count;
+  bool until = false;
+  ExprPtr count; // steps: the step count; until: the iteration limit
+  ExprPtr cond;  // until: the stop condition
   std::vector<RunStmt> body;
 };
 
@@ -81,7 +128,9 @@ struct Program {
   SourceLoc name_loc;
   std::vector<Param> params;
   std::vector<Grid> grids;
+  std::vector<Init> inits;
   std::vector<Kernel> kernels;
+  std::vector<Reduce> reduces;
   std::vector<Run> runs; // sema requires exactly one
 };
 

@@ -89,27 +89,62 @@ ast::TypeName type_of(stn::StnParser::ScalarTypeContext *c) {
                                                         : ast::TypeName::Double;
 }
 
-ast::ExprPtr make(ast::Expr::Kind k, SourceLoc loc, std::string text = {},
-                  std::vector<ast::ExprPtr> args = {}) {
+using P = stn::StnParser;
+using K = ast::Expr::Kind;
+
+ast::ExprPtr make(K k, SourceLoc loc, std::string text = {}, std::vector<ast::ExprPtr> args = {}) {
   return std::make_shared<ast::Expr>(ast::Expr{k, loc, std::move(text), std::move(args), loc});
 }
 
-ast::ExprPtr build_access(stn::StnParser::GridAccessContext *c);
+ast::ExprPtr build_access(P::GridAccessContext *c);
 
-ast::ExprPtr build(stn::StnParser::ExprContext *c) {
-  using P = stn::StnParser;
-  using K = ast::Expr::Kind;
+K binary_kind(const std::string &op) {
+  static const std::pair<const char *, K> ops[] = {
+      {"*", K::Mul}, {"/", K::Div}, {"%", K::Mod}, {"+", K::Add}, {"-", K::Sub},
+      {"<", K::Lt},  {"<=", K::Le}, {">", K::Gt},  {">=", K::Ge}, {"==", K::Eq},
+      {"!=", K::Ne}, {"&&", K::And}, {"||", K::Or}};
+  for (const auto &[t, k] : ops)
+    if (op == t)
+      return k;
+  internal_error("parse: unknown operator " + op);
+}
+
+ast::ExprPtr build(P::ExprContext *c) {
   if (auto *e = dynamic_cast<P::ParenExprContext *>(c))
     return build(e->expr());
-  if (auto *e = dynamic_cast<P::UnaryExprContext *>(c))
-    return make(e->op->getText() == "-" ? K::Neg : K::Plus, loc_of(e->op), e->op->getText(),
+  if (auto *e = dynamic_cast<P::UnaryExprContext *>(c)) {
+    const std::string op = e->op->getText();
+    return make(op == "-" ? K::Neg : op == "+" ? K::Plus : K::Not, loc_of(e->op), op,
                 {build(e->expr())});
+  }
+  // All binary alternatives have two expr children and an `op` token.
+  auto binary = [&](antlr4::Token *op, std::vector<P::ExprContext *> kids) {
+    return make(binary_kind(op->getText()), loc_of(op), op->getText(),
+                {build(kids[0]), build(kids[1])});
+  };
   if (auto *e = dynamic_cast<P::MulExprContext *>(c))
-    return make(e->op->getText() == "*" ? K::Mul : K::Div, loc_of(e->op), e->op->getText(),
-                {build(e->expr(0)), build(e->expr(1))});
+    return binary(e->op, e->expr());
   if (auto *e = dynamic_cast<P::AddExprContext *>(c))
-    return make(e->op->getText() == "+" ? K::Add : K::Sub, loc_of(e->op), e->op->getText(),
-                {build(e->expr(0)), build(e->expr(1))});
+    return binary(e->op, e->expr());
+  if (auto *e = dynamic_cast<P::CmpExprContext *>(c))
+    return binary(e->op, e->expr());
+  if (auto *e = dynamic_cast<P::EqExprContext *>(c))
+    return binary(e->op, e->expr());
+  if (auto *e = dynamic_cast<P::AndExprContext *>(c))
+    return binary(e->op, e->expr());
+  if (auto *e = dynamic_cast<P::OrExprContext *>(c))
+    return binary(e->op, e->expr());
+  if (auto *e = dynamic_cast<P::CondExprContext *>(c))
+    return make(K::Cond, loc_of(e->op), "?",
+                {build(e->expr(0)), build(e->expr(1)), build(e->expr(2))});
+  if (auto *e = dynamic_cast<P::CallExprContext *>(c)) {
+    std::vector<ast::ExprPtr> args;
+    for (auto *x : e->expr())
+      args.push_back(build(x));
+    return make(K::Call, loc_of(e->fname()), e->fname()->getText(), std::move(args));
+  }
+  if (auto *e = dynamic_cast<P::ConvExprContext *>(c))
+    return make(K::Conv, loc_of(e->scalarType()), e->scalarType()->getText(), {build(e->expr())});
   if (auto *e = dynamic_cast<P::AccessExprContext *>(c))
     return build_access(e->gridAccess());
   if (auto *e = dynamic_cast<P::NameExprContext *>(c))
@@ -121,18 +156,95 @@ ast::ExprPtr build(stn::StnParser::ExprContext *c) {
   internal_error("parse: unknown expression context");
 }
 
-ast::ExprPtr build_access(stn::StnParser::GridAccessContext *c) {
+ast::ExprPtr build_access(P::GridAccessContext *c) {
   std::vector<ast::ExprPtr> idx;
   for (auto *e : c->expr())
     idx.push_back(build(e));
-  auto a = std::make_shared<ast::Expr>(ast::Expr{ast::Expr::Kind::Access, loc_of(c->ID()),
-                                                 c->ID()->getText(), std::move(idx),
-                                                 loc_of(c->ID())});
-  return a;
+  return make(K::Access, loc_of(c->ID()), c->ID()->getText(), std::move(idx));
 }
 
-ast::Program build_program(stn::StnParser::ProgramContext *c) {
-  using P = stn::StnParser;
+ast::Domain build_domain(P::DomainContext *c) {
+  ast::Domain d;
+  if (!c)
+    return d;
+  d.loc = loc_of(c);
+  if (auto *r = dynamic_cast<P::RangeDomainContext *>(c)) {
+    d.kind = ast::Domain::Kind::Range;
+    for (auto *x : r->range())
+      d.ranges.emplace_back(build(x->expr(0)), build(x->expr(1)));
+  } else if (auto *col = dynamic_cast<P::ColourDomainContext *>(c)) {
+    d.kind = ast::Domain::Kind::Colour;
+    d.colour = col->ID()->getText();
+    d.loc = loc_of(col->ID());
+  }
+  return d;
+}
+
+std::vector<ast::Stmt> build_block(P::BlockContext *b);
+
+ast::Stmt build_stmt(P::StmtContext *s) {
+  ast::Stmt st;
+  st.loc = loc_of(s);
+  if (auto *a = dynamic_cast<P::AssignStmtContext *>(s)) {
+    st.kind = ast::Stmt::Kind::Assign;
+    st.target = build_access(a->gridAccess());
+    st.value = build(a->expr());
+  } else if (auto *l = dynamic_cast<P::LetStmtContext *>(s)) {
+    st.kind = ast::Stmt::Kind::Let;
+    st.name = l->ID()->getText();
+    st.loc = loc_of(l->ID());
+    st.value = build(l->expr());
+  } else if (auto *i = dynamic_cast<P::IfStmtContext *>(s)) {
+    st.kind = ast::Stmt::Kind::If;
+    st.value = build(i->expr());
+    auto blocks = i->block();
+    st.then_body = build_block(blocks[0]);
+    if (blocks.size() > 1)
+      st.else_body = build_block(blocks[1]);
+    else if (i->elseIf)
+      st.else_body.push_back(build_stmt(i->elseIf));
+  }
+  return st;
+}
+
+std::vector<ast::Stmt> build_block(P::BlockContext *b) {
+  std::vector<ast::Stmt> out;
+  for (auto *s : b->stmt())
+    out.push_back(build_stmt(s));
+  return out;
+}
+
+template <typename Ids>
+void build_indices(const Ids &ids, std::size_t first, std::vector<std::string> &names,
+                   std::vector<SourceLoc> &locs) {
+  for (std::size_t i = first; i < ids.size(); ++i) {
+    names.push_back(ids[i]->getText());
+    locs.push_back(loc_of(ids[i]));
+  }
+}
+
+ast::BoundaryItem build_bc_kind(P::BcKindContext *k) {
+  ast::BoundaryItem item;
+  item.loc = item.kind_loc = loc_of(k->ID());
+  item.kind = k->ID()->getText();
+  item.value = k->expr() ? build(k->expr()) : nullptr;
+  return item;
+}
+
+std::vector<ast::RunStmt> build_run_body(const std::vector<P::RunStmtContext *> &stmts) {
+  std::vector<ast::RunStmt> body;
+  for (auto *s : stmts) {
+    if (auto *call = dynamic_cast<P::CallStmtContext *>(s))
+      body.push_back({ast::RunStmt::Kind::Call, loc_of(call->ID()), call->ID()->getText(), "",
+                      loc_of(call->ID()), {}});
+    else if (auto *sw = dynamic_cast<P::SwapStmtContext *>(s))
+      body.push_back({ast::RunStmt::Kind::Swap, loc_of(sw), sw->ID(0)->getText(),
+                      sw->ID(1)->getText(), loc_of(sw->ID(0)), loc_of(sw->ID(1))});
+  }
+  return body;
+}
+
+ast::Program build_program(P::ProgramContext *c) {
   ast::Program prog;
   prog.name = c->stencilDecl()->ID()->getText();
   prog.name_loc = loc_of(c->stencilDecl()->ID());
@@ -155,36 +267,65 @@ ast::Program build_program(stn::StnParser::ProgramContext *c) {
           grid.like = l->ID()->getText();
           grid.like_loc = loc_of(l->ID());
         }
-        if (auto *b = item->boundaryClause())
-          grid.boundary = ast::Boundary{loc_of(b->ID()), b->ID()->getText(),
-                                        b->expr() ? build(b->expr()) : nullptr};
+        if (auto *u = dynamic_cast<P::UniformBoundaryContext *>(item->boundaryClause())) {
+          grid.has_boundary = true;
+          grid.boundary.push_back(build_bc_kind(u->bcKind()));
+        } else if (auto *f = dynamic_cast<P::FaceBoundaryContext *>(item->boundaryClause())) {
+          grid.has_boundary = true;
+          for (auto *bi : f->bcItem()) {
+            ast::BoundaryItem it = build_bc_kind(bi->bcKind());
+            if (bi->face) {
+              it.face = bi->face->getText();
+              it.face_loc = it.loc = loc_of(bi->face);
+              it.side = !bi->side ? 0 : bi->side->getText() == "-" ? -1 : 1;
+            }
+            grid.boundary.push_back(std::move(it));
+          }
+        }
         prog.grids.push_back(std::move(grid));
       }
+    } else if (auto *in = d->initDecl()) {
+      ast::Init init;
+      auto ids = in->ID();
+      init.loc = loc_of(in);
+      init.grid = ids[0]->getText();
+      init.grid_loc = loc_of(ids[0]);
+      build_indices(ids, 1, init.indices, init.index_locs);
+      init.value = build(in->expr());
+      prog.inits.push_back(std::move(init));
     } else if (auto *k = d->kernelDecl()) {
       ast::Kernel kern;
       auto ids = k->ID();
       kern.loc = loc_of(ids[0]);
       kern.name = ids[0]->getText();
-      for (std::size_t i = 1; i < ids.size(); ++i) {
-        kern.indices.push_back(ids[i]->getText());
-        kern.index_locs.push_back(loc_of(ids[i]));
-      }
-      for (auto *s : k->stmt())
-        kern.body.push_back({loc_of(s), build_access(s->gridAccess()), build(s->expr())});
+      build_indices(ids, 1, kern.indices, kern.index_locs);
+      kern.domain = build_domain(k->domain());
+      kern.body = build_block(k->block());
       prog.kernels.push_back(std::move(kern));
-    } else if (auto *r = d->runDecl()) {
+    } else if (auto *r = d->reduceDecl()) {
+      ast::Reduce red;
+      auto ids = r->ID();
+      red.loc = loc_of(ids[0]);
+      red.name = ids[0]->getText();
+      build_indices(ids, 1, red.indices, red.index_locs);
+      red.domain = build_domain(r->domain());
+      red.op = r->fname()->getText();
+      red.op_loc = loc_of(r->fname());
+      red.value = build(r->expr());
+      prog.reduces.push_back(std::move(red));
+    } else if (auto *rs = dynamic_cast<P::StepsRunContext *>(d->runDecl())) {
       ast::Run run;
-      run.loc = loc_of(r);
-      run.count = build(r->expr());
-      for (auto *s : r->runStmt()) {
-        if (auto *call = dynamic_cast<P::CallStmtContext *>(s)) {
-          run.body.push_back({ast::RunStmt::Kind::Call, loc_of(call->ID()), call->ID()->getText(),
-                              "", loc_of(call->ID()), {}});
-        } else if (auto *sw = dynamic_cast<P::SwapStmtContext *>(s)) {
-          run.body.push_back({ast::RunStmt::Kind::Swap, loc_of(sw), sw->ID(0)->getText(),
-                              sw->ID(1)->getText(), loc_of(sw->ID(0)), loc_of(sw->ID(1))});
-        }
-      }
+      run.loc = loc_of(rs);
+      run.count = build(rs->expr());
+      run.body = build_run_body(rs->runStmt());
+      prog.runs.push_back(std::move(run));
+    } else if (auto *ru = dynamic_cast<P::UntilRunContext *>(d->runDecl())) {
+      ast::Run run;
+      run.loc = loc_of(ru);
+      run.until = true;
+      run.cond = build(ru->expr(0));
+      run.count = build(ru->expr(1));
+      run.body = build_run_body(ru->runStmt());
       prog.runs.push_back(std::move(run));
     }
   }

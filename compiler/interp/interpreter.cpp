@@ -1,14 +1,16 @@
 #include "interp/interpreter.h"
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "stencilc/boundary.h"
 #include "stencilc/error.h"
 #include "stencilc/npy.h"
 
 namespace stc {
-
 namespace {
 
 // Param, size and boundary expressions get their values from --set: an evaluation error
@@ -23,6 +25,28 @@ ir::Scalar eval_setup(const ir::ExprPtr &e, const std::vector<ir::Scalar> &param
   }
 }
 
+template <typename T> T to_elem(const ir::Scalar &v) {
+  return std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d);
+}
+
+// Grids a kernel or reduction touches.
+std::set<int> grids_read(const ir::ExprPtr &e) {
+  std::set<int> g;
+  ir::walk(e, [&](const ir::Expr &x) {
+    if (x.op == ir::Op::GridRead)
+      g.insert(x.id);
+  });
+  return g;
+}
+std::set<int> grids_read(const std::vector<ir::Stmt> &body) {
+  std::set<int> g;
+  ir::walk(body, [&](const ir::Expr &x) {
+    if (x.op == ir::Op::GridRead)
+      g.insert(x.id);
+  });
+  return g;
+}
+
 } // namespace
 
 Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params)
@@ -34,30 +58,44 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
     for (int d = 0; d < g.rank; ++d)
       ext[gi][d] = eval_setup(g.extents[d], params_).i;
   }
-  for (const auto &k : prog_.kernels) {
-    std::set<int> used;
-    for (const auto &a : k.body) {
-      used.insert(a.grid);
-      ir::walk(a.value, [&](const ir::Expr &e) {
-        if (e.op == ir::Op::GridRead)
-          used.insert(e.id);
-      });
-    }
-    const auto &domain = ext[k.domain_grid];
+  auto check = [&](const std::string &owner, int domain_grid, std::set<int> used,
+                   const ir::Domain &dom, int rank) {
+    const auto &domain = ext[domain_grid];
+    used.insert(domain_grid);
     for (int gi : used) {
       if (ext[gi] != domain)
-        throw stencilc::Error(fmt::format("kernel '{}': grid '{}' and grid '{}' have different "
-                                          "shapes",
-                                          k.name, prog_.grids[gi].name,
-                                          prog_.grids[k.domain_grid].name));
-      for (int d = 0; d < k.rank; ++d)
+        throw stencilc::Error(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
+                                          owner, prog_.grids[gi].name,
+                                          prog_.grids[domain_grid].name));
+      for (int d = 0; d < rank; ++d)
         if (2 * prog_.grids[gi].halo[d] + 1 > domain[d] && domain[d] >= 1)
           throw stencilc::Error(fmt::format("grid '{}': extent {} in dimension {} is smaller "
                                             "than the stencil width {}",
                                             prog_.grids[gi].name, domain[d], d + 1,
                                             2 * prog_.grids[gi].halo[d] + 1));
     }
+    if (dom.kind == ir::Domain::Kind::Range)
+      for (int d = 0; d < rank; ++d) {
+        const std::int64_t lo = eval_setup(dom.lo[d], params_).i;
+        const std::int64_t hi = eval_setup(dom.hi[d], params_).i;
+        if (lo < 0 || lo > hi || hi > domain[d])
+          throw stencilc::Error(fmt::format("{}: domain [{}:{}] in dimension {} is not inside "
+                                            "[0:{}]",
+                                            owner, lo, hi, d + 1, domain[d]));
+      }
+  };
+  for (const auto &k : prog_.kernels) {
+    std::set<int> used = grids_read(k.body);
+    ir::for_each_stmt(k.body, [&](const ir::Stmt &s) {
+      if (s.kind == ir::Stmt::Kind::Assign)
+        used.insert(s.grid);
+    });
+    check(fmt::format("kernel '{}'", k.name), k.domain_grid, used, k.domain, k.rank);
   }
+  for (const auto &r : prog_.reductions)
+    check(fmt::format("reduction '{}'", r.name), r.domain_grid, grids_read(r.value), r.domain,
+          r.rank);
+
   for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
     const auto &g = prog_.grids[gi];
     stencilc::Halos halo{0, 0, 0, 0};
@@ -70,13 +108,44 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
     case ir::Type::Double:
       grids_.emplace_back(stencilc::Grid<double>(g.name, g.rank, ext[gi], halo));
       break;
-    case ir::Type::Int:
+    default:
       grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
       break;
     }
   }
+  // Initial values: `init` expressions of the indices, zero otherwise.
+  for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
+    const auto &g = prog_.grids[gi];
+    if (!g.init)
+      continue;
+    std::array<std::int64_t, 4> pt{0, 0, 0, 0};
+    ir::Env env;
+    env.params = &params_;
+    env.point = pt.data();
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::remove_reference_t<decltype(grid)>::value_type;
+          for (pt[3] = 0; pt[3] < grid.extent(3); ++pt[3])
+            for (pt[2] = 0; pt[2] < grid.extent(2); ++pt[2])
+              for (pt[1] = 0; pt[1] < grid.extent(1); ++pt[1])
+                for (pt[0] = 0; pt[0] < grid.extent(0); ++pt[0]) {
+                  ir::Scalar v;
+                  try {
+                    v = ir::eval(*g.init, env);
+                  } catch (const ir::EvalError &e) {
+                    throw stencilc::Error(fmt::format("init of grid '{}': {}", g.name, e.what()));
+                  }
+                  grid.at(pt[0], pt[1], pt[2], pt[3]) = to_elem<T>(v);
+                }
+        },
+        grids_[gi]);
+  }
   for (std::size_t g = 0; g < grids_.size(); ++g)
     fill_ghosts(static_cast<int>(g));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  reduction_.assign(prog_.reductions.size(), nan);
+  reduction_first_.assign(prog_.reductions.size(), nan);
+  reduced_.assign(prog_.reductions.size(), false);
 }
 
 std::vector<std::string> Interpreter::grid_names() const {
@@ -105,22 +174,49 @@ void Interpreter::save(const std::string &grid, const std::string &path) const {
 double Interpreter::checksum(const std::string &grid) const {
   return std::visit([](const auto &g) { return stencilc::checksum(g); }, grids_[grid_index(grid)]);
 }
+// Grids with an `init` keep their values: they define the problem (sources, coefficients).
 void Interpreter::init_random(std::uint64_t seed) {
   for (std::size_t i = 0; i < grids_.size(); ++i)
-    std::visit([&](auto &g) { stencilc::fill_random(g, seed, i); }, grids_[i]);
+    if (!prog_.grids[i].init)
+      std::visit([&](auto &g) { stencilc::fill_random(g, seed, i); }, grids_[i]);
 }
 
 std::int64_t Interpreter::default_steps() const {
   return prog_.steps ? eval_setup(prog_.steps, params_).i : ir::kDefaultSteps;
 }
 
+std::int64_t Interpreter::domain_size(const ir::Domain &d, int g) const {
+  return std::visit(
+      [&](const auto &grid) -> std::int64_t {
+        switch (d.kind) {
+        case ir::Domain::Kind::Interior: return grid.interior_size();
+        case ir::Domain::Kind::Red: return stencilc::colour_count(grid, 0);
+        case ir::Domain::Kind::Black: return stencilc::colour_count(grid, 1);
+        case ir::Domain::Kind::Range: break;
+        }
+        std::int64_t n = 1;
+        for (std::size_t k = 0; k < d.lo.size(); ++k)
+          n *= eval_setup(d.hi[k], params_).i - eval_setup(d.lo[k], params_).i;
+        return n;
+      },
+      grids_[g]);
+}
+
 double Interpreter::cell_updates_per_step() const {
   double n = 0;
   for (const auto &r : prog_.run)
-    if (r.kind == ir::RunStmt::Kind::Call)
-      n += static_cast<double>(std::visit([](const auto &g) { return g.interior_size(); },
-                                          grids_[prog_.kernels[r.a].domain_grid]));
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      const auto &k = prog_.kernels[r.a];
+      n += static_cast<double>(domain_size(k.domain, k.domain_grid));
+    }
   return n;
+}
+
+std::vector<std::pair<std::string, double>> Interpreter::reductions() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (std::size_t i = 0; i < prog_.reductions.size(); ++i)
+    out.emplace_back(prog_.reductions[i].name, reduction_[i]);
+  return out;
 }
 
 ir::Scalar Interpreter::at(int grid, const std::array<std::int64_t, 4> &p) const {
@@ -134,27 +230,119 @@ ir::Scalar Interpreter::at(int grid, const std::array<std::int64_t, 4> &p) const
       grids_[grid]);
 }
 
-// Ghost cells hold the boundary value (Dirichlet) before every kernel that reads the grid.
+// The ghost cells of a grid hold its boundary values before every kernel or reduction that
+// reads it: faces in dimension order, low before high (runtime/boundary.h).
 void Interpreter::fill_ghosts(int grid) {
-  const ir::Scalar v = eval_setup(prog_.grids[grid].boundary.value, params_);
+  const ir::Grid &g = prog_.grids[grid];
   std::visit(
-      [&](auto &g) {
-        using T = typename std::remove_reference_t<decltype(g)>::value_type;
-        g.fill_halo(std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d));
+      [&](auto &store) {
+        using T = typename std::remove_reference_t<decltype(store)>::value_type;
+        for (int d = 0; d < g.rank; ++d)
+          for (int side = 0; side < 2; ++side) {
+            const ir::Face &f = g.faces[2 * d + side];
+            switch (f.kind) {
+            case ir::BoundaryKind::Neumann: stencilc::fill_neumann(store, d, side); break;
+            case ir::BoundaryKind::Periodic: stencilc::fill_periodic(store, d, side); break;
+            case ir::BoundaryKind::Dirichlet: {
+              std::int64_t pt[4];
+              ir::Env env;
+              env.params = &params_;
+              env.point = pt;
+              stencilc::fill_dirichlet(store, d, side,
+                                       [&](std::int64_t x, std::int64_t y, std::int64_t z,
+                                           std::int64_t w) {
+                                         pt[0] = x, pt[1] = y, pt[2] = z, pt[3] = w;
+                                         try {
+                                           return to_elem<T>(ir::eval(*f.value, env));
+                                         } catch (const ir::EvalError &e) {
+                                           throw stencilc::Error(fmt::format(
+                                               "boundary value of grid '{}': {}", g.name,
+                                               e.what()));
+                                         }
+                                       });
+              break;
+            }
+            }
+          }
       },
       grids_[grid]);
 }
 
-void Interpreter::run_kernel(const ir::Kernel &k) {
-  std::set<int> read;
-  for (const auto &a : k.body)
-    ir::walk(a.value, [&](const ir::Expr &e) {
-      if (e.op == ir::Op::GridRead)
-        read.insert(e.id);
-    });
-  for (int g : read)
-    fill_ghosts(g);
+template <typename F>
+void Interpreter::for_each_point(const ir::Domain &d, int g, F &&f) const {
+  std::array<std::int64_t, 4> lo{0, 0, 0, 0}, hi{1, 1, 1, 1};
+  std::visit(
+      [&](const auto &grid) {
+        for (int k = 0; k < grid.rank(); ++k)
+          hi[k] = grid.extent(k);
+      },
+      grids_[g]);
+  if (d.kind == ir::Domain::Kind::Range)
+    for (std::size_t k = 0; k < d.lo.size(); ++k) {
+      lo[k] = eval_setup(d.lo[k], params_).i;
+      hi[k] = eval_setup(d.hi[k], params_).i;
+    }
+  const int colour = d.kind == ir::Domain::Kind::Red ? 0 : d.kind == ir::Domain::Kind::Black ? 1 : -1;
+  std::array<std::int64_t, 4> pt;
+  for (pt[3] = lo[3]; pt[3] < hi[3]; ++pt[3])
+    for (pt[2] = lo[2]; pt[2] < hi[2]; ++pt[2])
+      for (pt[1] = lo[1]; pt[1] < hi[1]; ++pt[1])
+        for (pt[0] = lo[0]; pt[0] < hi[0]; ++pt[0])
+          if (colour < 0 || (pt[0] + pt[1] + pt[2] + pt[3]) % 2 == colour)
+            f(pt);
+}
 
+// One point of a kernel: statements in order; lets bind values, if/else picks a branch.
+void Interpreter::exec(const ir::Kernel &k, const std::vector<ir::Stmt> &body, ir::Env &env,
+                       std::vector<ir::Scalar> &locals, const std::array<std::int64_t, 4> &pt) {
+  for (const auto &s : body) {
+    switch (s.kind) {
+    case ir::Stmt::Kind::Let: locals[s.local] = ir::eval(*s.value, env); break;
+    case ir::Stmt::Kind::If:
+      exec(k, ir::eval(*s.value, env).i ? s.then_body : s.else_body, env, locals, pt);
+      break;
+    case ir::Stmt::Kind::Assign: {
+      const ir::Scalar v = ir::eval(*s.value, env);
+      std::visit(
+          [&](auto &g) {
+            using T = typename std::remove_reference_t<decltype(g)>::value_type;
+            g.at(pt[0], pt[1], pt[2], pt[3]) = to_elem<T>(v);
+          },
+          grids_[s.grid]);
+      break;
+    }
+    }
+  }
+}
+
+void Interpreter::run_kernel(const ir::Kernel &k) {
+  for (int g : grids_read(k.body))
+    fill_ghosts(g);
+  std::array<std::int64_t, 4> pt{0, 0, 0, 0};
+  std::vector<ir::Scalar> locals(k.locals.size());
+  ir::Env env;
+  env.params = &params_;
+  env.point = pt.data();
+  env.locals = locals.data();
+  env.read = [&](int g, const ir::Offsets &off) {
+    return at(g, {pt[0] + off[0], pt[1] + off[1], pt[2] + off[2], pt[3] + off[3]});
+  };
+  for_each_point(k.domain, k.domain_grid, [&](const std::array<std::int64_t, 4> &p) {
+    pt = p;
+    try {
+      exec(k, k.body, env, locals, pt);
+    } catch (const ir::EvalError &e) {
+      throw stencilc::Error(fmt::format("kernel '{}' at ({}, {}, {}, {}): {}", k.name, pt[0],
+                                        pt[1], pt[2], pt[3], e.what()));
+    }
+  });
+}
+
+// In double, in x-fastest order; norm2 is the square root of the sum of squares.
+void Interpreter::run_reduction(int id) {
+  const ir::Reduction &r = prog_.reductions[id];
+  for (int g : grids_read(r.value))
+    fill_ghosts(g);
   std::array<std::int64_t, 4> pt{0, 0, 0, 0};
   ir::Env env;
   env.params = &params_;
@@ -162,48 +350,64 @@ void Interpreter::run_kernel(const ir::Kernel &k) {
   env.read = [&](int g, const ir::Offsets &off) {
     return at(g, {pt[0] + off[0], pt[1] + off[1], pt[2] + off[2], pt[3] + off[3]});
   };
-  std::array<std::int64_t, 4> n{1, 1, 1, 1};
-  std::visit(
-      [&](const auto &g) {
-        for (int d = 0; d < g.rank(); ++d)
-          n[d] = g.extent(d);
-      },
-      grids_[k.domain_grid]);
-  for (pt[3] = 0; pt[3] < n[3]; ++pt[3])
-    for (pt[2] = 0; pt[2] < n[2]; ++pt[2])
-      for (pt[1] = 0; pt[1] < n[1]; ++pt[1])
-        for (pt[0] = 0; pt[0] < n[0]; ++pt[0])
-          for (const auto &a : k.body) {
-            ir::Scalar v;
-            try {
-              v = ir::eval(*a.value, env);
-            } catch (const ir::EvalError &e) {
-              throw stencilc::Error(fmt::format("kernel '{}' at ({}, {}, {}, {}): {}", k.name,
-                                                pt[0], pt[1], pt[2], pt[3], e.what()));
-            }
-            std::visit(
-                [&](auto &g) {
-                  using T = typename std::remove_reference_t<decltype(g)>::value_type;
-                  g.at(pt[0], pt[1], pt[2], pt[3]) =
-                      std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d);
-                },
-                grids_[a.grid]);
-          }
+  double acc = r.op == ir::ReduceOp::Min   ? std::numeric_limits<double>::infinity()
+               : r.op == ir::ReduceOp::Max ? -std::numeric_limits<double>::infinity()
+                                           : 0.0;
+  for_each_point(r.domain, r.domain_grid, [&](const std::array<std::int64_t, 4> &p) {
+    pt = p;
+    ir::Scalar s;
+    try {
+      s = ir::eval(*r.value, env);
+    } catch (const ir::EvalError &e) {
+      throw stencilc::Error(fmt::format("reduction '{}' at ({}, {}, {}, {}): {}", r.name, pt[0],
+                                        pt[1], pt[2], pt[3], e.what()));
+    }
+    const double v = s.as_double(r.value->type);
+    switch (r.op) {
+    case ir::ReduceOp::Sum: acc += v; break;
+    case ir::ReduceOp::Norm2: acc += v * v; break;
+    case ir::ReduceOp::Min: acc = std::min(acc, v); break;
+    case ir::ReduceOp::Max: acc = std::max(acc, v); break;
+    }
+  });
+  if (r.op == ir::ReduceOp::Norm2)
+    acc = std::sqrt(acc);
+  reduction_[id] = acc;
+  if (!reduced_[id]) {
+    reduced_[id] = true;
+    reduction_first_[id] = acc;
+  }
 }
 
-void Interpreter::run(std::int64_t steps) {
-  for (std::int64_t s = 0; s < steps; ++s)
+std::int64_t Interpreter::run(std::int64_t steps) {
+  converged_ = false;
+  for (std::int64_t s = 0; s < steps; ++s) {
     for (const auto &r : prog_.run) {
-      if (r.kind == ir::RunStmt::Kind::Call)
-        run_kernel(prog_.kernels[r.a]);
-      else
+      switch (r.kind) {
+      case ir::RunStmt::Kind::Call: run_kernel(prog_.kernels[r.a]); break;
+      case ir::RunStmt::Kind::Reduce: run_reduction(r.a); break;
+      case ir::RunStmt::Kind::Swap:
         std::visit(
             [&](auto &a) {
               using G = std::remove_reference_t<decltype(a)>;
               a.swap_storage(std::get<G>(grids_[r.b]));
             },
             grids_[r.a]);
+        break;
+      }
     }
+    if (prog_.until) {
+      ir::Env env;
+      env.params = &params_;
+      env.reductions = &reduction_;
+      env.reductions_first = &reduction_first_;
+      if (ir::eval(*prog_.until, env).i) {
+        converged_ = true;
+        return s + 1;
+      }
+    }
+  }
+  return steps;
 }
 
 } // namespace stc

@@ -2,6 +2,8 @@
 // language reference describes it. It is the oracle every backend is compared with, so it
 // favours obviousness over speed.
 #pragma once
+#include <array>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -29,8 +31,11 @@ public:
   void init_random(std::uint64_t seed) override;
   std::int64_t default_steps() const override;
   double cell_updates_per_step() const override;
-  void run(std::int64_t steps) override;
+  std::int64_t run(std::int64_t steps) override;
   int threads() const override { return 1; }
+  bool has_condition() const override { return prog_.until != nullptr; }
+  bool converged() const override { return converged_; }
+  std::vector<std::pair<std::string, double>> reductions() const override;
 
   /// Value of grid g at a point (in the grid's type), for tests.
   ir::Scalar at(int grid, const std::array<std::int64_t, 4> &point) const;
@@ -41,10 +46,19 @@ private:
   int grid_index(const std::string &name) const;
   void fill_ghosts(int grid);
   void run_kernel(const ir::Kernel &k);
+  void run_reduction(int id);
+  /// The points of a domain over the interior of grid g, in x-fastest order.
+  template <typename F> void for_each_point(const ir::Domain &d, int g, F &&f) const;
+  std::int64_t domain_size(const ir::Domain &d, int g) const;
+  void exec(const ir::Kernel &k, const std::vector<ir::Stmt> &body, ir::Env &env,
+            std::vector<ir::Scalar> &locals, const std::array<std::int64_t, 4> &pt);
 
   const ir::Program &prog_;
   std::vector<ir::Scalar> params_;
   std::vector<AnyGrid> grids_;
+  std::vector<double> reduction_, reduction_first_;
+  std::vector<bool> reduced_;
+  bool converged_ = false;
 };
 
 } // namespace stc

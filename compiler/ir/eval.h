@@ -10,7 +10,8 @@
 
 namespace stc::ir {
 
-/// A value of a known ir::Type: ints in i, float and double in d (a float is kept rounded).
+/// A value of a known ir::Type: ints and bools (0/1) in i, float and double in d (a float is
+/// kept rounded).
 struct Scalar {
   std::int64_t i = 0;
   double d = 0;
@@ -19,7 +20,7 @@ struct Scalar {
   double as_double(Type t) const { return t == Type::Int ? static_cast<double>(i) : d; }
 };
 
-/// Thrown for integer division by zero or overflow of the division.
+/// Thrown for integer division (or %) by zero or overflow of the division.
 struct EvalError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -27,6 +28,9 @@ struct EvalError : std::runtime_error {
 struct Env {
   const std::vector<Scalar> *params = nullptr;
   const std::int64_t *point = nullptr; // kernel indices, for Index nodes
+  const Scalar *locals = nullptr;      // values of `let` locals, for Local nodes
+  const std::vector<double> *reductions = nullptr;       // latest value of each reduction
+  const std::vector<double> *reductions_first = nullptr; // first value of each reduction
   /// Reads a grid at the current point plus an offset; returns the value in the grid's type.
   std::function<Scalar(int grid, const Offsets &offset)> read;
 };

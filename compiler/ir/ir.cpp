@@ -8,19 +8,40 @@ namespace stc::ir {
 
 const char *type_name(Type t) {
   switch (t) {
+  case Type::Bool: return "bool";
   case Type::Int: return "int";
   case Type::Float: return "float";
   case Type::Double: return "double";
   }
   return "?";
 }
-const char *cxx_type_name(Type t) {
-  return t == Type::Int ? "std::int64_t" : type_name(t);
-}
-const char *cxx_elem_name(Type t) {
-  return t == Type::Int ? "std::int32_t" : type_name(t);
-}
+const char *cxx_type_name(Type t) { return t == Type::Int ? "std::int64_t" : type_name(t); }
+const char *cxx_elem_name(Type t) { return t == Type::Int ? "std::int32_t" : type_name(t); }
 Type join(Type a, Type b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
+
+const char *fn_name(Fn f) {
+  static const char *const names[] = {"sqrt", "exp", "log", "sin", "cos", "tan",
+                                      "abs",  "min", "max", "pow", "floor"};
+  return names[static_cast<int>(f)];
+}
+const char *boundary_name(BoundaryKind k) {
+  static const char *const names[] = {"dirichlet", "neumann", "periodic"};
+  return names[static_cast<int>(k)];
+}
+const char *reduce_name(ReduceOp op) {
+  static const char *const names[] = {"sum", "min", "max", "norm2"};
+  return names[static_cast<int>(op)];
+}
+
+bool is_binary(Op op) { return op >= Op::Add && op <= Op::Or; }
+bool is_comparison(Op op) { return op >= Op::Lt && op <= Op::Ne; }
+
+bool Grid::time_dependent_ghosts() const {
+  for (int f = 0; f < 2 * rank; ++f)
+    if (faces[f].kind != BoundaryKind::Dirichlet)
+      return true;
+  return false;
+}
 
 namespace {
 std::shared_ptr<Expr> node(Op op, Type t, SourceLoc loc) {
@@ -30,6 +51,7 @@ std::shared_ptr<Expr> node(Op op, Type t, SourceLoc loc) {
   e->loc = loc;
   return e;
 }
+bool numeric(Type t) { return t != Type::Bool; }
 } // namespace
 
 ExprPtr Expr::int_const(SourceLoc loc, std::int64_t v) {
@@ -38,8 +60,8 @@ ExprPtr Expr::int_const(SourceLoc loc, std::int64_t v) {
   return e;
 }
 ExprPtr Expr::float_const(SourceLoc loc, Type t, double v, std::string spelling) {
-  if (t == Type::Int)
-    internal_error("float_const of int type");
+  if (t != Type::Float && t != Type::Double)
+    internal_error("float_const of a non-floating type");
   auto e = node(Op::FloatConst, t, loc);
   // Round the spelling once, as a C++ compiler rounds the literal `spelling` or `spellingf`.
   if (!spelling.empty())
@@ -59,15 +81,25 @@ ExprPtr Expr::index(SourceLoc loc, int dim) {
   e->id = dim;
   return e;
 }
+ExprPtr Expr::local(SourceLoc loc, Type t, int id) {
+  auto e = node(Op::Local, t, loc);
+  e->id = id;
+  return e;
+}
 ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off) {
   auto e = node(Op::GridRead, t, loc);
   e->id = grid;
   e->offset = off;
   return e;
 }
+ExprPtr Expr::reduction(SourceLoc loc, int id, bool first) {
+  auto e = node(first ? Op::ReductionFirst : Op::Reduction, Type::Double, loc);
+  e->id = id;
+  return e;
+}
 ExprPtr Expr::cast(Type to, ExprPtr a) {
-  if (!a)
-    internal_error("cast of null");
+  if (!a || !numeric(to) || !numeric(a->type))
+    internal_error("bad cast");
   if (a->type == to)
     return a;
   auto e = node(Op::Cast, to, a->loc);
@@ -75,17 +107,46 @@ ExprPtr Expr::cast(Type to, ExprPtr a) {
   return e;
 }
 ExprPtr Expr::unary(Op op, SourceLoc loc, ExprPtr a) {
-  if (op != Op::Neg || !a)
+  if (!a || !((op == Op::Neg && numeric(a->type)) || (op == Op::Not && a->type == Type::Bool)))
     internal_error("bad unary node");
   auto e = node(op, a->type, loc);
   e->a = std::move(a);
   return e;
 }
 ExprPtr Expr::binary(Op op, SourceLoc loc, ExprPtr a, ExprPtr b) {
-  if (!a || !b || a->type != b->type ||
-      !(op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div))
+  if (!a || !b || a->type != b->type || !is_binary(op))
     internal_error("bad binary node");
-  auto e = node(op, a->type, loc);
+  Type t = a->type;
+  if (op == Op::And || op == Op::Or) {
+    if (t != Type::Bool)
+      internal_error("logical operator on numbers");
+  } else if (!numeric(t) || (op == Op::Mod && t != Type::Int)) {
+    internal_error("bad operand type");
+  }
+  if (is_comparison(op))
+    t = Type::Bool;
+  auto e = node(op, t, loc);
+  e->a = std::move(a);
+  e->b = std::move(b);
+  return e;
+}
+ExprPtr Expr::select(SourceLoc loc, ExprPtr cond, ExprPtr a, ExprPtr b) {
+  if (!cond || !a || !b || cond->type != Type::Bool || a->type != b->type)
+    internal_error("bad select node");
+  auto e = node(Op::Select, a->type, loc);
+  e->a = std::move(cond);
+  e->b = std::move(a);
+  e->c = std::move(b);
+  return e;
+}
+ExprPtr Expr::call(SourceLoc loc, Fn fn, Type t, ExprPtr a, ExprPtr b) {
+  const bool two = fn == Fn::Min || fn == Fn::Max || fn == Fn::Pow;
+  const bool int_ok = fn == Fn::Abs || fn == Fn::Min || fn == Fn::Max;
+  if (!a || a->type != t || two != static_cast<bool>(b) || (b && b->type != t) ||
+      !numeric(t) || (t == Type::Int && !int_ok))
+    internal_error("bad call node");
+  auto e = node(Op::Call, t, loc);
+  e->fn = fn;
   e->a = std::move(a);
   e->b = std::move(b);
   return e;
@@ -99,6 +160,9 @@ std::string print(const Program &p, const ExprPtr &e) {
   case Op::FloatConst: return fmt::format("{}:{}", e->spelling, type_name(e->type));
   case Op::Param: return p.params[e->id].name;
   case Op::Index: return fmt::format("i{}", e->id);
+  case Op::Local: return fmt::format("local{}", e->id);
+  case Op::Reduction: return p.reductions[e->id].name;
+  case Op::ReductionFirst: return fmt::format("first({})", p.reductions[e->id].name);
   case Op::GridRead: {
     const Grid &g = p.grids[e->id];
     std::string s = g.name + "[";
@@ -108,12 +172,61 @@ std::string print(const Program &p, const ExprPtr &e) {
   }
   case Op::Cast: return fmt::format("{}({})", type_name(e->type), print(p, e->a));
   case Op::Neg: return "-(" + print(p, e->a) + ")";
+  case Op::Not: return "!(" + print(p, e->a) + ")";
+  case Op::Call:
+    return fmt::format("{}:{}({}{}{})", fn_name(e->fn), type_name(e->type), print(p, e->a),
+                       e->b ? ", " : "", e->b ? print(p, e->b) : "");
+  case Op::Select:
+    return "(" + print(p, e->a) + " ? " + print(p, e->b) + " : " + print(p, e->c) + ")";
   default: break;
   }
-  const char *ops[] = {"+", "-", "*", "/"};
-  int k = static_cast<int>(e->op) - static_cast<int>(Op::Add);
+  static const char *const ops[] = {"+", "-", "*", "/", "%", "<", "<=",
+                                    ">", ">=", "==", "!=", "&&", "||"};
+  const int k = static_cast<int>(e->op) - static_cast<int>(Op::Add);
   return "(" + print(p, e->a) + " " + ops[k] + " " + print(p, e->b) + ")";
 }
+
+namespace {
+
+void print_domain(const Program &p, const Domain &d, std::string &s) {
+  switch (d.kind) {
+  case Domain::Kind::Interior: break;
+  case Domain::Kind::Red: s += " on red"; break;
+  case Domain::Kind::Black: s += " on black"; break;
+  case Domain::Kind::Range:
+    s += " on [";
+    for (std::size_t i = 0; i < d.lo.size(); ++i)
+      s += fmt::format("{}{}:{}", i ? ", " : "", print(p, d.lo[i]), print(p, d.hi[i]));
+    s += "]";
+  }
+}
+
+void print_body(const Program &p, const Kernel &k, const std::vector<Stmt> &body, int depth,
+                std::string &s) {
+  const std::string pad(2 * depth, ' ');
+  for (const auto &st : body) {
+    switch (st.kind) {
+    case Stmt::Kind::Assign:
+      s += fmt::format("{}{} = {}\n", pad, p.grids[st.grid].name, print(p, st.value));
+      break;
+    case Stmt::Kind::Let:
+      s += fmt::format("{}let local{} {} ({}) = {}\n", pad, st.local,
+                       type_name(k.locals[st.local].type), k.locals[st.local].name,
+                       print(p, st.value));
+      break;
+    case Stmt::Kind::If:
+      s += fmt::format("{}if {}\n", pad, print(p, st.value));
+      print_body(p, k, st.then_body, depth + 1, s);
+      if (!st.else_body.empty()) {
+        s += pad + "else\n";
+        print_body(p, k, st.else_body, depth + 1, s);
+      }
+      break;
+    }
+  }
+}
+
+} // namespace
 
 std::string print(const Program &p) {
   std::string s = fmt::format("stencil {}\n", p.name);
@@ -126,21 +239,44 @@ std::string print(const Program &p) {
     s += fmt::format("] halo [");
     for (int d = 0; d < g.rank; ++d)
       s += fmt::format("{}{}", d ? "," : "", g.halo[d]);
-    s += fmt::format("] dirichlet({})\n", print(p, g.boundary.value));
+    s += "]";
+    for (int f = 0; f < 2 * g.rank; ++f) {
+      const Face &face = g.faces[f];
+      s += fmt::format(" {}{}:{}", "xyzw"[f / 2], f % 2 ? '+' : '-', boundary_name(face.kind));
+      if (face.kind == BoundaryKind::Dirichlet)
+        s += "(" + print(p, face.value) + ")";
+    }
+    s += "\n";
+    if (g.init)
+      s += fmt::format("init {} = {}\n", g.name, print(p, g.init));
   }
   for (const auto &k : p.kernels) {
     s += fmt::format("kernel {}(", k.name);
     for (std::size_t i = 0; i < k.indices.size(); ++i)
       s += (i ? ", " : "") + k.indices[i];
-    s += ")\n";
-    for (const auto &a : k.body)
-      s += fmt::format("  {} = {}\n", p.grids[a.grid].name, print(p, a.value));
+    s += ")";
+    print_domain(p, k.domain, s);
+    s += "\n";
+    print_body(p, k, k.body, 1, s);
   }
-  s += fmt::format("run {}\n", p.steps ? print(p, p.steps) : "steps");
-  for (const auto &r : p.run)
-    s += r.kind == RunStmt::Kind::Call
-             ? fmt::format("  {}\n", p.kernels[r.a].name)
-             : fmt::format("  swap {}, {}\n", p.grids[r.a].name, p.grids[r.b].name);
+  for (const auto &r : p.reductions) {
+    s += fmt::format("reduce {} = {}({})", r.name, reduce_name(r.op), print(p, r.value));
+    print_domain(p, r.domain, s);
+    s += "\n";
+  }
+  if (p.until)
+    s += fmt::format("run until {} max {}\n", print(p, p.until), print(p, p.steps));
+  else
+    s += fmt::format("run {}\n", p.steps ? print(p, p.steps) : "steps");
+  for (const auto &r : p.run) {
+    switch (r.kind) {
+    case RunStmt::Kind::Call: s += fmt::format("  {}\n", p.kernels[r.a].name); break;
+    case RunStmt::Kind::Reduce: s += fmt::format("  {}\n", p.reductions[r.a].name); break;
+    case RunStmt::Kind::Swap:
+      s += fmt::format("  swap {}, {}\n", p.grids[r.a].name, p.grids[r.b].name);
+      break;
+    }
+  }
   return s;
 }
 

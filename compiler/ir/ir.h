@@ -12,9 +12,10 @@
 
 namespace stc::ir {
 
-enum class Type { Int, Float, Double };
-const char *type_name(Type t);      // "int", "float", "double"
-const char *cxx_type_name(Type t);  // "std::int64_t" (params, expressions), "float", "double"
+/// Bool is the type of comparisons and conditions; it is never stored in a grid or a param.
+enum class Type { Bool, Int, Float, Double };
+const char *type_name(Type t);      // "bool", "int", "float", "double"
+const char *cxx_type_name(Type t);  // "bool", "std::int64_t" (params, expressions), ...
 const char *cxx_elem_name(Type t);  // grid element: "std::int32_t", "float", "double"
 /// The usual arithmetic conversion: the wider of the two (int < float < double).
 Type join(Type a, Type b);
@@ -22,10 +23,20 @@ Type join(Type a, Type b);
 constexpr int kMaxRank = 4;
 using Offsets = std::array<int, kMaxRank>;
 
+enum class Fn { Sqrt, Exp, Log, Sin, Cos, Tan, Abs, Min, Max, Pow, Floor };
+const char *fn_name(Fn f);
+
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
-enum class Op { IntConst, FloatConst, Param, Index, GridRead, Cast, Neg, Add, Sub, Mul, Div };
+enum class Op {
+  IntConst, FloatConst, Param, Index, Local, GridRead, Reduction, ReductionFirst, // atoms
+  Cast, Neg, Not, Call,                                                            // unary-ish
+  Add, Sub, Mul, Div, Mod, Lt, Le, Gt, Ge, Eq, Ne, And, Or,                        // binary
+  Select                                                                          // a ? b : c
+};
+bool is_binary(Op op);
+bool is_comparison(Op op);
 
 struct Expr {
   Op op;
@@ -34,19 +45,27 @@ struct Expr {
   std::int64_t ival = 0; // IntConst
   double fval = 0;       // FloatConst (already rounded to `type`)
   std::string spelling;  // FloatConst as written, for readable generated code
-  int id = -1;           // Param: param index; GridRead: grid index; Index: dimension
+  /// Param, Local, Reduction(First): its index; GridRead: grid index; Index: dimension.
+  int id = -1;
   Offsets offset{};      // GridRead: constant offset per dimension
-  ExprPtr a, b;          // operands (Cast/Neg: a only)
+  Fn fn = Fn::Sqrt;      // Call
+  ExprPtr a, b, c;       // operands (Select: a ? b : c; unary and one-argument calls: a)
 
   static ExprPtr int_const(SourceLoc loc, std::int64_t v);
   static ExprPtr float_const(SourceLoc loc, Type t, double v, std::string spelling);
   static ExprPtr param(SourceLoc loc, Type t, int id);
   static ExprPtr index(SourceLoc loc, int dim);
+  static ExprPtr local(SourceLoc loc, Type t, int id);
   static ExprPtr grid_read(SourceLoc loc, Type t, int grid, const Offsets &off);
+  static ExprPtr reduction(SourceLoc loc, int id, bool first);
   static ExprPtr cast(Type to, ExprPtr a);
-  static ExprPtr unary(Op op, SourceLoc loc, ExprPtr a);
-  /// Both operands must already have the result type (sema inserts the casts).
+  static ExprPtr unary(Op op, SourceLoc loc, ExprPtr a); // Neg (numeric), Not (bool)
+  /// Arithmetic: both operands have the result type. Comparisons: both operands have the
+  /// same numeric type, the result is bool. And/Or: bool operands. (Sema inserts the casts.)
   static ExprPtr binary(Op op, SourceLoc loc, ExprPtr a, ExprPtr b);
+  static ExprPtr select(SourceLoc loc, ExprPtr cond, ExprPtr a, ExprPtr b);
+  /// Arguments already converted to the call's type t (int only for abs/min/max).
+  static ExprPtr call(SourceLoc loc, Fn fn, Type t, ExprPtr a, ExprPtr b = nullptr);
 };
 
 struct Param {
@@ -56,11 +75,14 @@ struct Param {
   ExprPtr init; // null: required from --set; may read earlier params only
 };
 
-enum class BoundaryKind { Dirichlet };
+enum class BoundaryKind { Dirichlet, Neumann, Periodic };
+const char *boundary_name(BoundaryKind k);
 
-struct Boundary {
+/// The boundary condition of one face. Dirichlet values may use params and the indices of
+/// the ghost cell being filled (Index nodes), and have the grid's type.
+struct Face {
   BoundaryKind kind = BoundaryKind::Dirichlet;
-  ExprPtr value; // of the grid's type; reads params only
+  ExprPtr value;
   SourceLoc loc;
 };
 
@@ -71,16 +93,36 @@ struct Grid {
   bool readonly = false;
   int rank = 0;
   std::vector<ExprPtr> extents; // int expressions of params
-  Boundary boundary;
-  /// Ghost width per dimension: the widest offset any kernel reads this grid at, joined over
-  /// grids that swap with it (so swapped grids share a layout). Filled in by sema.
+  /// faces[2*d] is the low face of dimension d, faces[2*d+1] the high one.
+  std::array<Face, 2 * kMaxRank> faces;
+  /// `init g[...] = value` (Index nodes for the indices), or null: zero.
+  ExprPtr init;
+  /// Ghost width per dimension: the widest offset any kernel or reduction reads this grid at,
+  /// joined over grids that swap with it (so swapped grids share a layout). Filled in by sema.
   Offsets halo{};
+  bool time_dependent_ghosts() const; // some face is Neumann or periodic
 };
 
-struct Assign {
+struct Stmt {
+  enum class Kind { Assign, Let, If };
+  Kind kind;
   SourceLoc loc;
-  int grid = -1; // written at the centre point
-  ExprPtr value; // of the grid's type
+  int grid = -1;  // Assign: written at the centre point
+  int local = -1; // Let
+  ExprPtr value;  // Assign, Let: the value (of the grid's or local's type); If: the condition
+  std::vector<Stmt> then_body, else_body;
+};
+
+/// Where a kernel or reduction applies.
+struct Domain {
+  enum class Kind { Interior, Range, Red, Black };
+  Kind kind = Kind::Interior;
+  std::vector<ExprPtr> lo, hi; // Range: [lo, hi) per dimension, int expressions of params
+};
+
+struct Local {
+  std::string name;
+  Type type;
 };
 
 struct Kernel {
@@ -88,15 +130,32 @@ struct Kernel {
   std::string name;
   std::vector<std::string> indices; // names of the dimensions, x first
   int rank = 0;
-  std::vector<Assign> body;
+  Domain domain;
+  std::vector<Stmt> body;
+  std::vector<Local> locals;
   int domain_grid = -1; // the first written grid: the kernel runs over its interior
 };
 
+enum class ReduceOp { Sum, Min, Max, Norm2 };
+const char *reduce_name(ReduceOp op);
+
+/// A reduction over the interior (or a domain) of an expression; the value is a double.
+struct Reduction {
+  SourceLoc loc;
+  std::string name;
+  std::vector<std::string> indices;
+  int rank = 0;
+  Domain domain;
+  ReduceOp op = ReduceOp::Sum;
+  ExprPtr value;        // numeric
+  int domain_grid = -1; // the first grid read: the reduction runs over its interior
+};
+
 struct RunStmt {
-  enum class Kind { Call, Swap };
+  enum class Kind { Call, Swap, Reduce };
   Kind kind;
   SourceLoc loc;
-  int a = -1, b = -1; // kernel index, or the two grid indices
+  int a = -1, b = -1; // kernel index, the two grid indices, or the reduction index
 };
 
 struct Program {
@@ -105,8 +164,11 @@ struct Program {
   std::vector<Param> params;
   std::vector<Grid> grids;
   std::vector<Kernel> kernels;
-  /// Step count: an int expression of params, or null for "steps" (from --steps, default 10).
+  std::vector<Reduction> reductions;
+  /// `run steps`/`run N`: the step count (null for "steps": --steps, default 10).
+  /// `run until C max N`: `steps` is N, `until` is C (bool; reads reductions).
   ExprPtr steps;
+  ExprPtr until;
   SourceLoc run_loc;
   std::vector<RunStmt> run;
 };
@@ -120,9 +182,28 @@ template <typename F> void walk(const ExprPtr &e, F &&f) {
   f(*e);
   walk(e->a, f);
   walk(e->b, f);
+  walk(e->c, f);
 }
 
-/// Readable one-expression-per-line dump of the program (for --print-ir and tests).
+/// Calls f(expr) on every expression of the statements (conditions included).
+template <typename F> void walk(const std::vector<Stmt> &body, F &&f) {
+  for (const auto &s : body) {
+    walk(s.value, f);
+    walk(s.then_body, f);
+    walk(s.else_body, f);
+  }
+}
+
+/// Calls f(stmt) on every statement, nested ones included.
+template <typename F> void for_each_stmt(const std::vector<Stmt> &body, F &&f) {
+  for (const auto &s : body) {
+    f(s);
+    for_each_stmt(s.then_body, f);
+    for_each_stmt(s.else_body, f);
+  }
+}
+
+/// Readable dump of the program (for --print-ir and tests).
 std::string print(const Program &p);
 std::string print(const Program &p, const ExprPtr &e);
 

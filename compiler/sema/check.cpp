@@ -114,10 +114,16 @@ public:
       check_param(p);
     for (const auto &g : ast_.grids)
       check_grid(g);
+    for (const auto &in : ast_.inits)
+      check_init(in);
     for (const auto &k : ast_.kernels)
       declare_kernel(k);
+    for (const auto &r : ast_.reduces)
+      declare_reduction(r);
     for (std::size_t i = 0; i < ast_.kernels.size(); ++i)
       check_kernel(ast_.kernels[i], prog_.kernels[i]);
+    for (std::size_t i = 0; i < ast_.reduces.size(); ++i)
+      check_reduction(ast_.reduces[i], prog_.reductions[i]);
     check_run();
     check_literals();
     if (diags_.has_errors())
@@ -127,7 +133,7 @@ public:
   }
 
 private:
-  enum class Kind { Param, Grid, Kernel, Stencil };
+  enum class Kind { Param, Grid, Kernel, Reduction, Stencil };
   struct Sym {
     Kind kind;
     int index;
@@ -165,6 +171,7 @@ private:
     case Kind::Param: return "a param";
     case Kind::Grid: return "a grid";
     case Kind::Kernel: return "a kernel";
+    case Kind::Reduction: return "a reduction";
     case Kind::Stencil: return "the stencil";
     }
     return "?";
@@ -177,11 +184,22 @@ private:
 
   // ---- expressions ----
 
+  struct LocalSym {
+    std::string name;
+    int id;
+    Type type;
+  };
+
   // Where an expression appears decides which names it may use.
   struct Scope {
-    const ir::Kernel *kernel = nullptr; // kernel indices and grid reads allowed
-    int params_visible = 0;             // params [0, n) may be read
-    const char *what = "";              // for messages: "a grid extent", ...
+    const std::vector<std::string> *indices = nullptr; // index names, dimension order
+    std::string owner;                 // "kernel 'k'", ... for messages
+    bool grids = false;                // grid reads allowed (kernels, reductions)
+    bool reductions = false;           // reduction values allowed (run until)
+    int params_visible = 0;            // params [0, n) may be read
+    const char *what = "";             // for messages: "a grid extent", ...
+    std::vector<LocalSym> *locals = nullptr;
+    ir::Kernel *kernel = nullptr;      // where new locals are recorded
   };
 
   std::optional<Typed> expr(const ast::ExprPtr &e, const Scope &s) {
@@ -206,49 +224,183 @@ private:
     }
     case K::Name: return name(e, s);
     case K::Access: {
-      if (!s.kernel) {
+      if (!s.grids) {
         diags_.error(e->loc, fmt::format("grid '{}' cannot be read in {}; grids are read only "
-                                         "inside kernels",
+                                         "inside kernels and reductions",
                                          e->text, s.what));
         return std::nullopt;
       }
-      return access(e, *s.kernel, false);
+      return access(e, s, false);
     }
-    case K::Plus: return expr(e->args[0], s);
+    case K::Call: return call(e, s);
+    case K::Conv: {
+      auto a = expr(e->args[0], s);
+      if (!a || !numeric(*a, e->args[0], "a conversion"))
+        return std::nullopt;
+      const Type t = e->text == "int" ? Type::Int : e->text == "float" ? Type::Float : Type::Double;
+      return Typed{retype(*a, t)};
+    }
+    case K::Plus: {
+      auto a = expr(e->args[0], s);
+      if (!a || !numeric(*a, e->args[0], "unary '+'"))
+        return std::nullopt;
+      return a;
+    }
     case K::Neg: {
       auto a = expr(e->args[0], s);
-      if (!a)
+      if (!a || !numeric(*a, e->args[0], "unary '-'"))
         return std::nullopt;
       return Typed{ir::Expr::unary(Op::Neg, e->loc, a->e), a->weak};
     }
-    case K::Add:
-    case K::Sub:
-    case K::Mul:
-    case K::Div: {
+    case K::Not: {
+      auto a = expr(e->args[0], s);
+      if (!a || !condition(*a, e->args[0], "'!'"))
+        return std::nullopt;
+      return Typed{ir::Expr::unary(Op::Not, e->loc, a->e)};
+    }
+    case K::And:
+    case K::Or: {
       auto a = expr(e->args[0], s);
       auto b = expr(e->args[1], s);
-      if (!a || !b)
+      const char *op = e->kind == K::And ? "'&&'" : "'||'";
+      if (!a || !b || !condition(*a, e->args[0], op) || !condition(*b, e->args[1], op))
         return std::nullopt;
-      Type t;
-      if (a->weak && !b->weak)
-        t = b->e->type == Type::Int ? Type::Double : b->e->type;
-      else if (b->weak && !a->weak)
-        t = a->e->type == Type::Int ? Type::Double : a->e->type;
-      else
-        t = ir::join(a->e->type, b->e->type);
-      const Op op = e->kind == K::Add   ? Op::Add
-                    : e->kind == K::Sub ? Op::Sub
-                    : e->kind == K::Mul ? Op::Mul
-                                        : Op::Div;
-      return Typed{ir::Expr::binary(op, e->loc, retype(*a, t), retype(*b, t)), a->weak && b->weak};
+      return Typed{ir::Expr::binary(e->kind == K::And ? Op::And : Op::Or, e->loc, a->e, b->e)};
     }
+    case K::Cond: {
+      auto c = expr(e->args[0], s);
+      auto a = expr(e->args[1], s);
+      auto b = expr(e->args[2], s);
+      if (!c || !a || !b || !condition(*c, e->args[0], "'?:'"))
+        return std::nullopt;
+      if (a->e->type == Type::Bool || b->e->type == Type::Bool) {
+        if (a->e->type != b->e->type) {
+          diags_.error(e->loc, "type mismatch: one branch of '?:' is a condition and the other "
+                               "a number");
+          return std::nullopt;
+        }
+        return Typed{ir::Expr::select(e->loc, c->e, a->e, b->e)};
+      }
+      const Type t = joined(*a, *b);
+      return Typed{ir::Expr::select(e->loc, c->e, retype(*a, t), retype(*b, t)),
+                   a->weak && b->weak};
     }
-    internal_error("sema: unknown expression kind");
+    default: break;
+    }
+    // Binary arithmetic and comparisons.
+    auto a = expr(e->args[0], s);
+    auto b = expr(e->args[1], s);
+    if (!a || !b)
+      return std::nullopt;
+    const std::string op = "'" + e->text + "'";
+    if (!numeric(*a, e->args[0], op.c_str()) || !numeric(*b, e->args[1], op.c_str()))
+      return std::nullopt;
+    static const std::pair<K, Op> ops[] = {
+        {K::Add, Op::Add}, {K::Sub, Op::Sub}, {K::Mul, Op::Mul}, {K::Div, Op::Div},
+        {K::Mod, Op::Mod}, {K::Lt, Op::Lt},   {K::Le, Op::Le},   {K::Gt, Op::Gt},
+        {K::Ge, Op::Ge},   {K::Eq, Op::Eq},   {K::Ne, Op::Ne}};
+    Op irop = Op::Add;
+    for (const auto &[k, o] : ops)
+      if (k == e->kind)
+        irop = o;
+    const Type t = joined(*a, *b);
+    if (irop == Op::Mod && t != Type::Int) {
+      diags_.error(e->loc, fmt::format("'%' needs int operands, not {}; use floor() for "
+                                       "floating values",
+                                       ir::type_name(t)));
+      return std::nullopt;
+    }
+    const bool weak = a->weak && b->weak && !ir::is_comparison(irop);
+    return Typed{ir::Expr::binary(irop, e->loc, retype(*a, t), retype(*b, t)), weak};
+  }
+
+  // The type two operands meet in: an unsuffixed float literal takes its partner's floating
+  // type (so `0.5 * u` stays float for a float grid u), otherwise the wider type.
+  static Type joined(const Typed &a, const Typed &b) {
+    if (a.weak && !b.weak)
+      return b.e->type == Type::Int ? Type::Double : b.e->type;
+    if (b.weak && !a.weak)
+      return a.e->type == Type::Int ? Type::Double : a.e->type;
+    return ir::join(a.e->type, b.e->type);
+  }
+
+  bool numeric(const Typed &t, const ast::ExprPtr &src, const char *where) {
+    if (t.e->type != Type::Bool)
+      return true;
+    diags_.error(start_loc(src), fmt::format("type mismatch: {} needs a number, not a condition",
+                                             where));
+    return false;
+  }
+  bool condition(const Typed &t, const ast::ExprPtr &src, const char *where) {
+    if (t.e->type == Type::Bool)
+      return true;
+    diags_.error(start_loc(src), fmt::format("type mismatch: {} needs a condition (a comparison), "
+                                             "not {}",
+                                             where, ir::type_name(t.e->type)));
+    return false;
+  }
+
+  std::optional<Typed> call(const ast::ExprPtr &e, const Scope &s) {
+    if (e->text == "first") {
+      if (!s.reductions) {
+        diags_.error(e->loc, "first() can only be used in the condition of 'run until'");
+        return std::nullopt;
+      }
+      const ast::ExprPtr &arg = e->args[0];
+      const Sym *sym = arg->kind == ast::Expr::Kind::Name ? lookup(arg->text) : nullptr;
+      if (e->args.size() != 1 || !sym || sym->kind != Kind::Reduction) {
+        diags_.error(start_loc(arg), "first() takes the name of a reduction, e.g. first(res)");
+        return std::nullopt;
+      }
+      used_reductions_.insert(sym->index);
+      return Typed{ir::Expr::reduction(e->loc, sym->index, true)};
+    }
+    static const std::pair<const char *, ir::Fn> fns[] = {
+        {"sqrt", ir::Fn::Sqrt}, {"exp", ir::Fn::Exp}, {"log", ir::Fn::Log},
+        {"sin", ir::Fn::Sin},   {"cos", ir::Fn::Cos}, {"tan", ir::Fn::Tan},
+        {"abs", ir::Fn::Abs},   {"min", ir::Fn::Min}, {"max", ir::Fn::Max},
+        {"pow", ir::Fn::Pow},   {"floor", ir::Fn::Floor}};
+    const auto *it = std::find_if(std::begin(fns), std::end(fns),
+                                  [&](const auto &f) { return e->text == f.first; });
+    if (it == std::end(fns)) {
+      diags_.error(e->loc, fmt::format("unknown function '{}' (functions: sqrt, exp, log, sin, "
+                                       "cos, tan, abs, min, max, pow, floor)",
+                                       e->text));
+      return std::nullopt;
+    }
+    const ir::Fn fn = it->second;
+    const std::size_t want = fn == ir::Fn::Min || fn == ir::Fn::Max || fn == ir::Fn::Pow ? 2 : 1;
+    if (e->args.size() != want) {
+      diags_.error(e->loc, fmt::format("{}() takes {} argument{}, not {}", e->text, want,
+                                       want == 1 ? "" : "s", e->args.size()));
+      return std::nullopt;
+    }
+    std::vector<Typed> args;
+    for (const auto &x : e->args) {
+      auto t = expr(x, s);
+      if (!t || !numeric(*t, x, (e->text + "()").c_str()))
+        return std::nullopt;
+      args.push_back(*t);
+    }
+    Type t = args.size() == 2 ? joined(args[0], args[1]) : args[0].e->type;
+    if (args.size() == 1 && args[0].weak)
+      t = Type::Double;
+    // Like C++'s <cmath>: int arguments of the real functions are computed in double.
+    if (t == Type::Int && fn != ir::Fn::Abs && fn != ir::Fn::Min && fn != ir::Fn::Max)
+      t = Type::Double;
+    const bool weak = std::all_of(args.begin(), args.end(), [](const Typed &a) { return a.weak; });
+    (void)weak; // a call on literals is computed in double (no weak retyping of calls)
+    return Typed{ir::Expr::call(e->loc, fn, t, retype(args[0], t),
+                                args.size() == 2 ? retype(args[1], t) : nullptr)};
   }
 
   std::optional<Typed> name(const ast::ExprPtr &e, const Scope &s) {
-    if (s.kernel) {
-      const auto &idx = s.kernel->indices;
+    if (s.locals)
+      for (auto it = s.locals->rbegin(); it != s.locals->rend(); ++it)
+        if (it->name == e->text)
+          return Typed{ir::Expr::local(e->loc, it->type, it->id)};
+    if (s.indices) {
+      const auto &idx = *s.indices;
       auto it = std::find(idx.begin(), idx.end(), e->text);
       if (it != idx.end())
         return Typed{ir::Expr::index(e->loc, static_cast<int>(it - idx.begin()))};
@@ -268,6 +420,16 @@ private:
       }
       const auto &p = prog_.params[sym->index];
       return Typed{ir::Expr::param(e->loc, p.type, sym->index)};
+    }
+    if (sym->kind == Kind::Reduction) {
+      if (!s.reductions) {
+        diags_.error(e->loc, fmt::format("reduction '{}' can only be used in the condition of "
+                                         "'run until'",
+                                         e->text));
+        return std::nullopt;
+      }
+      used_reductions_.insert(sym->index);
+      return Typed{ir::Expr::reduction(e->loc, sym->index, false)};
     }
     if (sym->kind == Kind::Grid)
       diags_.error(e->loc, fmt::format("grid '{}' needs subscripts, e.g. '{}[...]'", e->text,
@@ -308,7 +470,7 @@ private:
     }
   }
 
-  // Subscript d of an access must be kernel index d plus or minus a constant.
+  // Subscript d of an access must be index d plus or minus a constant.
   std::optional<std::int64_t> offset_of(const ast::ExprPtr &e, const std::string &index) {
     using K = ast::Expr::Kind;
     if (e->kind == K::Name && e->text == index)
@@ -329,14 +491,14 @@ private:
   // Where an expression starts in the source (binary nodes carry their operator's location).
   static SourceLoc start_loc(const ast::ExprPtr &e) {
     using K = ast::Expr::Kind;
-    if (e->kind == K::Add || e->kind == K::Sub || e->kind == K::Mul || e->kind == K::Div) {
+    if (e->kind >= K::Add) {
       const SourceLoc l = start_loc(e->args[0]);
       return l.line < e->loc.line || (l.line == e->loc.line && l.col < e->loc.col) ? l : e->loc;
     }
     return e->loc;
   }
 
-  std::optional<Typed> access(const ast::ExprPtr &e, const ir::Kernel &k, bool is_target) {
+  std::optional<Typed> access(const ast::ExprPtr &e, const Scope &s, bool is_target) {
     const Sym *sym = lookup(e->text);
     if (!sym) {
       diags_.error(e->loc, fmt::format("unknown grid '{}'", e->text));
@@ -354,22 +516,23 @@ private:
     const ir::Grid &g = prog_.grids[sym->index];
     if (bad_grids_.count(sym->index))
       return std::nullopt;
-    if (static_cast<int>(e->args.size()) != g.rank || g.rank != k.rank) {
-      if (static_cast<int>(e->args.size()) != g.rank)
-        diags_.error(e->loc, fmt::format("wrong number of subscripts: grid '{}' has rank {} but "
-                                         "is indexed with {}",
-                                         e->text, g.rank, e->args.size()));
-      // (rank and subscript counts are both >= 1 here)
-      else
-        diags_.error(e->loc, fmt::format("grid '{}' has rank {} but kernel '{}' has rank {}; a "
-                                         "kernel reads and writes grids of its own rank",
-                                         e->text, g.rank, k.name, k.rank));
+    const int rank = static_cast<int>(s.indices->size());
+    if (static_cast<int>(e->args.size()) != g.rank) {
+      diags_.error(e->loc, fmt::format("wrong number of subscripts: grid '{}' has rank {} but is "
+                                       "indexed with {}",
+                                       e->text, g.rank, e->args.size()));
+      return std::nullopt;
+    }
+    if (g.rank != rank) {
+      diags_.error(e->loc, fmt::format("grid '{}' has rank {} but {} has rank {}; a kernel or "
+                                       "reduction reads and writes grids of its own rank",
+                                       e->text, g.rank, s.owner, rank));
       return std::nullopt;
     }
     ir::Offsets off{};
     bool ok = true;
     for (int d = 0; d < g.rank; ++d) {
-      auto o = offset_of(e->args[d], k.indices[d]);
+      auto o = offset_of(e->args[d], (*s.indices)[d]);
       if (o && (*o > kMaxOffset || *o < -kMaxOffset)) {
         diags_.error(start_loc(e->args[d]),
                      fmt::format("offset {} of subscript {} of '{}' is too large (the limit is "
@@ -384,7 +547,7 @@ private:
         diags_.error(start_loc(e->args[d]),
                      fmt::format("subscript {} of '{}' must be '{}' plus or minus an integer "
                                  "constant (offsets must be known when compiling)",
-                                 d + 1, e->text, k.indices[d]));
+                                 d + 1, e->text, (*s.indices)[d]));
         ok = false;
         continue;
       }
@@ -392,23 +555,29 @@ private:
         diags_.error(start_loc(e->args[d]),
                      fmt::format("a kernel writes only the centre point: subscript {} of '{}' "
                                  "must be '{}'",
-                                 d + 1, e->text, k.indices[d]));
+                                 d + 1, e->text, (*s.indices)[d]));
         ok = false;
       }
       off[d] = static_cast<int>(*o);
     }
     if (!ok)
       return std::nullopt;
-    auto read = ir::Expr::grid_read(e->loc, g.type, sym->index, off);
-    return Typed{read};
+    return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off)};
   }
 
   // A value of type `want` from `t`, or an error: only conversions that cannot lose integer
   // meaning silently are implicit (int -> float/double, double <-> float).
   ExprPtr convert_to(const Typed &t, Type want, SourceLoc loc, const std::string &what) {
+    if (t.e->type == Type::Bool) {
+      diags_.error(loc, fmt::format("type mismatch: {} is {} but the value is a condition; use "
+                                    "c ? 1 : 0",
+                                    what, ir::type_name(want)));
+      return nullptr;
+    }
     if (want == Type::Int && t.e->type != Type::Int) {
-      diags_.error(loc, fmt::format("type mismatch: {} is int but the value is {}", what,
-                                    ir::type_name(t.e->type)));
+      diags_.error(loc, fmt::format("type mismatch: {} is int but the value is {}; convert "
+                                    "explicitly with int(...)",
+                                    what, ir::type_name(t.e->type)));
       return nullptr;
     }
     return retype(t, want);
@@ -420,7 +589,9 @@ private:
     ir::Param ip{p.loc, p.name, type_of(p.type), nullptr};
     const int index = static_cast<int>(prog_.params.size());
     if (p.init) {
-      Scope s{nullptr, index, "a param value"};
+      Scope s;
+      s.params_visible = index;
+      s.what = "a param value";
       if (auto t = expr(p.init, s))
         ip.init = convert_to(*t, ip.type, start_loc(p.init), fmt::format("param '{}'", p.name));
     }
@@ -444,11 +615,11 @@ private:
           ir::Env env;
           env.params = &vals;
           v = ir::eval(*last.init, env);
-          // e.g. 2.0 * 1e39 for a float: each literal fits, the value does not.
           bool literals_finite = true; // a bad literal is reported on its own
           ir::walk(last.init, [&](const ir::Expr &x) {
             literals_finite &= x.op != Op::FloatConst || std::isfinite(x.fval);
           });
+          // e.g. 2.0 * 1e39 for a float: each literal fits, the value does not.
           if (last.type != Type::Int && !std::isfinite(v->d) && literals_finite) {
             diags_.error(start_loc(p.init),
                          fmt::format("param '{}' evaluates to {}, which is not a finite {}",
@@ -487,6 +658,111 @@ private:
     }
   }
 
+  // An int expression of params (sizes, ranges, step counts).
+  ExprPtr size_expr(const ast::ExprPtr &x, const char *what) {
+    Scope s;
+    s.params_visible = static_cast<int>(prog_.params.size());
+    s.what = what;
+    auto t = expr(x, s);
+    if (!t)
+      return nullptr;
+    if (t->e->type != Type::Int) {
+      diags_.error(start_loc(x), fmt::format("type mismatch: {} must be int, not {}", what,
+                                             ir::type_name(t->e->type)));
+      return nullptr;
+    }
+    return t->e;
+  }
+
+  static const std::vector<std::string> &face_indices() {
+    static const std::vector<std::string> names = {"x", "y", "z", "w"};
+    return names;
+  }
+
+  void check_boundary(const ast::Grid &g, ir::Grid &ig, bool &ok) {
+    // Items without a face set every face; items with a face override theirs.
+    std::array<bool, 2 * ir::kMaxRank> given{};
+    for (const auto &item : g.boundary) {
+      ir::Face f;
+      f.loc = item.kind_loc;
+      if (item.kind == "dirichlet") {
+        f.kind = ir::BoundaryKind::Dirichlet;
+        if (!item.value) {
+          diags_.error(item.kind_loc, "dirichlet needs a value, e.g. dirichlet(0.0)");
+          ok = false;
+          continue;
+        }
+        Scope s;
+        std::vector<std::string> idx(face_indices().begin(),
+                                     face_indices().begin() + std::max(ig.rank, 0));
+        s.indices = &idx;
+        s.params_visible = static_cast<int>(prog_.params.size());
+        s.what = "a boundary value";
+        if (auto t = expr(item.value, s))
+          f.value = convert_to(*t, ig.type, start_loc(item.value),
+                               fmt::format("the boundary value of grid '{}'", g.name));
+        if (!f.value) {
+          ok = false;
+          continue;
+        }
+      } else if (item.kind == "neumann" || item.kind == "periodic") {
+        f.kind = item.kind == "neumann" ? ir::BoundaryKind::Neumann : ir::BoundaryKind::Periodic;
+        if (item.value) {
+          diags_.error(start_loc(item.value), fmt::format("{} takes no value", item.kind));
+          ok = false;
+          continue;
+        }
+      } else {
+        diags_.error(item.kind_loc, fmt::format("unknown boundary condition '{}' (dirichlet(VALUE), "
+                                                "neumann or periodic)",
+                                                item.kind));
+        ok = false;
+        continue;
+      }
+      if (item.face.empty()) {
+        for (int k = 0; k < 2 * ir::kMaxRank; ++k)
+          if (!given[k])
+            ig.faces[k] = f;
+        continue;
+      }
+      const auto &names = face_indices();
+      const int d = static_cast<int>(std::find(names.begin(), names.end(), item.face) - names.begin());
+      if (d >= ig.rank) {
+        diags_.error(item.face_loc, d < ir::kMaxRank
+                                        ? fmt::format("grid '{}' has rank {}; it has no face '{}'",
+                                                      g.name, ig.rank, item.face)
+                                        : fmt::format("unknown face '{}' (faces are x, y, z, w, "
+                                                      "with an optional - or +)",
+                                                      item.face));
+        ok = false;
+        continue;
+      }
+      for (int side = 0; side < 2; ++side) {
+        if (item.side != 0 && item.side != (side ? 1 : -1))
+          continue;
+        const int k = 2 * d + side;
+        if (given[k]) {
+          diags_.error(item.face_loc, fmt::format("face {}{} of grid '{}' is given twice",
+                                                  item.face, side ? '+' : '-', g.name));
+          ok = false;
+        }
+        given[k] = true;
+        ig.faces[k] = f;
+      }
+    }
+    for (int d = 0; d < ig.rank; ++d) {
+      const bool lo = ig.faces[2 * d].kind == ir::BoundaryKind::Periodic;
+      const bool hi = ig.faces[2 * d + 1].kind == ir::BoundaryKind::Periodic;
+      if (lo != hi) {
+        diags_.error(g.boundary.front().loc,
+                     fmt::format("grid '{}': a periodic dimension must be periodic on both "
+                                 "faces, but face {}{} is not",
+                                 g.name, face_indices()[d], lo ? '+' : '-'));
+        ok = false;
+      }
+    }
+  }
+
   void check_grid(const ast::Grid &g) {
     ir::Grid ig;
     ig.loc = g.loc;
@@ -516,56 +792,32 @@ private:
                                         g.name, ig.rank, ir::kMaxRank));
         ok = false;
       }
-      Scope s{nullptr, static_cast<int>(prog_.params.size()), "a grid extent"};
       for (const auto &x : g.extents) {
-        auto t = expr(x, s);
-        if (!t) {
-          ok = false;
-          continue;
-        }
-        if (t->e->type != Type::Int) {
-          diags_.error(start_loc(x), fmt::format("type mismatch: a grid extent must be int, not {}",
-                                           ir::type_name(t->e->type)));
+        ExprPtr e = size_expr(x, "a grid extent");
+        if (!e) {
           ok = false;
           continue;
         }
         const SourceLoc at = start_loc(x);
         const int before = diags_.error_count();
-        auto v = default_of(t->e, &at);
+        auto v = default_of(e, &at);
         if (diags_.error_count() > before)
           ok = false;
         if (v && *v < 1) {
           diags_.error(at, fmt::format("extent {} of grid '{}' is {}; it must be at least 1",
-                                           ig.extents.size() + 1, g.name, *v));
+                                       ig.extents.size() + 1, g.name, *v));
           ok = false;
         }
-        ig.extents.push_back(t->e);
+        ig.extents.push_back(e);
       }
     }
-    if (g.boundary) {
-      const auto &b = *g.boundary;
-      ig.boundary.loc = b.loc;
-      if (b.kind != "dirichlet") {
-        diags_.error(b.loc, fmt::format("unknown boundary condition '{}'; this version supports "
-                                        "dirichlet(VALUE)",
-                                        b.kind));
-        ok = false;
-      } else if (!b.value) {
-        diags_.error(b.loc, "dirichlet needs a value, e.g. dirichlet(0.0)");
-        ok = false;
-      } else {
-        Scope s{nullptr, static_cast<int>(prog_.params.size()), "a boundary value"};
-        if (auto t = expr(b.value, s))
-          ig.boundary.value = convert_to(*t, ig.type, start_loc(b.value),
-                                         fmt::format("the boundary value of grid '{}'", g.name));
-      }
-    } else if (like && like->boundary.value && like->type == ig.type) {
-      ig.boundary = like->boundary;
-    } else {
-      ig.boundary.value = ig.type == Type::Int
-                              ? ir::Expr::int_const(g.loc, 0)
-                              : ir::Expr::float_const(g.loc, ig.type, 0.0, "0.0");
-    }
+    for (auto &f : ig.faces)
+      f.value = ig.type == Type::Int ? ir::Expr::int_const(g.loc, 0)
+                                     : ir::Expr::float_const(g.loc, ig.type, 0.0, "0.0");
+    if (g.has_boundary && ig.rank <= ir::kMaxRank)
+      check_boundary(g, ig, ok);
+    else if (like && like->type == ig.type)
+      ig.faces = like->faces;
     const int index = static_cast<int>(prog_.grids.size());
     // A grid whose declaration had errors is left out of later checks: its shape is
     // incomplete, and every use of it would only repeat the first error.
@@ -587,6 +839,59 @@ private:
     return s;
   }
 
+  // Index names of a kernel, reduction or init: distinct, and not names of anything else.
+  bool check_indices(const std::vector<std::string> &names, const std::vector<SourceLoc> &locs) {
+    bool ok = true;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const auto &n = names[i];
+      if (std::find(names.begin(), names.begin() + i, n) != names.begin() + i) {
+        diags_.error(locs[i], fmt::format("index '{}' appears twice", n));
+        ok = false;
+      } else if (const Sym *s = lookup(n)) {
+        diags_.error(locs[i], fmt::format("index '{}' has the same name as {}", n,
+                                          kind_name(s->kind)));
+        ok = false;
+      } else if (!declare_name(n, locs[i], "kernel index")) {
+        ok = false;
+      }
+    }
+    if (names.size() > static_cast<std::size_t>(ir::kMaxRank)) {
+      diags_.error(locs.front(), fmt::format("{} indices; ranks 1 to {} are supported",
+                                             names.size(), ir::kMaxRank));
+      ok = false;
+    }
+    return ok;
+  }
+
+  void check_init(const ast::Init &in) {
+    const Sym *sym = lookup(in.grid);
+    if (!sym || sym->kind != Kind::Grid) {
+      diags_.error(in.grid_loc, sym ? fmt::format("'{}' is {}, not a grid", in.grid,
+                                                  kind_name(sym->kind))
+                                    : fmt::format("unknown grid '{}'", in.grid));
+      return;
+    }
+    if (bad_grids_.count(sym->index) || !check_indices(in.indices, in.index_locs))
+      return;
+    ir::Grid &g = prog_.grids[sym->index];
+    if (g.init) {
+      diags_.error(in.grid_loc, fmt::format("grid '{}' has a second init", in.grid));
+      return;
+    }
+    if (static_cast<int>(in.indices.size()) != g.rank) {
+      diags_.error(in.grid_loc, fmt::format("wrong number of indices: grid '{}' has rank {} but "
+                                            "the init names {}",
+                                            in.grid, g.rank, in.indices.size()));
+      return;
+    }
+    Scope s;
+    s.indices = &in.indices;
+    s.params_visible = static_cast<int>(prog_.params.size());
+    s.what = "an init";
+    if (auto t = expr(in.value, s))
+      g.init = convert_to(*t, g.type, start_loc(in.value), fmt::format("grid '{}'", g.name));
+  }
+
   void declare_kernel(const ast::Kernel &k) {
     ir::Kernel ik;
     ik.loc = k.loc;
@@ -598,108 +903,270 @@ private:
     prog_.kernels.push_back(std::move(ik));
   }
 
-  void check_kernel(const ast::Kernel &k, ir::Kernel &ik) {
-    if (ik.rank > ir::kMaxRank) {
-      diags_.error(k.loc, fmt::format("kernel '{}' has {} indices; ranks 1 to {} are supported",
-                                      k.name, ik.rank, ir::kMaxRank));
-      return;
+  void declare_reduction(const ast::Reduce &r) {
+    ir::Reduction ir;
+    ir.loc = r.loc;
+    ir.name = r.name;
+    ir.rank = static_cast<int>(r.indices.size());
+    ir.indices = r.indices;
+    if (declare_name(r.name, r.loc, "reduction"))
+      syms_[r.name] = {Kind::Reduction, static_cast<int>(prog_.reductions.size()), r.loc};
+    prog_.reductions.push_back(std::move(ir));
+  }
+
+  bool check_domain(const ast::Domain &d, int rank, const std::string &owner, ir::Domain &out) {
+    switch (d.kind) {
+    case ast::Domain::Kind::Interior: out.kind = ir::Domain::Kind::Interior; return true;
+    case ast::Domain::Kind::Colour:
+      if (d.colour != "red" && d.colour != "black") {
+        diags_.error(d.loc, fmt::format("unknown colour '{}': a kernel runs 'on red' (even x+y+...)"
+                                        " or 'on black' (odd)",
+                                        d.colour));
+        return false;
+      }
+      out.kind = d.colour == "red" ? ir::Domain::Kind::Red : ir::Domain::Kind::Black;
+      return true;
+    case ast::Domain::Kind::Range: break;
     }
+    if (static_cast<int>(d.ranges.size()) != rank) {
+      diags_.error(d.loc, fmt::format("{} has rank {} but its domain gives {} ranges", owner, rank,
+                                      d.ranges.size()));
+      return false;
+    }
+    out.kind = ir::Domain::Kind::Range;
     bool ok = true;
-    for (std::size_t i = 0; i < k.indices.size(); ++i) {
-      const auto &n = k.indices[i];
-      if (std::find(k.indices.begin(), k.indices.begin() + i, n) != k.indices.begin() + i) {
-        diags_.error(k.index_locs[i], fmt::format("index '{}' appears twice", n));
-        ok = false;
-      } else if (const Sym *s = lookup(n)) {
-        diags_.error(k.index_locs[i], fmt::format("index '{}' has the same name as {}", n,
-                                                  kind_name(s->kind)));
-        ok = false;
-      } else if (!declare_name(n, k.index_locs[i], "kernel index")) {
-        ok = false;
+    for (const auto &[lo, hi] : d.ranges) {
+      ExprPtr l = size_expr(lo, "a domain bound"), h = size_expr(hi, "a domain bound");
+      ok &= l && h;
+      out.lo.push_back(l);
+      out.hi.push_back(h);
+    }
+    return ok;
+  }
+
+  struct Read {
+    int grid;
+    ir::Offsets off;
+    SourceLoc loc;
+  };
+
+  // Statements of a kernel body; `scope.locals` grows with each let and shrinks after blocks.
+  void check_body(const std::vector<ast::Stmt> &body, Scope &scope, ir::Kernel &ik,
+                  std::vector<ir::Stmt> &out, std::set<int> &written, std::vector<Read> &reads) {
+    const std::size_t outer_locals = scope.locals->size();
+    for (const auto &st : body) {
+      switch (st.kind) {
+      case ast::Stmt::Kind::Assign: {
+        auto target = access(st.target, scope, true);
+        auto value = expr(st.value, scope);
+        if (!target || !value)
+          break;
+        const int gi = target->e->id;
+        const ir::Grid &g = prog_.grids[gi];
+        if (g.readonly) {
+          diags_.error(st.target->loc, fmt::format("cannot write read-only grid '{}'", g.name));
+          break;
+        }
+        ir::walk(value->e, [&](const ir::Expr &x) {
+          if (x.op == Op::GridRead)
+            reads.push_back({x.id, x.offset, x.loc});
+        });
+        ExprPtr v = convert_to(*value, g.type, start_loc(st.value), fmt::format("grid '{}'", g.name));
+        if (!v)
+          break;
+        written.insert(gi);
+        if (ik.domain_grid < 0)
+          ik.domain_grid = gi;
+        ir::Stmt s{ir::Stmt::Kind::Assign, st.loc, gi, -1, v, {}, {}};
+        out.push_back(std::move(s));
+        break;
+      }
+      case ast::Stmt::Kind::Let: {
+        auto value = expr(st.value, scope);
+        bool clash = std::any_of(scope.locals->begin(), scope.locals->end(),
+                                 [&](const LocalSym &l) { return l.name == st.name; }) ||
+                     std::find(scope.indices->begin(), scope.indices->end(), st.name) !=
+                         scope.indices->end();
+        if (clash) {
+          diags_.error(st.loc, fmt::format("redeclaration of '{}' in kernel '{}'", st.name,
+                                           ik.name));
+          break;
+        }
+        if (const Sym *s = lookup(st.name)) {
+          diags_.error(st.loc, fmt::format("local '{}' has the same name as {}", st.name,
+                                           kind_name(s->kind)));
+          break;
+        }
+        if (!declare_name(st.name, st.loc, "local") || !value)
+          break;
+        ir::walk(value->e, [&](const ir::Expr &x) {
+          if (x.op == Op::GridRead)
+            reads.push_back({x.id, x.offset, x.loc});
+        });
+        // A let keeps the type of its value (a weak literal becomes a double).
+        const int id = static_cast<int>(ik.locals.size());
+        ik.locals.push_back({st.name, value->e->type});
+        scope.locals->push_back({st.name, id, value->e->type});
+        out.push_back({ir::Stmt::Kind::Let, st.loc, -1, id, value->e, {}, {}});
+        break;
+      }
+      case ast::Stmt::Kind::If: {
+        auto cond = expr(st.value, scope);
+        ir::Stmt s{ir::Stmt::Kind::If, st.loc, -1, -1, nullptr, {}, {}};
+        if (cond && condition(*cond, st.value, "'if'")) {
+          s.value = cond->e;
+          ir::walk(cond->e, [&](const ir::Expr &x) {
+            if (x.op == Op::GridRead)
+              reads.push_back({x.id, x.offset, x.loc});
+          });
+        }
+        check_body(st.then_body, scope, ik, s.then_body, written, reads);
+        check_body(st.else_body, scope, ik, s.else_body, written, reads);
+        if (s.value)
+          out.push_back(std::move(s));
+        break;
+      }
       }
     }
-    if (!ok)
-      return;
-    if (k.body.empty()) {
-      diags_.error(k.loc, fmt::format("kernel '{}' writes no grid", k.name));
-      return;
-    }
-    Scope scope{&ik, static_cast<int>(prog_.params.size()), "a kernel"};
-    std::set<int> written;
-    struct Read {
-      int grid;
-      ir::Offsets off;
-      SourceLoc loc;
-    };
-    std::vector<Read> reads;
-    for (const auto &a : k.body) {
-      auto target = access(a.target, ik, true);
-      auto value = expr(a.value, scope);
-      if (!target || !value)
-        continue;
-      const int gi = target->e->id;
-      const ir::Grid &g = prog_.grids[gi];
-      if (g.readonly) {
-        diags_.error(a.target->loc, fmt::format("cannot write read-only grid '{}'", g.name));
-        continue;
-      }
-      ir::walk(value->e, [&](const ir::Expr &x) {
-        if (x.op == Op::GridRead)
-          reads.push_back({x.id, x.offset, x.loc});
-      });
-      ExprPtr v = convert_to(*value, g.type, start_loc(a.value), fmt::format("grid '{}'", g.name));
-      if (!v)
-        continue;
-      written.insert(gi);
-      if (ik.domain_grid < 0)
-        ik.domain_grid = gi;
-      ik.body.push_back({a.loc, gi, v});
-    }
-    // Races: every point is computed independently, so a grid the kernel writes may be read
-    // only at the point being written.
-    std::set<int> raced;
-    for (const auto &r : reads) {
-      if (!written.count(r.grid))
-        continue;
-      bool centre = std::all_of(r.off.begin(), r.off.end(), [](int o) { return o == 0; });
-      if (!centre && raced.insert(r.grid).second)
-        diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at a "
-                                        "neighbouring point; write to another grid and swap",
-                                        k.name, prog_.grids[r.grid].name));
-    }
-    if (ik.domain_grid < 0)
-      return;
-    // Every grid the kernel touches must have the shape of the grid it runs over, and be
-    // wider than the stencil (checked with the default sizes here, and again at run time).
-    const auto domain = default_shape(prog_.grids[ik.domain_grid]);
+    scope.locals->resize(outer_locals);
+  }
+
+  // Every grid a kernel or reduction touches must have the shape of the grid it runs over,
+  // and be wider than the stencil (checked with the default sizes here, again at run time).
+  void check_shapes(const std::string &owner, int domain_grid, const std::vector<int> &touched,
+                    const std::vector<Read> &reads, const std::vector<std::string> &indices) {
+    const auto domain = default_shape(prog_.grids[domain_grid]);
     std::set<int> reported;
     auto check_shape = [&](int gi, SourceLoc loc) {
       const auto s = default_shape(prog_.grids[gi]);
       if (!domain.empty() && !s.empty() && s != domain && !reported.count(gi)) {
         reported.insert(gi);
-        diags_.error(loc, fmt::format("grid '{}' has shape {} but kernel '{}' runs over grid "
-                                      "'{}' of shape {}",
-                                      prog_.grids[gi].name, shape_string(s), k.name,
-                                      prog_.grids[ik.domain_grid].name, shape_string(domain)));
+        diags_.error(loc, fmt::format("grid '{}' has shape {} but {} runs over grid '{}' of "
+                                      "shape {}",
+                                      prog_.grids[gi].name, shape_string(s), owner,
+                                      prog_.grids[domain_grid].name, shape_string(domain)));
       }
     };
-    for (const auto &a : ik.body)
-      check_shape(a.grid, a.loc);
+    for (int g : touched)
+      check_shape(g, prog_.grids[g].loc);
     for (const auto &r : reads) {
       check_shape(r.grid, r.loc);
       const auto s = default_shape(prog_.grids[r.grid]);
-      for (int d = 0; d < ik.rank && !s.empty(); ++d) {
+      for (std::size_t d = 0; d < indices.size() && !s.empty(); ++d) {
         const int width = 2 * std::abs(r.off[d]) + 1;
         if (width > s[d] && !reported.count(r.grid)) {
           reported.insert(r.grid);
-          diags_.error(r.loc, fmt::format("stencil wider than the grid: kernel '{}' reads '{}' "
-                                          "at offset {} in dimension {} ('{}'), a width of {}, "
-                                          "but the grid's extent there is {}",
-                                          k.name, prog_.grids[r.grid].name, r.off[d], d + 1,
-                                          ik.indices[d], width, s[d]));
+          diags_.error(r.loc, fmt::format("stencil wider than the grid: {} reads '{}' at offset "
+                                          "{} in dimension {} ('{}'), a width of {}, but the "
+                                          "grid's extent there is {}",
+                                          owner, prog_.grids[r.grid].name, r.off[d], d + 1,
+                                          indices[d], width, s[d]));
         }
       }
     }
+  }
+
+  void check_kernel(const ast::Kernel &k, ir::Kernel &ik) {
+    if (!check_indices(k.indices, k.index_locs))
+      return;
+    const std::string owner = fmt::format("kernel '{}'", k.name);
+    if (!check_domain(k.domain, ik.rank, owner, ik.domain))
+      return;
+    if (k.body.empty()) {
+      diags_.error(k.loc, fmt::format("kernel '{}' writes no grid", k.name));
+      return;
+    }
+    std::vector<LocalSym> locals;
+    Scope scope;
+    scope.indices = &ik.indices;
+    scope.owner = owner;
+    scope.grids = true;
+    scope.params_visible = static_cast<int>(prog_.params.size());
+    scope.what = "a kernel";
+    scope.locals = &locals;
+    scope.kernel = &ik;
+    std::set<int> written;
+    std::vector<Read> reads;
+    check_body(k.body, scope, ik, ik.body, written, reads);
+    // Races. Points are computed independently, so a grid the kernel writes may be read only
+    // at the point being written -- except that a colour may read the other colour, which
+    // it does not write (red-black Gauss-Seidel updates in place).
+    const bool coloured =
+        ik.domain.kind == ir::Domain::Kind::Red || ik.domain.kind == ir::Domain::Kind::Black;
+    std::set<int> raced;
+    for (const auto &r : reads) {
+      if (!written.count(r.grid))
+        continue;
+      int sum = 0;
+      bool centre = true;
+      for (int o : r.off) {
+        sum += o;
+        centre &= o == 0;
+      }
+      if (centre || (coloured && sum % 2 != 0) || !raced.insert(r.grid).second)
+        continue;
+      if (coloured)
+        diags_.error(r.loc, fmt::format("race: kernel '{}' updates {} points of grid '{}' in place "
+                                        "and reads it at a point of the same colour (offsets "
+                                        "summing to an even number)",
+                                        k.name, ik.domain.kind == ir::Domain::Kind::Red ? "red"
+                                                                                       : "black",
+                                        prog_.grids[r.grid].name));
+      else
+        diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at a "
+                                        "neighbouring point; write to another grid and swap, or "
+                                        "update in place 'on red' / 'on black'",
+                                        k.name, prog_.grids[r.grid].name));
+    }
+    if (ik.domain_grid < 0) {
+      if (!diags_.has_errors())
+        diags_.error(k.loc, fmt::format("kernel '{}' writes no grid", k.name));
+      return;
+    }
+    check_shapes(owner, ik.domain_grid, std::vector<int>(written.begin(), written.end()), reads,
+                 ik.indices);
+  }
+
+  void check_reduction(const ast::Reduce &r, ir::Reduction &ir) {
+    if (!check_indices(r.indices, r.index_locs))
+      return;
+    const std::string owner = fmt::format("reduction '{}'", r.name);
+    if (!check_domain(r.domain, ir.rank, owner, ir.domain))
+      return;
+    static const std::pair<const char *, ir::ReduceOp> ops[] = {{"sum", ir::ReduceOp::Sum},
+                                                                {"min", ir::ReduceOp::Min},
+                                                                {"max", ir::ReduceOp::Max},
+                                                                {"norm2", ir::ReduceOp::Norm2}};
+    const auto *op = std::find_if(std::begin(ops), std::end(ops),
+                                  [&](const auto &o) { return r.op == o.first; });
+    if (op == std::end(ops)) {
+      diags_.error(r.op_loc, fmt::format("unknown reduction '{}' (sum, min, max, norm2)", r.op));
+      return;
+    }
+    ir.op = op->second;
+    Scope scope;
+    scope.indices = &ir.indices;
+    scope.owner = owner;
+    scope.grids = true;
+    scope.params_visible = static_cast<int>(prog_.params.size());
+    scope.what = "a reduction";
+    auto v = expr(r.value, scope);
+    if (!v || !numeric(*v, r.value, owner.c_str()))
+      return;
+    ir.value = v->e;
+    std::vector<Read> reads;
+    ir::walk(ir.value, [&](const ir::Expr &x) {
+      if (x.op == Op::GridRead)
+        reads.push_back({x.id, x.offset, x.loc});
+    });
+    if (reads.empty()) {
+      diags_.error(r.loc, fmt::format("reduction '{}' reads no grid, so it has no domain to run "
+                                      "over",
+                                      r.name));
+      return;
+    }
+    ir.domain_grid = reads.front().grid;
+    check_shapes(owner, ir.domain_grid, {}, reads, ir.indices);
   }
 
   void check_run() {
@@ -713,33 +1180,32 @@ private:
       diags_.error(ast_.runs[i].loc, "a stencil has one 'run' block; this is a second one");
     const ast::Run &r = ast_.runs[0];
     prog_.run_loc = r.loc;
-    if (r.count->kind == ast::Expr::Kind::Name && r.count->text == "steps" && !lookup("steps")) {
+    if (!r.until && r.count->kind == ast::Expr::Kind::Name && r.count->text == "steps" &&
+        !lookup("steps")) {
       prog_.steps = nullptr;
     } else {
-      Scope s{nullptr, static_cast<int>(prog_.params.size()), "the step count"};
-      if (auto t = expr(r.count, s)) {
-        if (t->e->type != Type::Int)
-          diags_.error(start_loc(r.count), fmt::format("type mismatch: the step count must be int, "
-                                                 "not {}",
-                                                 ir::type_name(t->e->type)));
-        else {
-          prog_.steps = t->e;
-          const SourceLoc at = start_loc(r.count);
-          if (auto v = default_of(t->e, &at); v && *v < 0)
-            diags_.error(at, fmt::format("the step count is {}; it must be at least 0",
-                                                   *v));
-        }
+      const char *what = r.until ? "the iteration limit" : "the step count";
+      if (ExprPtr e = size_expr(r.count, what)) {
+        prog_.steps = e;
+        const SourceLoc at = start_loc(r.count);
+        if (auto v = default_of(e, &at); v && *v < 0)
+          diags_.error(at, fmt::format("{} is {}; it must be at least 0", what, *v));
       }
     }
+    std::set<int> computed;
     for (const auto &st : r.body) {
       if (st.kind == ast::RunStmt::Kind::Call) {
         const Sym *s = lookup(st.a);
         if (!s)
           diags_.error(st.a_loc, fmt::format("unknown kernel '{}'", st.a));
-        else if (s->kind != Kind::Kernel)
-          diags_.error(st.a_loc, fmt::format("'{}' is {}, not a kernel", st.a, kind_name(s->kind)));
-        else
+        else if (s->kind == Kind::Kernel)
           prog_.run.push_back({ir::RunStmt::Kind::Call, st.loc, s->index, -1});
+        else if (s->kind == Kind::Reduction) {
+          prog_.run.push_back({ir::RunStmt::Kind::Reduce, st.loc, s->index, -1});
+          computed.insert(s->index);
+        } else
+          diags_.error(st.a_loc, fmt::format("'{}' is {}, not a kernel or reduction", st.a,
+                                             kind_name(s->kind)));
         continue;
       }
       int gi[2] = {-1, -1};
@@ -776,11 +1242,26 @@ private:
         prog_.run.push_back({ir::RunStmt::Kind::Swap, st.loc, gi[0], gi[1]});
       }
     }
+    if (r.until) {
+      Scope s;
+      s.reductions = true;
+      s.params_visible = static_cast<int>(prog_.params.size());
+      s.what = "the condition of 'run until'";
+      auto c = expr(r.cond, s);
+      if (c && condition(*c, r.cond, "'run until'"))
+        prog_.until = c->e;
+      for (int id : used_reductions_)
+        if (!computed.count(id))
+          diags_.error(start_loc(r.cond),
+                       fmt::format("the condition uses reduction '{}', which the run block never "
+                                   "computes; add '{};' to the block",
+                                   prog_.reductions[id].name, prog_.reductions[id].name));
+    }
   }
 
   // A literal that fits a double may not fit the float it became (weak literals).
   void check_literals() {
-    std::set<const ir::Expr *> seen; // `like` shares its boundary expression
+    std::set<const ir::Expr *> seen; // `like` shares its boundary expressions
     auto visit = [&](const ExprPtr &root) {
       ir::walk(root, [&](const ir::Expr &e) {
         if (e.op == Op::FloatConst && !std::isfinite(e.fval) && seen.insert(&e).second)
@@ -790,24 +1271,35 @@ private:
     };
     for (const auto &p : prog_.params)
       visit(p.init);
-    for (const auto &g : prog_.grids)
-      visit(g.boundary.value);
+    for (const auto &g : prog_.grids) {
+      for (const auto &f : g.faces)
+        visit(f.value);
+      visit(g.init);
+    }
     for (const auto &k : prog_.kernels)
-      for (const auto &a : k.body)
-        visit(a.value);
+      ir::walk(k.body, [&](const ir::Expr &e) {
+        if (e.op == Op::FloatConst && !std::isfinite(e.fval) && seen.insert(&e).second)
+          diags_.error(e.loc, fmt::format("floating literal {} is out of range for {}", e.spelling,
+                                          ir::type_name(e.type)));
+      });
+    for (const auto &r : prog_.reductions)
+      visit(r.value);
     visit(prog_.steps);
+    visit(prog_.until);
   }
 
   // Halo = the widest read offset per dimension, joined over grids that swap (their storage
   // is exchanged, so they must share one layout).
   void compute_halos() {
+    auto widen = [&](const ir::Expr &x) {
+      if (x.op == Op::GridRead)
+        for (int d = 0; d < ir::kMaxRank; ++d)
+          prog_.grids[x.id].halo[d] = std::max(prog_.grids[x.id].halo[d], std::abs(x.offset[d]));
+    };
     for (const auto &k : prog_.kernels)
-      for (const auto &a : k.body)
-        ir::walk(a.value, [&](const ir::Expr &x) {
-          if (x.op == Op::GridRead)
-            for (int d = 0; d < ir::kMaxRank; ++d)
-              prog_.grids[x.id].halo[d] = std::max(prog_.grids[x.id].halo[d], std::abs(x.offset[d]));
-        });
+      ir::walk(k.body, widen);
+    for (const auto &r : prog_.reductions)
+      ir::walk(r.value, widen);
     // Swaps form classes; iterate to a fixed point (few grids, so this is cheap).
     for (bool changed = true; changed;) {
       changed = false;
@@ -830,6 +1322,7 @@ private:
   std::map<std::string, Sym> syms_;
   std::vector<std::optional<ir::Scalar>> defaults_;
   std::set<int> bad_grids_;
+  std::set<int> used_reductions_;
 };
 
 } // namespace

@@ -549,6 +549,10 @@ NpyDiff npy_compare(const std::string &path_a, const std::string &path_b) {
       }
     }
     const bool nx = std::isnan(x), ny = std::isnan(y);
+    if (!nx)
+      diff.max_mag = std::max(diff.max_mag, std::fabs(x));
+    if (!ny)
+      diff.max_mag = std::max(diff.max_mag, std::fabs(y));
     if (nx || ny) {
       if (nx != ny)
         diff.max_abs = diff.max_rel = inf;

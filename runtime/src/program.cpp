@@ -35,7 +35,7 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   if (steps < 0)
     throw Error("the step count is " + std::to_string(steps) + "; it must be at least 0");
   Timer timer;
-  program.run(steps);
+  const std::int64_t done = program.run(steps);
   const double seconds = timer.seconds();
 
   for (const auto &[g, f] : opts.saves)
@@ -45,9 +45,12 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.stencil = program.name();
   s.target = program.target();
   s.plan = program.plan();
-  s.steps = steps;
+  s.steps = done;
   s.seconds = seconds;
-  s.cell_updates = program.cell_updates_per_step() * static_cast<double>(steps);
+  s.cell_updates = program.cell_updates_per_step() * static_cast<double>(done);
+  s.until = program.has_condition();
+  s.converged = program.converged();
+  s.reductions = program.reductions();
   s.threads = program.threads();
   for (const auto &n : names)
     s.checksums.emplace_back(n, program.checksum(n));

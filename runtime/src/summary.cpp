@@ -38,6 +38,8 @@ std::string summary_json(const Summary &s) {
   j["target"] = s.target;
   j["plan"] = s.plan;
   j["steps"] = s.steps;
+  if (s.until)
+    j["converged"] = s.converged;
   j["seconds"] = s.seconds;
   j["cell_updates"] = s.cell_updates;
   j["cells_per_second"] = cells_per_second(s);
@@ -45,6 +47,11 @@ std::string summary_json(const Summary &s) {
   j["checksums"] = nlohmann::ordered_json::object();
   for (const auto &[name, value] : s.checksums)
     j["checksums"][name] = value;
+  if (!s.reductions.empty()) {
+    j["reductions"] = nlohmann::ordered_json::object();
+    for (const auto &[name, value] : s.reductions)
+      j["reductions"][name] = value;
+  }
   // Names come from user files; never throw on bad UTF-8 while printing a summary.
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
@@ -54,7 +61,12 @@ std::string summary_text(const Summary &s) {
   std::string secs = printf_str(s.seconds >= 0.001 || s.seconds == 0 ? "%.3f" : "%.3g", s.seconds);
   std::string out = s.stencil + ": " + plural(s.steps, "step") + " on " + s.target + " (" + plan +
                     plural(s.threads, "thread") + ") in " + secs + " s\n";
+  if (s.until)
+    out += std::string("  ") + (s.converged ? "converged after " : "did not converge in ") +
+           plural(s.steps, "iteration") + "\n";
   out += "  " + printf_str("%.3g", cells_per_second(s)) + " cell-updates/s\n";
+  for (const auto &[name, value] : s.reductions)
+    out += "  reduction " + name + " = " + exact(value) + "\n";
   for (const auto &[name, value] : s.checksums)
     out += "  checksum " + name + " = " + exact(value) + "\n";
   return out;

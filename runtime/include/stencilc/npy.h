@@ -39,6 +39,7 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path);
 struct NpyDiff {
   double max_abs = 0;    // largest |a - b|
   double max_rel = 0;    // largest |a - b| / max(|a|, |b|, tiny); 0 where both are 0
+  double max_mag = 0;    // largest |a| or |b| (NaNs aside): the scale of the arrays
   std::int64_t count = 0; // elements compared
 };
 /// Throws stencilc::Error if dtypes or shapes differ (or either file is bad).

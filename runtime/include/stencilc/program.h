@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stencilc/options.h"
@@ -24,11 +25,19 @@ public:
   virtual double checksum(const std::string &grid) const = 0;
   /// Fills every grid's interior with fill_random(seed, index of the grid).
   virtual void init_random(std::uint64_t seed) = 0;
-  /// Steps the run block executes when --steps is not given.
+  /// Steps the run block executes when --steps is not given (for `run until`, the limit).
   virtual std::int64_t default_steps() const = 0;
   /// Interior cells updated by one step (all kernel calls of the run block).
   virtual double cell_updates_per_step() const = 0;
-  virtual void run(std::int64_t steps) = 0;
+  /// Runs the run block `steps` times, or for `run until` until the condition holds but at
+  /// most `steps` times. Returns the number of steps done.
+  virtual std::int64_t run(std::int64_t steps) = 0;
+  /// True for a `run until` program.
+  virtual bool has_condition() const { return false; }
+  /// For `run until`: whether the last run stopped because the condition held.
+  virtual bool converged() const { return false; }
+  /// The latest value of every reduction, in declaration order (NaN if never computed).
+  virtual std::vector<std::pair<std::string, double>> reductions() const { return {}; }
   /// Threads the program computes with (1 for the interpreter).
   virtual int threads() const = 0;
 };

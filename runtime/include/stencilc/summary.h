@@ -17,10 +17,14 @@ struct Summary {
   double cell_updates = 0; // interior cells updated by all kernels over all steps
   int threads = 1;
   std::vector<std::pair<std::string, double>> checksums; // per grid, declaration order
+  std::vector<std::pair<std::string, double>> reductions; // latest values, declaration order
+  bool until = false;     // a `run until` program: `steps` counts iterations
+  bool converged = false; // ... and whether its condition held
 };
 
 /// One line of JSON (no newline): {"stencil":..,"target":..,"plan":..,"steps":..,
-/// "seconds":..,"cell_updates":..,"cells_per_second":..,"threads":..,"checksums":{"u":..}}.
+/// "seconds":..,"cell_updates":..,"cells_per_second":..,"threads":..,"checksums":{"u":..},
+/// "reductions":{"r":..}} with "converged":true|false after "steps" for `run until` programs.
 /// Doubles are printed with 17 significant digits so they round-trip.
 std::string summary_json(const Summary &s);
 /// Several human-readable lines ending in a newline.

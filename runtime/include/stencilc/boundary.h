@@ -1,0 +1,86 @@
+// Filling ghost cells from boundary conditions. The interpreter and generated code call these
+// same functions in the same order (dimension 0 first, low face before high face), so ghost
+// values -- corners included -- are identical in both.
+//
+// The ghost slab of dimension d covers, in d, the halo layers outside [0, extent); in every
+// dimension before d, the full range including ghosts (already filled); in every dimension
+// after d, the interior only. Filling d = 0, 1, ... in order therefore fills corners too.
+#pragma once
+#include <cstdint>
+
+#include "stencilc/grid.h"
+
+namespace stencilc {
+
+/// Calls f(x, y, z, w) for every ghost cell of face (d, side), side 0 = low, 1 = high.
+template <typename T, typename F> void for_each_ghost(const Grid<T> &g, int d, int side, F &&f) {
+  std::int64_t lo[kMaxRank], hi[kMaxRank];
+  for (int k = 0; k < kMaxRank; ++k) {
+    if (k < d) {
+      lo[k] = -g.halo(k);
+      hi[k] = g.extent(k) + g.halo(k);
+    } else {
+      lo[k] = 0;
+      hi[k] = g.extent(k);
+    }
+  }
+  if (side == 0) {
+    lo[d] = -g.halo(d);
+    hi[d] = 0;
+  } else {
+    lo[d] = g.extent(d);
+    hi[d] = g.extent(d) + g.halo(d);
+  }
+  for (std::int64_t w = lo[3]; w < hi[3]; ++w)
+    for (std::int64_t z = lo[2]; z < hi[2]; ++z)
+      for (std::int64_t y = lo[1]; y < hi[1]; ++y)
+        for (std::int64_t x = lo[0]; x < hi[0]; ++x)
+          f(x, y, z, w);
+}
+
+namespace detail {
+inline std::int64_t &coord(std::int64_t (&p)[kMaxRank], int d) { return p[d]; }
+} // namespace detail
+
+/// Dirichlet: ghost cell = value(x, y, z, w) (the ghost cell's own indices).
+template <typename T, typename F> void fill_dirichlet(Grid<T> &g, int d, int side, F &&value) {
+  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
+    g.at(x, y, z, w) = value(x, y, z, w);
+  });
+}
+
+/// Neumann (zero gradient): the ghost layers mirror the interior across the face, so
+/// u[-k] = u[k-1] and u[n-1+k] = u[n-k].
+template <typename T> void fill_neumann(Grid<T> &g, int d, int side) {
+  const std::int64_t n = g.extent(d);
+  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
+    std::int64_t p[kMaxRank] = {x, y, z, w};
+    std::int64_t &c = detail::coord(p, d);
+    c = c < 0 ? -c - 1 : 2 * n - 1 - c;
+    g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
+  });
+}
+
+/// Periodic: u[-k] = u[n-k] and u[n-1+k] = u[k-1].
+template <typename T> void fill_periodic(Grid<T> &g, int d, int side) {
+  const std::int64_t n = g.extent(d);
+  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
+    std::int64_t p[kMaxRank] = {x, y, z, w};
+    std::int64_t &c = detail::coord(p, d);
+    c = c < 0 ? c + n : c - n;
+    g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
+  });
+}
+
+/// Number of interior cells of the given colour (0 = red: even index sum, 1 = black).
+template <typename T> std::int64_t colour_count(const Grid<T> &g, int colour) {
+  std::int64_t count = 0;
+  const std::int64_t n0 = g.extent(0);
+  for (std::int64_t w = 0; w < g.extent(3); ++w)
+    for (std::int64_t z = 0; z < g.extent(2); ++z)
+      for (std::int64_t y = 0; y < g.extent(1); ++y)
+        count += ((y + z + w) % 2 == colour) ? (n0 + 1) / 2 : n0 / 2;
+  return count;
+}
+
+} // namespace stencilc
