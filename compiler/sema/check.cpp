@@ -34,10 +34,7 @@ const std::set<std::string> &reserved_names() {
       "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
       "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main", "std",
       "stencilc", "NULL", "assert", "errno", "INFINITY", "NAN",
-      // members of the generated program class
-      "Stencil", "Params", "step", "run", "load", "save", "checksum", "params", "name", "target",
-      "plan", "grid_names", "init_random", "default_steps", "cell_updates_per_step", "threads",
-      "defaults", "from", "params_from",
+      "Stencil", "Params",
       // macros of the headers the generated code includes
       "EOF", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX", "L_tmpnam", "SEEK_SET", "SEEK_CUR",
       "SEEK_END", "TMP_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX",
@@ -47,6 +44,17 @@ const std::set<std::string> &reserved_names() {
       "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX", "INT64_C", "UINT64_C",
       "INT32_C", "stdin", "stdout", "stderr", "unknown_grid", "missing_param", "offsetof", "unix", "linux", "i386",
       "_OPENMP", "DBL_MAX", "FLT_MAX", "DBL_EPSILON", "FLT_EPSILON", "M_PI", "M_E"};
+  return names;
+}
+
+// Members of the generated class and of its Params: grid accessors and param fields must not
+// take these names (kernels, reductions, indices and locals may: they become kernel__NAME
+// methods and local variables).
+const std::set<std::string> &api_names() {
+  static const std::set<std::string> names = {
+      "step", "run", "load", "save", "checksum", "params", "name", "target", "plan", "grid_names",
+      "init_random", "default_steps", "cell_updates_per_step", "threads", "has_condition",
+      "converged", "reductions", "defaults", "from"};
   return names;
 }
 
@@ -140,15 +148,19 @@ private:
     SourceLoc loc;
   };
 
+  // Reports a reserved name or a redeclaration; returns false only for a redeclaration, so a
+  // reserved name is still declared and its uses raise no further errors.
   bool declare_name(const std::string &name, SourceLoc loc, const char *what, bool stencil = false) {
+    const bool member = std::string(what) == "grid" || std::string(what) == "param";
     if (reserved_names().count(name) || name.find("__") != std::string::npos ||
-        name.back() == '_' || (stencil && global_c_names().count(name))) {
+        name.back() == '_' || (stencil && global_c_names().count(name)) ||
+        (member && api_names().count(name))) {
       diags_.error(loc, fmt::format("'{}' is reserved and cannot name a {} (C++ keywords and "
                                     "macros, names of the generated API, '__' and a trailing '_' "
                                     "are reserved{})",
                                     name, what,
                                     stencil ? "; a stencil name may not be a C library name" : ""));
-      return false;
+      return !stencil && !syms_.count(name);
     }
     if (stencil)
       return true; // the stencil name is a namespace: it does not clash with members
