@@ -72,8 +72,11 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
   const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
   const auto sources = emit_sources(c, opts.target, dir, opts.emit);
   std::vector<std::string> cmd = {opts.cxx.empty() ? env_or("CXX", "c++") : opts.cxx,
-                                  "-std=c++17", "-O3", "-march=native", "-fopenmp", "-Wall",
-                                  "-Wextra", "-I" + env_or("STENCILC_RT_INCLUDE_DIR",
+                                  // No contraction into fused multiply-adds: the generated code
+                                  // then rounds exactly as the interpreter does (and as other
+                                  // plans of the same program do); --cxxflag can turn it on.
+                                  "-std=c++17", "-O3", "-march=native", "-fopenmp",
+                                  "-ffp-contract=off", "-Wall", "-Wextra", "-I" + env_or("STENCILC_RT_INCLUDE_DIR",
                                                            STENCILC_RT_INCLUDE_DIR)};
   for (const auto &f : opts.cxxflags)
     cmd.push_back(f);

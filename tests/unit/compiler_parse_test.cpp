@@ -141,25 +141,31 @@ TEST(CompilerParse, GridsExplicitShapeLikeReadonlyAndBoundary) {
   EXPECT_EQ(tree(gs[0].extents[1]), "NY");
   EXPECT_EQ(tree(gs[0].extents[2]), "(2 * NZ)");
   EXPECT_TRUE(gs[0].like.empty());
-  ASSERT_TRUE(gs[0].boundary);
-  EXPECT_EQ(gs[0].boundary->kind, "dirichlet");
-  expect_loc(gs[0].boundary->loc, 2, 37);
-  ASSERT_TRUE(gs[0].boundary->value);
-  EXPECT_EQ(gs[0].boundary->value->text, "0.5");
+  ASSERT_TRUE(gs[0].has_boundary);
+  ASSERT_EQ(gs[0].boundary.size(), 1u);
+  EXPECT_EQ(gs[0].boundary[0].face, ""); // uniform: every face
+  EXPECT_EQ(gs[0].boundary[0].side, 0);
+  EXPECT_EQ(gs[0].boundary[0].kind, "dirichlet");
+  expect_loc(gs[0].boundary[0].loc, 2, 37);
+  expect_loc(gs[0].boundary[0].kind_loc, 2, 37);
+  ASSERT_TRUE(gs[0].boundary[0].value);
+  EXPECT_EQ(gs[0].boundary[0].value->text, "0.5");
 
   // The second item of the same declaration shares its type.
   EXPECT_EQ(gs[1].name, "w");
   EXPECT_EQ(gs[1].type, ast::TypeName::Float);
   ASSERT_EQ(gs[1].extents.size(), 1u);
   EXPECT_EQ(gs[1].extents[0]->text, "8");
-  EXPECT_FALSE(gs[1].boundary);
+  EXPECT_FALSE(gs[1].has_boundary);
+  EXPECT_TRUE(gs[1].boundary.empty());
 
   EXPECT_EQ(gs[2].name, "k");
   EXPECT_TRUE(gs[2].readonly);
   EXPECT_EQ(gs[2].type, ast::TypeName::Double);
-  ASSERT_TRUE(gs[2].boundary);
-  EXPECT_EQ(gs[2].boundary->kind, "periodic"); // any name parses; sema judges it
-  EXPECT_EQ(gs[2].boundary->value, nullptr);
+  ASSERT_TRUE(gs[2].has_boundary);
+  ASSERT_EQ(gs[2].boundary.size(), 1u);
+  EXPECT_EQ(gs[2].boundary[0].kind, "periodic"); // any name parses; sema judges it
+  EXPECT_EQ(gs[2].boundary[0].value, nullptr);
 
   EXPECT_EQ(gs[3].name, "v");
   EXPECT_EQ(gs[3].type, ast::TypeName::Int);

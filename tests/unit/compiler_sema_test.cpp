@@ -103,6 +103,19 @@ std::vector<ir::Offsets> reads_of(const ir::ExprPtr &e) {
   return out;
 }
 
+// Every face of a grid, low before high, dimension by dimension, as "x-:KIND(VALUE)".
+std::string faces_of(const ir::Program &p, const ir::Grid &g) {
+  std::string s;
+  for (int f = 0; f < 2 * g.rank; ++f) {
+    const ir::Face &face = g.faces[f];
+    s += (f ? " " : "") + std::string(1, "xyzw"[f / 2]) + (f % 2 ? "+:" : "-:") +
+         ir::boundary_name(face.kind);
+    if (face.kind == ir::BoundaryKind::Dirichlet)
+      s += "(" + ir::print(p, face.value) + ")";
+  }
+  return s;
+}
+
 const char *kFloatHeader = "stencil s;\n"
                            "param int N = 8;\n"
                            "param float c = 0.25;\n"
@@ -336,7 +349,8 @@ TEST(CompilerSema, LikeCopiesExtentsAndBoundary) {
   ASSERT_EQ(u.extents.size(), 2u);
   EXPECT_EQ(ir::print(p, u.extents[0]), "NX");
   EXPECT_EQ(ir::print(p, u.extents[1]), "(2 * NY)");
-  EXPECT_EQ(ir::print(p, u.boundary.value), "float(b)");
+  EXPECT_EQ(faces_of(p, u), "x-:dirichlet(float(b)) x+:dirichlet(float(b)) "
+                            "y-:dirichlet(float(b)) y+:dirichlet(float(b))");
   for (const char *n : {"v", "w", "z", "r"}) {
     const auto &g = p.grids[grid_named(p, n)];
     EXPECT_EQ(g.rank, 2) << n;
@@ -344,27 +358,36 @@ TEST(CompilerSema, LikeCopiesExtentsAndBoundary) {
     EXPECT_EQ(ir::print(p, g.extents[0]), "NX") << n;
     EXPECT_EQ(ir::print(p, g.extents[1]), "(2 * NY)") << n;
   }
-  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "v")].boundary.value), "float(b)");
-  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "w")].boundary.value), "2.5:float");
-  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "r")].boundary.value), "float(b)");
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "v")]), faces_of(p, u));
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "w")]),
+            "x-:dirichlet(2.5:float) x+:dirichlet(2.5:float) "
+            "y-:dirichlet(2.5:float) y+:dirichlet(2.5:float)");
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "r")]), faces_of(p, u));
   EXPECT_TRUE(p.grids[grid_named(p, "r")].readonly);
   EXPECT_FALSE(p.grids[grid_named(p, "v")].readonly);
   // A grid of another type does not inherit a value of the wrong type: it gets the default 0.
   const auto &z = p.grids[grid_named(p, "z")];
   EXPECT_EQ(z.type, ir::Type::Double);
-  ASSERT_TRUE(z.boundary.value);
-  EXPECT_EQ(z.boundary.value->type, ir::Type::Double);
-  EXPECT_EQ(z.boundary.value->fval, 0.0);
+  for (int f = 0; f < 2 * z.rank; ++f) {
+    ASSERT_TRUE(z.faces[f].value) << f;
+    EXPECT_EQ(z.faces[f].kind, ir::BoundaryKind::Dirichlet) << f;
+    EXPECT_EQ(z.faces[f].value->type, ir::Type::Double) << f;
+    EXPECT_EQ(z.faces[f].value->fval, 0.0) << f;
+  }
 }
 
 TEST(CompilerSema, DefaultBoundaryIsZeroOfTheGridType) {
   auto p = valid("stencil s;\ngrid float f[4];\ngrid int i[4];\ngrid double d[4];\n"
                  "kernel k(x) { f[x] = 1.0; i[x] = 1; d[x] = 1.0; }\nrun steps { k; }\n");
-  EXPECT_EQ(ir::print(p, p.grids[0].boundary.value), "0.0:float");
-  EXPECT_EQ(p.grids[1].boundary.value->op, ir::Op::IntConst);
-  EXPECT_EQ(p.grids[1].boundary.value->ival, 0);
-  EXPECT_EQ(ir::print(p, p.grids[2].boundary.value), "0.0:double");
-  EXPECT_EQ(p.grids[2].boundary.kind, ir::BoundaryKind::Dirichlet);
+  EXPECT_EQ(faces_of(p, p.grids[0]), "x-:dirichlet(0.0:float) x+:dirichlet(0.0:float)");
+  for (int f = 0; f < 2; ++f) {
+    ASSERT_TRUE(p.grids[1].faces[f].value);
+    EXPECT_EQ(p.grids[1].faces[f].value->op, ir::Op::IntConst);
+    EXPECT_EQ(p.grids[1].faces[f].value->ival, 0);
+  }
+  EXPECT_EQ(faces_of(p, p.grids[2]), "x-:dirichlet(0.0:double) x+:dirichlet(0.0:double)");
+  EXPECT_EQ(p.grids[2].faces[0].kind, ir::BoundaryKind::Dirichlet);
+  EXPECT_EQ(p.grids[2].faces[1].kind, ir::BoundaryKind::Dirichlet);
 }
 
 TEST(CompilerSema, GridsAndParamsKeepDeclarationOrderAndTypes) {
@@ -510,12 +533,12 @@ TEST(CompilerSemaErrors, LikeOfUnknownOrNonGrid) {
 
 TEST(CompilerSemaErrors, Boundaries) {
   expect_errors("stencil s;\n"
-                "grid float a[4] boundary periodic;\n"
+                "grid float a[4] boundary reflect;\n"
                 "grid float b[4] boundary dirichlet;\n"
                 "grid int c[4] boundary dirichlet(0.5);\n"
                 "grid float d[4] boundary dirichlet(d[0]);\n"
                 "run steps { }\n",
-                {{2, 26, "unknown boundary condition 'periodic'"},
+                {{2, 26, "unknown boundary condition 'reflect'"},
                  {3, 26, "dirichlet needs a value"},
                  {4, 34, "type mismatch: the boundary value of grid 'c' is int but the value is "
                          "double"},
