@@ -30,10 +30,13 @@ std::string env_or(const char *name, const std::string &fallback) {
 
 } // namespace
 
-void check_target(const std::string &target) {
+void check_target(const std::string &target, bool model_only) {
   if (target == "openmp")
     return;
   static const char *const planned[] = {"cuda", "hip", "mpi-openmp", "mpi-cuda", "mpi-hip"};
+  for (const char *t : planned)
+    if (target == t && model_only)
+      return;
   for (const char *t : planned)
     if (target == t)
       throw stencilc::Error(fmt::format("target '{}' is not implemented yet; this version "
@@ -44,13 +47,25 @@ void check_target(const std::string &target) {
                                     target));
 }
 
+bool implemented_plan(const std::string &target, const model::Plan &plan) {
+  return target == "openmp" && plan.scheme == "naive" && plan.k == 1;
+}
+
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,
-                                      const std::string &dir, const EmitOptions &opts) {
+                                      const std::string &dir, const EmitOptions &opts_in) {
   check_target(target);
-  if (!opts.plan.empty() && opts.plan != "naive")
-    throw stencilc::Error(fmt::format("--plan {}: the openmp target has one plan in this "
-                                      "version: naive",
-                                      opts.plan));
+  EmitOptions opts = opts_in;
+  if (!opts.plan.empty() && opts.plan != "naive") {
+    model::Plan base;
+    base.target = target;
+    base.scheme = "naive";
+    const model::Plan p = model::parse_plan(opts.plan, base);
+    if (!implemented_plan(target, p))
+      throw stencilc::Error(fmt::format("--plan {}: the {} target implements only scheme=naive "
+                                        "in this version (temporal blocking is planned)",
+                                        opts.plan, target));
+  }
+  opts.plan = "naive";
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))

@@ -7,12 +7,17 @@
 
 #include "codegen/codegen.h"
 #include "driver/pipeline.h"
+#include "model/model.h"
 #include "stencilc/options.h"
 
 namespace stc {
 
-/// Throws stencilc::Error for an unknown target or one that is not implemented yet.
-void check_target(const std::string &target);
+/// Throws stencilc::Error for an unknown target, or (unless `model_only`: explain models every
+/// target) one whose code generation is not implemented yet.
+void check_target(const std::string &target, bool model_only = false);
+
+/// Whether the code generator implements this plan for the target.
+bool implemented_plan(const std::string &target, const model::Plan &plan);
 
 /// Writes the target's sources into `dir` (created if missing); returns their paths.
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,

@@ -9,6 +9,8 @@
 #include "analysis/analyze.h"
 #include "codegen/codegen.h"
 #include "driver/build.h"
+#include "driver/explain.h"
+#include "model/machine.h"
 #include "driver/pipeline.h"
 #include "interp/interpreter.h"
 #include "sema/check.h"
@@ -91,7 +93,7 @@ int main(int argc, char **argv) {
   add_common(verify);
   add_build(verify);
   add_cxx(verify);
-  std::vector<std::string> vset_raw;
+  std::vector<std::string> vset_raw, eopts_sets;
   verify->add_option("--set", vset_raw, "NAME=VALUE override a param (default: small sizes)")
       ->check([](const std::string &s) {
         const auto eq = s.find('=');
@@ -101,6 +103,45 @@ int main(int argc, char **argv) {
   verify->add_option("--steps", vsteps, "steps to run (default: min(program default, 5))")
       ->check(CLI::NonNegativeNumber);
   verify->add_option("--seed", vopts.seed, "seed of the random inputs")->capture_default_str();
+
+  ExplainOptions eopts;
+  auto add_model = [&](CLI::App *sub) {
+    sub->add_option("--machine,-m", eopts.machine,
+                    "machine profile: a built-in name (h100-sxm, h200, a100-40gb, mi250x-gcd, "
+                    "generic-cpu) or a JSON file; default: the calibrated profile if present");
+    sub->add_option("--set", eopts_sets, "NAME=VALUE override a param (sizes change the choice)")
+        ->check([](const std::string &s) {
+          const auto eq = s.find('=');
+          return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : "";
+        });
+  };
+  auto *explainc = app.add_subcommand(
+      "explain", "show the performance model's candidate plans and the one it chooses");
+  add_common(explainc);
+  explainc->add_option("--target,-t", eopts.target,
+                       "openmp, cuda, hip, mpi-openmp, mpi-cuda, mpi-hip")
+      ->capture_default_str();
+  add_model(explainc);
+  explainc->add_option("--ranks,-n", eopts.ranks, "MPI processes (mpi-* targets)")
+      ->check(CLI::Range(1, 1 << 20));
+  explainc->add_option("--plan", eopts.plan, "KEY=VALUE,... predict this plan instead");
+  explainc->add_flag("--json", eopts.json, "print one JSON line");
+
+  TuneOptions topts;
+  auto *tunec = app.add_subcommand(
+      "tune", "build the candidate plans that run here, measure them, compare with the model");
+  add_common(tunec);
+  tunec->add_option("--target,-t", eopts.target, "openmp")->capture_default_str();
+  add_model(tunec);
+  add_cxx(tunec);
+  tunec->add_option("--steps", topts.steps, "steps per measurement")->capture_default_str();
+
+  CalibrateOptions copts;
+  auto *calib = app.add_subcommand("calibrate", "measure this machine for the performance model");
+  calib->add_option("-o,--output", copts.output,
+                    "profile to write (default: " + model::calibrated_machine_path() + ")");
+  calib->add_option("--cxx", copts.cxx, "C++ compiler (default: $CXX or c++)");
+  calib->add_flag("-v,--verbose", copts.verbose, "print the compiler command");
 
   // CLI11 would only say "a subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-') {
@@ -126,6 +167,18 @@ int main(int argc, char **argv) {
   for (const auto &s : vset_raw) {
     const auto eq = s.find('=');
     vopts.run.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  for (const auto &s : eopts_sets) {
+    const auto eq = s.find('=');
+    eopts.run.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  if (calib->parsed()) {
+    try {
+      return calibrate(copts);
+    } catch (const stencilc::Error &e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return 1;
+    }
   }
   try {
     auto compiled = compile(file, popts);
@@ -154,6 +207,13 @@ int main(int argc, char **argv) {
       build_executable(*compiled, bopts, exe);
       std::printf("built %s\n", exe.c_str());
       return 0;
+    }
+    if (explainc->parsed())
+      return explain(*compiled, eopts);
+    if (tunec->parsed()) {
+      topts.explain = eopts;
+      topts.build = bopts;
+      return tune(*compiled, topts);
     }
     if (verify->parsed()) {
       vopts.build = bopts;

@@ -64,6 +64,26 @@ std::string tree(const ast::ExprPtr &e) {
   case K::Sub: return "(" + tree(e->args[0]) + " - " + tree(e->args[1]) + ")";
   case K::Mul: return "(" + tree(e->args[0]) + " * " + tree(e->args[1]) + ")";
   case K::Div: return "(" + tree(e->args[0]) + " / " + tree(e->args[1]) + ")";
+  case K::Not: return "(!" + tree(e->args[0]) + ")";
+  case K::Mod:
+  case K::Lt:
+  case K::Le:
+  case K::Gt:
+  case K::Ge:
+  case K::Eq:
+  case K::Ne:
+  case K::And:
+  case K::Or: // e->text is the operator's spelling
+    return "(" + tree(e->args[0]) + " " + e->text + " " + tree(e->args[1]) + ")";
+  case K::Cond:
+    return "(" + tree(e->args[0]) + " ? " + tree(e->args[1]) + " : " + tree(e->args[2]) + ")";
+  case K::Call:
+  case K::Conv: {
+    std::string s = e->text + "(";
+    for (std::size_t i = 0; i < e->args.size(); ++i)
+      s += (i ? "," : "") + tree(e->args[i]);
+    return s + ")";
+  }
   }
   return "?";
 }
@@ -442,6 +462,346 @@ TEST(CompilerParse, DeepNestingIsAnErrorNotACrash) {
   ASSERT_TRUE(p.diags->has_errors());
   EXPECT_NE(p.diags->diagnostics()[0].message.find("nested"), std::string::npos);
   EXPECT_EQ(p.diags->diagnostics()[0].loc.line, 2);
+}
+
+// ---------------------------------------------------------------- language v2: declarations
+
+TEST(CompilerParse, BoundaryItemsWithFacesAndSides) {
+  auto p = parse_text("stencil s;\n"
+                      "grid double u[N, N] boundary(neumann, x-: dirichlet(1.0 + 0.5*y), y: "
+                      "periodic, z+: neumann);\n"
+                      "grid float v[N] boundary(periodic);\n"
+                      "grid float w[N] boundary periodic;\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &gs = p.prog->grids;
+  ASSERT_EQ(gs.size(), 3u);
+  ASSERT_TRUE(gs[0].has_boundary);
+  const auto &b = gs[0].boundary;
+  ASSERT_EQ(b.size(), 4u);
+  // The default for every face: no face, no side.
+  EXPECT_EQ(b[0].face, "");
+  EXPECT_EQ(b[0].side, 0);
+  EXPECT_EQ(b[0].kind, "neumann");
+  EXPECT_EQ(b[0].value, nullptr);
+  expect_loc(b[0].loc, 2, 30);
+  expect_loc(b[0].kind_loc, 2, 30);
+  // x-: the low face of x, with a value that uses the ghost cell's index y.
+  EXPECT_EQ(b[1].face, "x");
+  EXPECT_EQ(b[1].side, -1);
+  EXPECT_EQ(b[1].kind, "dirichlet");
+  expect_loc(b[1].loc, 2, 39); // an item with a face is located at its face
+  expect_loc(b[1].face_loc, 2, 39);
+  expect_loc(b[1].kind_loc, 2, 43);
+  EXPECT_EQ(tree(b[1].value), "(1.0 + (0.5 * y))");
+  expect_loc(b[1].value->loc, 2, 57);
+  // y: both faces of y.
+  EXPECT_EQ(b[2].face, "y");
+  EXPECT_EQ(b[2].side, 0);
+  EXPECT_EQ(b[2].kind, "periodic");
+  expect_loc(b[2].face_loc, 2, 67);
+  expect_loc(b[2].kind_loc, 2, 70);
+  // z+: the high face of z (the parser accepts any face name and any rank; sema judges).
+  EXPECT_EQ(b[3].face, "z");
+  EXPECT_EQ(b[3].side, 1);
+  EXPECT_EQ(b[3].kind, "neumann");
+  expect_loc(b[3].face_loc, 2, 80);
+
+  // `boundary(K)` and `boundary K` are the same single item.
+  for (int g : {1, 2}) {
+    ASSERT_TRUE(gs[g].has_boundary) << g;
+    ASSERT_EQ(gs[g].boundary.size(), 1u) << g;
+    EXPECT_EQ(gs[g].boundary[0].face, "") << g;
+    EXPECT_EQ(gs[g].boundary[0].side, 0) << g;
+    EXPECT_EQ(gs[g].boundary[0].kind, "periodic") << g;
+    EXPECT_EQ(gs[g].boundary[0].value, nullptr) << g;
+  }
+}
+
+TEST(CompilerParse, BoundaryItemWithAnUnknownFaceStillParses) {
+  auto p = parse_text("stencil s;\ngrid double u[4] boundary(q+: neumann, dirichlet(0.0));\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &b = p.prog->grids[0].boundary;
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].face, "q");
+  EXPECT_EQ(b[0].side, 1);
+  EXPECT_EQ(b[1].face, "");
+  EXPECT_EQ(b[1].kind, "dirichlet");
+  EXPECT_EQ(tree(b[1].value), "0.0");
+}
+
+TEST(CompilerParse, Init) {
+  auto p = parse_text("stencil s;\n"
+                      "init g[i, j] = i * 2 + j;\n"
+                      "init h[x] = sin(x * 0.5);\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  ASSERT_EQ(p.prog->inits.size(), 2u);
+  const auto &in = p.prog->inits[0];
+  EXPECT_EQ(in.grid, "g");
+  expect_loc(in.loc, 2, 1);
+  expect_loc(in.grid_loc, 2, 6);
+  EXPECT_EQ(in.indices, (std::vector<std::string>{"i", "j"}));
+  ASSERT_EQ(in.index_locs.size(), 2u);
+  expect_loc(in.index_locs[0], 2, 8);
+  expect_loc(in.index_locs[1], 2, 11);
+  EXPECT_EQ(tree(in.value), "((i * 2) + j)");
+  EXPECT_EQ(p.prog->inits[1].grid, "h");
+  EXPECT_EQ(p.prog->inits[1].indices, std::vector<std::string>{"x"});
+  EXPECT_EQ(tree(p.prog->inits[1].value), "sin((x * 0.5))");
+}
+
+TEST(CompilerParse, KernelDomains) {
+  auto p = parse_text("stencil s;\n"
+                      "kernel a(x, y) on [1:N-1, 0:N] { u[x,y] = 1.0; }\n"
+                      "kernel b(x) on red { u[x] = 1.0; }\n"
+                      "kernel c(x) on black { u[x] = 1.0; }\n"
+                      "kernel d(x) { u[x] = 1.0; }\n"
+                      "kernel e(x) on purple { u[x] = 1.0; }\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &ks = p.prog->kernels;
+  ASSERT_EQ(ks.size(), 5u);
+  const auto &ra = ks[0].domain;
+  EXPECT_EQ(ra.kind, ast::Domain::Kind::Range);
+  expect_loc(ra.loc, 2, 16); // 'on'
+  ASSERT_EQ(ra.ranges.size(), 2u);
+  EXPECT_EQ(tree(ra.ranges[0].first), "1");
+  EXPECT_EQ(tree(ra.ranges[0].second), "(N - 1)");
+  EXPECT_EQ(tree(ra.ranges[1].first), "0");
+  EXPECT_EQ(tree(ra.ranges[1].second), "N");
+  ASSERT_EQ(ks[0].body.size(), 1u);
+
+  EXPECT_EQ(ks[1].domain.kind, ast::Domain::Kind::Colour);
+  EXPECT_EQ(ks[1].domain.colour, "red");
+  expect_loc(ks[1].domain.loc, 3, 16); // the colour's name
+  EXPECT_TRUE(ks[1].domain.ranges.empty());
+  EXPECT_EQ(ks[2].domain.kind, ast::Domain::Kind::Colour);
+  EXPECT_EQ(ks[2].domain.colour, "black");
+  EXPECT_EQ(ks[3].domain.kind, ast::Domain::Kind::Interior);
+  EXPECT_TRUE(ks[3].domain.ranges.empty());
+  EXPECT_EQ(ks[4].domain.kind, ast::Domain::Kind::Colour); // sema judges the colour
+  EXPECT_EQ(ks[4].domain.colour, "purple");
+}
+
+TEST(CompilerParse, LetIfElseIfElse) {
+  auto p = parse_text("stencil s;\n"
+                      "kernel k(x) {\n"
+                      "  let a = u[x] * 2.0;\n"
+                      "  if (a > 1.0) { v[x] = a; }\n"
+                      "  else if (a < -1.0) { v[x] = -a; }\n"
+                      "  else { v[x] = 0.0; let b = 1.0; }\n"
+                      "  if (x == 0) { v[x] = 1.0; }\n"
+                      "  if (x != 0) { } else { }\n"
+                      "}\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &body = p.prog->kernels[0].body;
+  ASSERT_EQ(body.size(), 4u);
+
+  EXPECT_EQ(body[0].kind, ast::Stmt::Kind::Let);
+  EXPECT_EQ(body[0].name, "a");
+  expect_loc(body[0].loc, 3, 7); // the local's name
+  EXPECT_EQ(tree(body[0].value), "(u[x] * 2.0)");
+  EXPECT_EQ(body[0].target, nullptr);
+
+  const auto &i1 = body[1];
+  EXPECT_EQ(i1.kind, ast::Stmt::Kind::If);
+  expect_loc(i1.loc, 4, 3);
+  EXPECT_EQ(tree(i1.value), "(a > 1.0)");
+  ASSERT_EQ(i1.then_body.size(), 1u);
+  EXPECT_EQ(i1.then_body[0].kind, ast::Stmt::Kind::Assign);
+  EXPECT_EQ(tree(i1.then_body[0].target), "v[x]");
+  EXPECT_EQ(tree(i1.then_body[0].value), "a");
+  // `else if` is an else block holding one if statement.
+  ASSERT_EQ(i1.else_body.size(), 1u);
+  const auto &i2 = i1.else_body[0];
+  EXPECT_EQ(i2.kind, ast::Stmt::Kind::If);
+  expect_loc(i2.loc, 5, 8);
+  EXPECT_EQ(tree(i2.value), "(a < (-1.0))");
+  ASSERT_EQ(i2.then_body.size(), 1u);
+  EXPECT_EQ(tree(i2.then_body[0].value), "(-a)");
+  ASSERT_EQ(i2.else_body.size(), 2u);
+  EXPECT_EQ(i2.else_body[0].kind, ast::Stmt::Kind::Assign);
+  EXPECT_EQ(tree(i2.else_body[0].value), "0.0");
+  EXPECT_EQ(i2.else_body[1].kind, ast::Stmt::Kind::Let);
+  EXPECT_EQ(i2.else_body[1].name, "b");
+
+  EXPECT_EQ(body[2].kind, ast::Stmt::Kind::If);
+  EXPECT_EQ(tree(body[2].value), "(x == 0)");
+  EXPECT_EQ(body[2].then_body.size(), 1u);
+  EXPECT_TRUE(body[2].else_body.empty());
+
+  EXPECT_EQ(tree(body[3].value), "(x != 0)");
+  EXPECT_TRUE(body[3].then_body.empty());
+  EXPECT_TRUE(body[3].else_body.empty());
+}
+
+TEST(CompilerParse, Reductions) {
+  auto p = parse_text("stencil s;\n"
+                      "reduce res(x, y) on [1:3, 0:2] = norm2(u[x,y] - v[x,y]);\n"
+                      "reduce big(x) = max(u[x]);\n"
+                      "reduce tot(x) on black = sum(abs(u[x]));\n"
+                      "reduce lo(x) = min(u[x] + 1);\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &rs = p.prog->reduces;
+  ASSERT_EQ(rs.size(), 4u);
+  EXPECT_EQ(rs[0].name, "res");
+  expect_loc(rs[0].loc, 2, 8);
+  EXPECT_EQ(rs[0].indices, (std::vector<std::string>{"x", "y"}));
+  ASSERT_EQ(rs[0].index_locs.size(), 2u);
+  expect_loc(rs[0].index_locs[1], 2, 15);
+  EXPECT_EQ(rs[0].domain.kind, ast::Domain::Kind::Range);
+  ASSERT_EQ(rs[0].domain.ranges.size(), 2u);
+  EXPECT_EQ(tree(rs[0].domain.ranges[0].first), "1");
+  EXPECT_EQ(tree(rs[0].domain.ranges[0].second), "3");
+  EXPECT_EQ(tree(rs[0].domain.ranges[1].second), "2");
+  EXPECT_EQ(rs[0].op, "norm2");
+  expect_loc(rs[0].op_loc, 2, 34);
+  EXPECT_EQ(tree(rs[0].value), "(u[x,y] - v[x,y])");
+
+  // `max` is also a keyword of `run until ... max N`; it still names the reduction.
+  EXPECT_EQ(rs[1].name, "big");
+  EXPECT_EQ(rs[1].op, "max");
+  expect_loc(rs[1].op_loc, 3, 17);
+  EXPECT_EQ(rs[1].domain.kind, ast::Domain::Kind::Interior);
+  EXPECT_EQ(tree(rs[1].value), "u[x]");
+
+  EXPECT_EQ(rs[2].op, "sum");
+  EXPECT_EQ(rs[2].domain.kind, ast::Domain::Kind::Colour);
+  EXPECT_EQ(rs[2].domain.colour, "black");
+  EXPECT_EQ(tree(rs[2].value), "abs(u[x])");
+  EXPECT_EQ(rs[3].op, "min");
+  EXPECT_EQ(tree(rs[3].value), "(u[x] + 1)");
+}
+
+TEST(CompilerParse, RunUntilWithMax) {
+  auto p = parse_text("stencil s;\n"
+                      "run until res / first(res) < tol max 2 * MAXIT {\n"
+                      "  residual; res; swap u, v;\n"
+                      "}\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  ASSERT_EQ(p.prog->runs.size(), 1u);
+  const auto &r = p.prog->runs[0];
+  EXPECT_TRUE(r.until);
+  expect_loc(r.loc, 2, 1);
+  EXPECT_EQ(tree(r.cond), "((res / first(res)) < tol)");
+  EXPECT_EQ(tree(r.count), "(2 * MAXIT)");
+  ASSERT_EQ(r.body.size(), 3u);
+  EXPECT_EQ(r.body[0].kind, ast::RunStmt::Kind::Call);
+  EXPECT_EQ(r.body[0].a, "residual");
+  EXPECT_EQ(r.body[1].kind, ast::RunStmt::Kind::Call); // a reduction is called like a kernel
+  EXPECT_EQ(r.body[1].a, "res");
+  EXPECT_EQ(r.body[2].kind, ast::RunStmt::Kind::Swap);
+
+  // A `run N` block is not an until loop.
+  auto q = parse_text("stencil s;\nrun 3 { k; }\n");
+  ASSERT_TRUE(q.prog) << q.diags->render();
+  EXPECT_FALSE(q.prog->runs[0].until);
+  EXPECT_EQ(q.prog->runs[0].cond, nullptr);
+}
+
+// `max` is the keyword before the iteration limit and also a function: both in one header.
+TEST(CompilerParse, RunUntilConditionMayCallMax) {
+  auto p = parse_text("stencil s;\nrun until max(r, 1.0) < tol max 5 { r; }\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &r = p.prog->runs[0];
+  EXPECT_TRUE(r.until);
+  EXPECT_EQ(tree(r.cond), "(max(r,1.0) < tol)");
+  EXPECT_EQ(tree(r.count), "5");
+}
+
+TEST(CompilerParse, RunUntilWithoutMaxIsASyntaxError) {
+  auto p = parse_text("stencil s;\nrun until r < tol { r; }\n");
+  EXPECT_FALSE(p.prog);
+  ASSERT_TRUE(p.diags->has_errors());
+  EXPECT_EQ(p.diags->diagnostics()[0].loc.line, 2);
+}
+
+// ---------------------------------------------------------------- language v2: expressions
+
+TEST(CompilerParse, TernaryIsRightAssociativeAndLowest) {
+  EXPECT_EQ(tree(parse_expr("a ? b : c ? d : e")), "(a ? b : (c ? d : e))");
+  EXPECT_EQ(tree(parse_expr("a ? b ? c : d : e")), "(a ? (b ? c : d) : e)");
+  EXPECT_EQ(tree(parse_expr("a || b ? c + d : e * 2")), "((a || b) ? (c + d) : (e * 2))");
+  EXPECT_EQ(tree(parse_expr("a < b ? -c : d")), "((a < b) ? (-c) : d)");
+  EXPECT_EQ(tree(parse_expr("(a ? b : c) + d")), "((a ? b : c) + d)");
+}
+
+TEST(CompilerParse, ComparisonsBindTighterThanAndWhichBindsTighterThanOr) {
+  EXPECT_EQ(tree(parse_expr("a < b && c == d || e")), "(((a < b) && (c == d)) || e)");
+  EXPECT_EQ(tree(parse_expr("a || b && c")), "(a || (b && c))");
+  EXPECT_EQ(tree(parse_expr("a && b || c && d")), "((a && b) || (c && d))");
+  EXPECT_EQ(tree(parse_expr("a || b || c")), "((a || b) || c)");
+  EXPECT_EQ(tree(parse_expr("a && b && c")), "((a && b) && c)");
+  // Arithmetic binds tighter than comparisons; < <= > >= tighter than == !=.
+  EXPECT_EQ(tree(parse_expr("a + b < c * d")), "((a + b) < (c * d))");
+  EXPECT_EQ(tree(parse_expr("a < b == c >= d")), "((a < b) == (c >= d))");
+  EXPECT_EQ(tree(parse_expr("a != b <= c")), "(a != (b <= c))");
+  EXPECT_EQ(tree(parse_expr("a > b > c")), "((a > b) > c)");
+  EXPECT_EQ(tree(parse_expr("a || (b || c)")), "(a || (b || c))");
+}
+
+TEST(CompilerParse, NotIsAUnaryOperator) {
+  EXPECT_EQ(tree(parse_expr("!a && b")), "((!a) && b)");
+  EXPECT_EQ(tree(parse_expr("!(a && b)")), "(!(a && b))");
+  EXPECT_EQ(tree(parse_expr("!!a")), "(!(!a))");
+  EXPECT_EQ(tree(parse_expr("!a == b")), "((!a) == b)");
+  EXPECT_EQ(tree(parse_expr("!(a < b) || c")), "((!(a < b)) || c)");
+  auto p = parse_text("stencil s;\nparam double e = !a;\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  EXPECT_EQ(p.prog->params[0].init->kind, K::Not);
+  expect_loc(p.prog->params[0].init->loc, 2, 18);
+}
+
+TEST(CompilerParse, ModuloIsAMultiplicativeOperator) {
+  EXPECT_EQ(tree(parse_expr("a % b * c")), "((a % b) * c)");
+  EXPECT_EQ(tree(parse_expr("a * b % c")), "((a * b) % c)");
+  EXPECT_EQ(tree(parse_expr("a + b % c")), "(a + (b % c))");
+  EXPECT_EQ(tree(parse_expr("a % b % c")), "((a % b) % c)");
+  EXPECT_EQ(tree(parse_expr("-a % b")), "((-a) % b)");
+  EXPECT_EQ(parse_expr("a % b")->kind, K::Mod);
+}
+
+TEST(CompilerParse, CallsAndConversions) {
+  EXPECT_EQ(tree(parse_expr("sqrt(a) + max(a, b * c)")), "(sqrt(a) + max(a,(b * c)))");
+  EXPECT_EQ(tree(parse_expr("pow(a + 1, 2) * floor(b)")), "(pow((a + 1),2) * floor(b))");
+  EXPECT_EQ(tree(parse_expr("min(max(a, b), c)")), "min(max(a,b),c)");
+  // Any name parses as a call, with any number of arguments: sema knows the functions.
+  EXPECT_EQ(tree(parse_expr("foo(a, b, c)")), "foo(a,b,c)");
+  EXPECT_EQ(tree(parse_expr("int(a) + float(b) * double(c + d)")),
+            "(int(a) + (float(b) * double((c + d))))");
+  EXPECT_EQ(tree(parse_expr("-int(a)")), "(-int(a))");
+
+  auto p = parse_text("stencil s;\nparam double e = int(a) + sqrt(b);\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &e = p.prog->params[0].init;
+  ASSERT_EQ(e->kind, K::Add);
+  EXPECT_EQ(e->args[0]->kind, K::Conv);
+  EXPECT_EQ(e->args[0]->text, "int");
+  expect_loc(e->args[0]->loc, 2, 18);
+  EXPECT_EQ(e->args[1]->kind, K::Call);
+  EXPECT_EQ(e->args[1]->text, "sqrt");
+  expect_loc(e->args[1]->loc, 2, 27);
+  ASSERT_EQ(e->args[1]->args.size(), 1u);
+  EXPECT_EQ(e->args[1]->args[0]->text, "b");
+}
+
+TEST(CompilerParse, NewOperatorLocationsAreTheOperators) {
+  auto p = parse_text("stencil s;\nparam double e = a && b || c ? d : e;\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &e = p.prog->params[0].init;
+  ASSERT_EQ(e->kind, K::Cond);
+  expect_loc(e->loc, 2, 30); // '?'
+  ASSERT_EQ(e->args.size(), 3u);
+  ASSERT_EQ(e->args[0]->kind, K::Or);
+  expect_loc(e->args[0]->loc, 2, 25);
+  ASSERT_EQ(e->args[0]->args[0]->kind, K::And);
+  expect_loc(e->args[0]->args[0]->loc, 2, 20);
+}
+
+TEST(CompilerParse, NewKeywordsCannotBeNames) {
+  for (const char *kw : {"init", "let", "if", "else", "reduce", "until", "max", "on"}) {
+    auto p = parse_text(std::string("stencil s;\nparam int ") + kw + " = 1;\n");
+    EXPECT_FALSE(p.prog) << kw;
+    EXPECT_TRUE(p.diags->has_errors()) << kw;
+  }
 }
 
 // ---------------------------------------------------------------- read_source

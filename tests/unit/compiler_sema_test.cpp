@@ -731,10 +731,555 @@ TEST(CompilerSemaErrors, EveryErrorOfAProgramIsReported) {
 
 TEST(CompilerSemaErrors, RenderedDiagnosticHasLineColAndCaret) {
   Checked c = check_text("stencil s;\nparam int N = 2.5;\nrun steps { }\n");
+  // (Language v2 added the hint about int(...), the explicit conversion.)
   EXPECT_EQ(c.render(), "t.stn:2:15: error: type mismatch: param 'N' is int but the value is "
-                        "double\n"
+                        "double; convert explicitly with int(...)\n"
                         "param int N = 2.5;\n"
                         "              ^\n");
+}
+
+// ---------------------------------------------------------------- language v2: helpers
+
+// Column (1-based) of the n-th occurrence of `needle` on line `line` of `text`, so that the
+// expected locations below are readable; 0 if it is not there.
+int col(const std::string &text, int line, const std::string &needle, int nth = 1) {
+  std::size_t start = 0;
+  for (int l = 1; l < line; ++l)
+    start = text.find('\n', start) + 1;
+  const std::string row = text.substr(start, text.find('\n', start) - start);
+  std::size_t at = std::string::npos;
+  for (int i = 0; i < nth; ++i)
+    at = row.find(needle, at == std::string::npos ? 0 : at + 1);
+  return at == std::string::npos ? 0 : static_cast<int>(at) + 1;
+}
+
+// kFloatHeader, then `kernel k(x) { STMTS }` on line 9, then a run block calling k.
+std::string float_program(const std::string &stmts) {
+  return std::string(kFloatHeader) + "kernel k(x) { " + stmts + " }\nrun steps { k; }\n";
+}
+
+// Exactly one error, on line 9 of float_program(stmts), where `at` first occurs in stmts
+// (which start at column 15, after "kernel k(x) { ").
+void expect_stmt_error(const std::string &stmts, const std::string &at,
+                       const std::string &message) {
+  SCOPED_TRACE(stmts);
+  ASSERT_NE(stmts.find(at), std::string::npos) << at;
+  expect_errors(float_program(stmts), {{9, 15 + static_cast<int>(stmts.find(at)), message}});
+}
+
+// The Type of the i-th statement's value of kernel 0.
+ir::Type type_of(const ir::Program &p, int i) {
+  if (i >= static_cast<int>(p.kernels[0].body.size()))
+    return ir::Type::Bool;
+  return p.kernels[0].body[i].value->type;
+}
+
+// ---------------------------------------------------------------- language v2: types
+
+TEST(CompilerSema, ComparisonsAndLogicGiveBool) {
+  auto p = float_kernel("if (u[x] < 1.0) { v[x] = u[x]; }"
+                        " if (x >= 2 && !(x == 5) || a[x] != 0) { a[x] = 1; }"
+                        " if (x <= u[x]) { } if (w[x] > 0.5) { }");
+  ASSERT_EQ(p.kernels[0].body.size(), 4u);
+  EXPECT_EQ(p.kernels[0].body[0].kind, ir::Stmt::Kind::If);
+  EXPECT_EQ(value_of(p, 0, 0), "(u[+0] < 1.0:float)");
+  EXPECT_EQ(type_of(p, 0), ir::Type::Bool);
+  EXPECT_EQ(value_of(p, 0, 1), "(((i0 >= 2) && !((i0 == 5))) || (a[+0] != 0))");
+  EXPECT_EQ(type_of(p, 1), ir::Type::Bool);
+  // The operands of a comparison meet in one type; only the result is bool.
+  EXPECT_EQ(value_of(p, 0, 2), "(float(i0) <= u[+0])");
+  EXPECT_EQ(p.kernels[0].body[2].value->a->type, ir::Type::Float);
+  EXPECT_EQ(value_of(p, 0, 3), "(w[+0] > 0.5:double)");
+  // A let of a comparison is a bool local.
+  auto q = float_kernel("let b = u[x] > c; if (b) { v[x] = 1.0; }");
+  ASSERT_EQ(q.kernels[0].locals.size(), 1u);
+  EXPECT_EQ(q.kernels[0].locals[0].type, ir::Type::Bool);
+  EXPECT_EQ(value_of(q, 0, 0), "(u[+0] > c)");
+}
+
+TEST(CompilerSema, TernaryJoinsItsBranches) {
+  auto p = float_kernel("v[x] = x > 2 ? u[x] : 0.5; w[x] = x < 1 ? u[x] : d;"
+                        " a[x] = x == 0 ? 1 : N;");
+  EXPECT_EQ(value_of(p, 0, 0), "((i0 > 2) ? u[+0] : 0.5:float)");
+  EXPECT_EQ(type_of(p, 0), ir::Type::Float);
+  EXPECT_EQ(value_of(p, 0, 1), "((i0 < 1) ? double(u[+0]) : d)");
+  EXPECT_EQ(type_of(p, 1), ir::Type::Double);
+  EXPECT_EQ(value_of(p, 0, 2), "((i0 == 0) ? 1 : N)");
+  EXPECT_EQ(type_of(p, 2), ir::Type::Int);
+  // Branches that are both conditions give a condition.
+  auto q = float_kernel("let b = x > 1 ? x < 3 : x > 5; if (b) { v[x] = 1.0; }");
+  EXPECT_EQ(q.kernels[0].locals[0].type, ir::Type::Bool);
+}
+
+TEST(CompilerSemaErrors, BoolInArithmeticIsAnError) {
+  expect_stmt_error("v[x] = (u[x] < 1.0) + 1.0;", "u[x] <",
+                    "type mismatch: '+' needs a number, not a condition");
+  expect_stmt_error("v[x] = 2.0 * (x > 1);", "x >", "type mismatch: '*' needs a number");
+  expect_stmt_error("v[x] = -(x > 1);", "x >", "type mismatch: unary '-' needs a number");
+  expect_stmt_error("a[x] = x < 1 < 2 ? 1 : 0;", "x <", "type mismatch: '<' needs a number");
+  expect_stmt_error("v[x] = sqrt(x > 1);", "x >", "type mismatch: sqrt() needs a number");
+  expect_stmt_error("a[x] = int(x > 1);", "x >", "type mismatch: a conversion needs a number");
+  expect_stmt_error("v[x] = x > 1 ? 1.0 : x < 2;", "?",
+                    "type mismatch: one branch of '?:' is a condition and the other a number");
+  // A condition is not a value of a grid.
+  expect_stmt_error("v[x] = x > 1;", "x >",
+                    "type mismatch: grid 'v' is float but the value is a condition");
+}
+
+TEST(CompilerSemaErrors, NumberWhereAConditionIsNeeded) {
+  expect_stmt_error("if (x) { v[x] = 1.0; }", "x)",
+                    "type mismatch: 'if' needs a condition (a comparison), not int");
+  expect_stmt_error("v[x] = u[x] ? 1.0 : 2.0;", "u[x] ?", "type mismatch: '?:' needs a condition");
+  expect_stmt_error("if (x > 1 && u[x]) { v[x] = 1.0; }", "u[x])",
+                    "type mismatch: '&&' needs a condition");
+  expect_stmt_error("if (u[x] || x > 1) { v[x] = 1.0; }", "u[x] ||",
+                    "type mismatch: '||' needs a condition");
+  expect_stmt_error("if (!x) { v[x] = 1.0; }", "x)", "type mismatch: '!' needs a condition");
+}
+
+TEST(CompilerSema, ModuloOfInts) {
+  auto p = float_kernel("a[x] = x % 3 + a[x] % N;");
+  EXPECT_EQ(value_of(p, 0, 0), "((i0 % 3) + (a[+0] % N))");
+  EXPECT_EQ(type_of(p, 0), ir::Type::Int);
+}
+
+TEST(CompilerSemaErrors, ModuloNeedsInts) {
+  expect_stmt_error("v[x] = u[x] % 2;", "%", "'%' needs int operands, not float");
+  expect_stmt_error("w[x] = x % 2.5;", "%", "'%' needs int operands, not double");
+  expect_stmt_error("w[x] = w[x] % N;", "%", "'%' needs int operands, not double");
+}
+
+TEST(CompilerSema, MathFunctionResultTypes) {
+  auto p = float_kernel("w[x] = sqrt(x);"                       // 0: int -> double
+                        " v[x] = sqrt(u[x]);"                   // 1: float stays float
+                        " w[x] = exp(w[x]);"                    // 2: double
+                        " a[x] = abs(x - 3) + min(x, N) + max(a[x], 1);" // 3: ints stay int
+                        " v[x] = min(u[x], 1.0);"               // 4: weak literal -> float
+                        " w[x] = max(x, 0.5);"                  // 5: int and literal: double
+                        " v[x] = pow(u[x], 2);"                 // 6: float and int: float
+                        " v[x] = abs(u[x]);"                    // 7
+                        " w[x] = floor(x * 0.5);"               // 8
+                        " w[x] = log(N) + sin(x) + cos(x) + tan(x);"); // 9
+  EXPECT_EQ(value_of(p, 0, 0), "sqrt:double(double(i0))");
+  EXPECT_EQ(type_of(p, 0), ir::Type::Double);
+  EXPECT_EQ(value_of(p, 0, 1), "sqrt:float(u[+0])");
+  EXPECT_EQ(type_of(p, 1), ir::Type::Float);
+  EXPECT_EQ(value_of(p, 0, 2), "exp:double(w[+0])");
+  EXPECT_EQ(value_of(p, 0, 3), "((abs:int((i0 - 3)) + min:int(i0, N)) + max:int(a[+0], 1))");
+  EXPECT_EQ(type_of(p, 3), ir::Type::Int);
+  EXPECT_EQ(value_of(p, 0, 4), "min:float(u[+0], 1.0:float)");
+  EXPECT_EQ(type_of(p, 4), ir::Type::Float);
+  EXPECT_EQ(value_of(p, 0, 5), "max:double(double(i0), 0.5:double)");
+  EXPECT_EQ(value_of(p, 0, 6), "pow:float(u[+0], float(2))");
+  EXPECT_EQ(type_of(p, 6), ir::Type::Float);
+  EXPECT_EQ(value_of(p, 0, 7), "abs:float(u[+0])");
+  EXPECT_EQ(value_of(p, 0, 8), "floor:double((double(i0) * 0.5:double))");
+  EXPECT_EQ(value_of(p, 0, 9), "(((log:double(double(N)) + sin:double(double(i0))) + "
+                               "cos:double(double(i0))) + tan:double(double(i0)))");
+}
+
+TEST(CompilerSemaErrors, MathFunctions) {
+  expect_stmt_error("v[x] = min(u[x]);", "min", "min() takes 2 arguments, not 1");
+  expect_stmt_error("v[x] = sqrt(u[x], 2.0);", "sqrt", "sqrt() takes 1 argument, not 2");
+  expect_stmt_error("v[x] = foo(u[x]);", "foo", "unknown function 'foo'");
+  // floor of a float is a float: an int grid needs an explicit conversion.
+  expect_stmt_error("a[x] = floor(u[x]);", "floor",
+                    "type mismatch: grid 'a' is int but the value is float");
+}
+
+TEST(CompilerSema, ExplicitConversions) {
+  auto p = float_kernel("a[x] = int(u[x] * 2.0); v[x] = float(w[x]); w[x] = double(x) / 2;"
+                        " a[x] = int(floor(u[x])); v[x] = float(x);");
+  EXPECT_EQ(value_of(p, 0, 0), "int((u[+0] * 2.0:float))");
+  EXPECT_EQ(type_of(p, 0), ir::Type::Int);
+  EXPECT_EQ(value_of(p, 0, 1), "float(w[+0])");
+  EXPECT_EQ(value_of(p, 0, 2), "(double(i0) / double(2))");
+  EXPECT_EQ(value_of(p, 0, 3), "int(floor:float(u[+0]))");
+  EXPECT_EQ(value_of(p, 0, 4), "float(i0)");
+}
+
+// ---------------------------------------------------------------- language v2: let and if
+
+TEST(CompilerSema, LetLocalsAndIfElse) {
+  auto p = float_kernel("let t = u[x] * 2.0; let i = x * 2; let h = 0.5;"
+                        " if (t > c) { let s = t + 1.0; v[x] = s; } else { let s = i; a[x] = s; }"
+                        " v[x] = t;");
+  const auto &k = p.kernels[0];
+  // Locals in order of declaration; a let has the type of its value (a weak literal: double).
+  ASSERT_EQ(k.locals.size(), 5u);
+  EXPECT_EQ(k.locals[0].name, "t");
+  EXPECT_EQ(k.locals[0].type, ir::Type::Float);
+  EXPECT_EQ(k.locals[1].type, ir::Type::Int);
+  EXPECT_EQ(k.locals[2].type, ir::Type::Double);
+  EXPECT_EQ(k.locals[3].name, "s");
+  EXPECT_EQ(k.locals[3].type, ir::Type::Float);
+  EXPECT_EQ(k.locals[4].name, "s"); // a second 's' in a sibling block is another local
+  EXPECT_EQ(k.locals[4].type, ir::Type::Int);
+  ASSERT_EQ(k.body.size(), 5u);
+  EXPECT_EQ(k.body[0].kind, ir::Stmt::Kind::Let);
+  EXPECT_EQ(k.body[0].local, 0);
+  const auto &iff = k.body[3];
+  EXPECT_EQ(iff.kind, ir::Stmt::Kind::If);
+  ASSERT_EQ(iff.then_body.size(), 2u);
+  ASSERT_EQ(iff.else_body.size(), 2u);
+  EXPECT_EQ(iff.then_body[0].local, 3);
+  EXPECT_EQ(iff.else_body[0].local, 4);
+  EXPECT_EQ(iff.else_body[1].grid, grid_named(p, "a"));
+  // The IR printer shows the structure.
+  const std::string dump = ir::print(p);
+  EXPECT_NE(dump.find("kernel k(x)\n"
+                      "  let local0 float (t) = (u[+0] * 2.0:float)\n"
+                      "  let local1 int (i) = (i0 * 2)\n"
+                      "  let local2 double (h) = 0.5:double\n"
+                      "  if (local0 > c)\n"
+                      "    let local3 float (s) = (local0 + 1.0:float)\n"
+                      "    v = local3\n"
+                      "  else\n"
+                      "    let local4 int (s) = local1\n"
+                      "    a = local4\n"
+                      "  v = local0\n"),
+            std::string::npos)
+      << dump;
+}
+
+TEST(CompilerSemaErrors, LetInsideAnIfIsNotVisibleAfterIt) {
+  const std::string text = float_program("if (x > 0) { let t = 1.0; v[x] = t; } v[x] = t;");
+  expect_errors(text, {{9, col(text, 9, "t;", 2), "unknown name 't'"}});
+  // Nor in the else block.
+  const std::string t2 = float_program("if (x > 0) { let t = 1.0; } else { v[x] = t; }");
+  expect_errors(t2, {{9, col(t2, 9, "t;"), "unknown name 't'"}});
+  // A let is not visible before it.
+  expect_stmt_error("v[x] = t; let t = 1.0;", "t;", "unknown name 't'");
+}
+
+TEST(CompilerSemaErrors, LetNames) {
+  const std::string text = float_program("let t = 1.0; let t = 2.0;");
+  expect_errors(text, {{9, col(text, 9, "t =", 2), "redeclaration of 't' in kernel 'k'"}});
+  // Shadowing in an inner block is a redeclaration too.
+  const std::string t2 = float_program("let t = 1.0; if (x > 0) { let t = 2.0; }");
+  expect_errors(t2, {{9, col(t2, 9, "t =", 2), "redeclaration of 't'"}});
+  expect_stmt_error("let x = 1;", "x =", "redeclaration of 'x' in kernel 'k'");
+  expect_stmt_error("let u = 1.0;", "u =", "local 'u' has the same name as a grid");
+  expect_stmt_error("let N = 1;", "N =", "local 'N' has the same name as a param");
+}
+
+// ---------------------------------------------------------------- language v2: boundaries
+
+TEST(CompilerSema, FacesDefaultAndOverrides) {
+  auto p = valid("stencil s;\n"
+                 "param double g = 3.0;\n"
+                 "grid double u[4, 4] boundary(neumann, x-: dirichlet(1.0 + 0.5*y), y: "
+                 "periodic);\n"
+                 "grid double v like u;\n"
+                 "grid float f[4, 4] boundary(x-: neumann, dirichlet(g * x));\n"
+                 "grid int n[4, 4] boundary(x+: dirichlet(y - 2), y-: neumann, y+: neumann);\n"
+                 "grid double t[4, 4, 4] boundary periodic;\n"
+                 "kernel k(x, y) { v[x,y] = u[x,y] + f[x,y] + n[x,y]; }\n"
+                 "kernel m(x, y, z) { t[x,y,z] = t[x,y,z]; }\n"
+                 "run steps { k; m; }\n");
+  // The ghost cell's own indices are the Index nodes of the value.
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "u")]),
+            "x-:dirichlet((1.0:double + (0.5:double * double(i1)))) x+:neumann "
+            "y-:periodic y+:periodic");
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "v")]), faces_of(p, p.grids[0]));
+  // A default after an override does not replace it.
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "f")]),
+            "x-:neumann x+:dirichlet(float((g * double(i0)))) "
+            "y-:dirichlet(float((g * double(i0)))) y+:dirichlet(float((g * double(i0))))");
+  // Faces not given keep the default dirichlet 0 of the grid's type.
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "n")]),
+            "x-:dirichlet(0) x+:dirichlet((i1 - 2)) y-:neumann y+:neumann");
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "t")]),
+            "x-:periodic x+:periodic y-:periodic y+:periodic z-:periodic z+:periodic");
+  EXPECT_TRUE(p.grids[grid_named(p, "u")].time_dependent_ghosts());
+  EXPECT_TRUE(p.grids[grid_named(p, "n")].time_dependent_ghosts()); // neumann in y
+}
+
+TEST(CompilerSema, AllDirichletGhostsAreNotTimeDependent) {
+  auto p = valid("stencil s;\ngrid double u[4] boundary(x-: dirichlet(1.0), x+: dirichlet(x));\n"
+                 "grid double v[4] boundary(dirichlet(0.0), x+: neumann);\n"
+                 "kernel k(x) { v[x] = u[x-1]; }\nrun steps { k; }\n");
+  EXPECT_FALSE(p.grids[0].time_dependent_ghosts());
+  EXPECT_TRUE(p.grids[1].time_dependent_ghosts());
+  EXPECT_EQ(faces_of(p, p.grids[0]), "x-:dirichlet(1.0:double) x+:dirichlet(double(i0))");
+}
+
+TEST(CompilerSemaErrors, FaceErrors) {
+  const std::string text = "stencil s;\n"                                                  // 1
+                           "grid double a[4, 4] boundary(x: neumann, x-: dirichlet(1.0));\n" // 2
+                           "grid double b[4, 4] boundary(neumann, y-: periodic);\n"        // 3
+                           "grid double c[4, 4] boundary(q: neumann);\n"                   // 4
+                           "grid double d[4] boundary(y+: neumann);\n"                     // 5
+                           "grid double e[4] boundary(neumann(1.0));\n"                    // 6
+                           "grid double f[4] boundary(dirichlet(y));\n"                    // 7
+                           "grid double g[4, 4] boundary(x+: periodic, x-: periodic, "
+                           "x+: periodic);\n"                                              // 8
+                           "run steps { }\n";
+  expect_errors(text, {{2, col(text, 2, "x-"), "face x- of grid 'a' is given twice"},
+                       {3, col(text, 3, "neumann"),
+                        "grid 'b': a periodic dimension must be periodic on both faces, but "
+                        "face y+ is not"},
+                       {4, col(text, 4, "q:"), "unknown face 'q'"},
+                       {5, col(text, 5, "y+"), "grid 'd' has rank 1; it has no face 'y'"},
+                       {6, col(text, 6, "1.0"), "neumann takes no value"},
+                       {7, col(text, 7, "y)"), "unknown name 'y'"},
+                       {8, col(text, 8, "x+", 2), "face x+ of grid 'g' is given twice"}});
+}
+
+// ---------------------------------------------------------------- language v2: domains
+
+TEST(CompilerSema, Domains) {
+  auto p = valid("stencil s;\n"
+                 "param int N = 8;\n"
+                 "grid double u[N, N];\n"
+                 "grid double v like u;\n"
+                 "kernel a(x, y) on [1:N-1, 0:N] { v[x,y] = u[x-1,y]; }\n"
+                 "kernel r(x, y) on red { u[x,y] = 0.25 * (u[x-1,y] + u[x+1,y] + u[x,y-1]"
+                 " + u[x,y+1]); }\n"
+                 "kernel b(x, y) on black { u[x,y] = u[x-1,y] + u[x+2,y+1] + u[x-3,y]; }\n"
+                 "kernel c(x, y) { v[x,y] = u[x,y]; }\n"
+                 "run steps { a; r; b; c; }\n");
+  ASSERT_EQ(p.kernels.size(), 4u);
+  const auto &a = p.kernels[0].domain;
+  EXPECT_EQ(a.kind, ir::Domain::Kind::Range);
+  ASSERT_EQ(a.lo.size(), 2u);
+  ASSERT_EQ(a.hi.size(), 2u);
+  EXPECT_EQ(ir::print(p, a.lo[0]), "1");
+  EXPECT_EQ(ir::print(p, a.hi[0]), "(N - 1)");
+  EXPECT_EQ(ir::print(p, a.lo[1]), "0");
+  EXPECT_EQ(ir::print(p, a.hi[1]), "N");
+  EXPECT_EQ(p.kernels[1].domain.kind, ir::Domain::Kind::Red);
+  EXPECT_EQ(p.kernels[2].domain.kind, ir::Domain::Kind::Black);
+  EXPECT_EQ(p.kernels[3].domain.kind, ir::Domain::Kind::Interior);
+  const std::string dump = ir::print(p);
+  EXPECT_NE(dump.find("kernel a(x, y) on [1:(N - 1), 0:N]\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("kernel r(x, y) on red\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("kernel b(x, y) on black\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("kernel c(x, y)\n"), std::string::npos) << dump;
+  // In-place colour kernels widen the written grid's halo like any read.
+  EXPECT_EQ(p.grids[grid_named(p, "u")].halo, (ir::Offsets{3, 1, 0, 0}));
+}
+
+TEST(CompilerSemaErrors, DomainErrors) {
+  const std::string text = "stencil s;\n"                                            // 1
+                           "grid double u[6, 6];\n"                                  // 2
+                           "grid double v like u;\n"                                 // 3
+                           "kernel a(x, y) on [0:2] { v[x,y] = u[x,y]; }\n"          // 4
+                           "kernel b(x, y) on [0:2, 0:2, 0:2] { v[x,y] = u[x,y]; }\n" // 5
+                           "kernel c(x, y) on [0.5:2, 0:2] { v[x,y] = u[x,y]; }\n"   // 6
+                           "kernel d(x, y) on purple { v[x,y] = u[x,y]; }\n"         // 7
+                           "reduce r(x, y) on [0:1] = sum(u[x,y]);\n"                // 8
+                           "run steps { a; b; c; d; }\n";
+  expect_errors(text, {{4, col(text, 4, "on"), "kernel 'a' has rank 2 but its domain gives 1 "
+                                               "ranges"},
+                       {5, col(text, 5, "on"), "kernel 'b' has rank 2 but its domain gives 3"},
+                       {6, col(text, 6, "0.5"), "type mismatch: a domain bound must be int, "
+                                                "not double"},
+                       {7, col(text, 7, "purple"), "unknown colour 'purple'"},
+                       {8, col(text, 8, "on"), "reduction 'r' has rank 2 but its domain gives "
+                                               "1 ranges"}});
+}
+
+// ---------------------------------------------------------------- language v2: red/black
+
+// A colour kernel may update its grid in place when it reads only the other colour: offsets
+// with an odd sum. An even sum (other than the centre) reads its own colour: a race.
+TEST(CompilerSema, RedBlackInPlaceReadsOfTheOtherColourAreAllowed) {
+  auto p = valid("stencil s;\n"
+                 "grid double u[8, 8];\n"
+                 "grid readonly double b[8, 8];\n"
+                 "kernel r(x, y) on red { u[x,y] = u[x-1,y] + u[x+1,y] + u[x,y-1] + u[x,y+1]"
+                 " + u[x-2,y+1] + u[x,y+3] + u[x,y] + b[x+1,y+1]; }\n"
+                 "kernel k(x, y) on black { u[x,y] = u[x-1,y] * 0.5 + b[x,y]; }\n"
+                 "run steps { r; k; }\n");
+  EXPECT_EQ(p.kernels.size(), 2u);
+}
+
+TEST(CompilerSemaErrors, RedBlackReadOfTheSameColourIsARace) {
+  const std::string text = "stencil s;\n"                                                 // 1
+                           "grid double u[8, 8];\n"                                       // 2
+                           "kernel r(x, y) on red { u[x,y] = u[x-1,y] + u[x-1,y-1]; }\n"  // 3
+                           "kernel b(x, y) on black { u[x,y] = u[x+2,y]; }\n"             // 4
+                           "kernel z(x, y) on red { u[x,y] = u[x+1,y-1]; }\n"             // 5
+                           "kernel n(x, y) { u[x,y] = u[x+1,y]; }\n"                      // 6
+                           "run steps { r; b; z; n; }\n";
+  expect_errors(text,
+                {{3, col(text, 3, "u[x-1,y-1]"),
+                  "race: kernel 'r' updates red points of grid 'u' in place and reads it at a "
+                  "point of the same colour"},
+                 {4, col(text, 4, "u[x+2"), "race: kernel 'b' updates black points of grid 'u'"},
+                 // Offsets (+1, -1) sum to 0 but are not the centre: the same colour.
+                 {5, col(text, 5, "u[x+1"), "race: kernel 'z' updates red points of grid 'u'"},
+                 // Without a colour any neighbour is a race.
+                 {6, col(text, 6, "u[x+1"), "race: kernel 'n' writes grid 'u' and reads it at a "
+                                            "neighbouring point"}});
+}
+
+// ---------------------------------------------------------------- language v2: reductions
+
+TEST(CompilerSema, ReductionsAndRunUntil) {
+  auto p = valid("stencil s;\n"
+                 "param double tol = 1e-3;\n"
+                 "param int MAXIT = 50;\n"
+                 "grid double u[6, 6];\n"
+                 "grid double r like u;\n"
+                 "grid float f[6, 6];\n"
+                 "kernel k(x, y) { r[x,y] = u[x-1,y] - u[x,y]; }\n"
+                 "reduce res(x, y) = norm2(r[x,y]);\n"
+                 "reduce top(x, y) on [1:5, 0:6] = max(f[x,y] * 2.0);\n"
+                 "reduce tot(i, j) on black = sum(i + r[i,j]);\n"
+                 "run until res / first(res) < tol || top > 1.0 max 2 * MAXIT { k; res; top; }\n");
+  ASSERT_EQ(p.reductions.size(), 3u);
+  const auto &res = p.reductions[0];
+  EXPECT_EQ(res.name, "res");
+  EXPECT_EQ(res.op, ir::ReduceOp::Norm2);
+  EXPECT_EQ(res.rank, 2);
+  EXPECT_EQ(res.domain.kind, ir::Domain::Kind::Interior);
+  EXPECT_EQ(res.domain_grid, grid_named(p, "r"));
+  EXPECT_EQ(ir::print(p, res.value), "r[+0,+0]");
+  const auto &top = p.reductions[1];
+  EXPECT_EQ(top.op, ir::ReduceOp::Max);
+  EXPECT_EQ(top.domain.kind, ir::Domain::Kind::Range);
+  EXPECT_EQ(top.domain_grid, grid_named(p, "f"));
+  EXPECT_EQ(ir::print(p, top.value), "(f[+0,+0] * 2.0:float)");
+  EXPECT_EQ(top.value->type, ir::Type::Float);
+  // The run block calls kernels and reductions in order.
+  ASSERT_EQ(p.run.size(), 3u);
+  EXPECT_EQ(p.run[0].kind, ir::RunStmt::Kind::Call);
+  EXPECT_EQ(p.run[1].kind, ir::RunStmt::Kind::Reduce);
+  EXPECT_EQ(p.run[1].a, 0);
+  EXPECT_EQ(p.run[2].kind, ir::RunStmt::Kind::Reduce);
+  EXPECT_EQ(p.run[2].a, 1);
+  // The condition reads reductions (as doubles); the limit is `steps`.
+  ASSERT_TRUE(p.until);
+  EXPECT_EQ(p.until->type, ir::Type::Bool);
+  EXPECT_EQ(ir::print(p, p.until), "(((res / first(res)) < tol) || (top > 1.0:double))");
+  ASSERT_TRUE(p.steps);
+  EXPECT_EQ(ir::print(p, p.steps), "(2 * MAXIT)");
+  const std::string dump = ir::print(p);
+  EXPECT_NE(dump.find("reduce res = norm2(r[+0,+0])\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("reduce top = max((f[+0,+0] * 2.0:float)) on [1:5, 0:6]\n"),
+            std::string::npos)
+      << dump;
+  EXPECT_NE(dump.find("run until (((res / first(res)) < tol) || (top > 1.0:double)) max "
+                      "(2 * MAXIT)\n  k\n  res\n  top\n"),
+            std::string::npos)
+      << dump;
+}
+
+TEST(CompilerSema, ReductionMinAndSum) {
+  auto p = valid("stencil s;\ngrid int a[4];\n"
+                 "reduce lo(x) = min(a[x]);\nreduce tot(i) on red = sum(a[i] * i);\n"
+                 "run 1 { lo; tot; }\n");
+  EXPECT_EQ(p.reductions[0].op, ir::ReduceOp::Min);
+  EXPECT_EQ(p.reductions[1].op, ir::ReduceOp::Sum);
+  EXPECT_EQ(p.reductions[1].domain.kind, ir::Domain::Kind::Red);
+  EXPECT_EQ(ir::print(p, p.reductions[1].value), "(a[+0] * i0)");
+  EXPECT_EQ(p.until, nullptr);
+}
+
+TEST(CompilerSemaErrors, ReductionErrors) {
+  const std::string text = "stencil s;\n"                                   // 1
+                           "param double tol = 0.1;\n"                      // 2
+                           "grid double u[6];\n"                            // 3
+                           "grid double v like u;\n"                        // 4
+                           "reduce none(x) = sum(x * 2.0);\n"               // 5
+                           "reduce bad(x) = avg(u[x]);\n"                   // 6
+                           "reduce cond(x) = sum(u[x] > 0.0);\n"            // 7
+                           "reduce ok(x) = sum(u[x]);\n"                    // 8
+                           "kernel k(x) { v[x] = u[x] * ok; }\n"            // 9
+                           "kernel m(x) { v[x] = first(ok); }\n"            // 10
+                           "run steps { k; m; }\n";                         // 11
+  // (Kernels are checked before reductions: that is the order of the reports.)
+  expect_errors(text,
+                {{9, col(text, 9, "ok"), "reduction 'ok' can only be used in the condition of "
+                                         "'run until'"},
+                 {10, col(text, 10, "first"), "first() can only be used in the condition of "
+                                              "'run until'"},
+                 {5, col(text, 5, "none"), "reduction 'none' reads no grid, so it has no domain "
+                                           "to run over"},
+                 {6, col(text, 6, "avg"), "unknown reduction 'avg' (sum, min, max, norm2)"},
+                 {7, col(text, 7, "u[x]"), "type mismatch: reduction 'cond' needs a number"}});
+}
+
+TEST(CompilerSemaErrors, RunUntilErrors) {
+  const std::string head = "stencil s;\n"                      // 1
+                           "param double tol = 0.1;\n"         // 2
+                           "grid double u[6];\n"               // 3
+                           "reduce r(x) = sum(u[x]);\n"        // 4
+                           "reduce q(x) = max(u[x]);\n";       // 5
+  // Used in the condition but never computed by the block.
+  std::string text = head + "run until r < tol max 10 { q; }\n";
+  expect_errors(text, {{6, col(text, 6, "r <"), "the condition uses reduction 'r', which the run "
+                                                "block never computes; add 'r;' to the block"}});
+  text = head + "run until first(r) < tol && q < 1.0 max 10 { q; }\n";
+  expect_errors(text, {{6, col(text, 6, "first"), "the condition uses reduction 'r'"}});
+  // The condition must be a condition; first() takes a reduction.
+  text = head + "run until r max 10 { r; }\n";
+  expect_errors(text, {{6, col(text, 6, "r max"), "type mismatch: 'run until' needs a "
+                                                  "condition"}});
+  text = head + "run until first(tol) < 1.0 max 10 { r; }\n";
+  expect_errors(text, {{6, col(text, 6, "tol)"), "first() takes the name of a reduction"}});
+  // Grids cannot be read in the condition, and the limit is an int of at least 0.
+  text = head + "run until u[0] < 1.0 max 10 { r; }\n";
+  expect_errors(text, {{6, col(text, 6, "u["), "grid 'u' cannot be read in the condition of "
+                                               "'run until'"}});
+  text = head + "run until r < tol max tol { r; }\n";
+  expect_errors(text, {{6, col(text, 6, "tol {"), "type mismatch: the iteration limit must be "
+                                                  "int, not double"}});
+  text = head + "run until r < tol max 0 - 1 { r; }\n";
+  expect_errors(text, {{6, col(text, 6, "0 -"), "the iteration limit is -1; it must be at "
+                                                "least 0"}});
+}
+
+// ---------------------------------------------------------------- language v2: init
+
+TEST(CompilerSema, InitExpressions) {
+  auto p = valid("stencil s;\n"
+                 "param double h = 0.5;\n"
+                 "grid double u[4, 3];\n"
+                 "grid float f[4];\n"
+                 "grid readonly int m[4, 3];\n"
+                 "grid double v[4, 3];\n"
+                 "init u[i, j] = i + h * j;\n"
+                 "init f[x] = x * 0.5;\n"
+                 "init m[p, q] = p % 2 == 0 ? q : -q;\n"
+                 "kernel k(x, y) { u[x,y] = u[x,y] + m[x,y]; }\n"
+                 "run steps { k; }\n");
+  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "u")].init), "(double(i0) + (h * double(i1)))");
+  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "f")].init), "float((double(i0) * 0.5:double))");
+  EXPECT_EQ(ir::print(p, p.grids[grid_named(p, "m")].init),
+            "(((i0 % 2) == 0) ? i1 : -(i1))");
+  EXPECT_EQ(p.grids[grid_named(p, "v")].init, nullptr);
+  const std::string dump = ir::print(p);
+  EXPECT_NE(dump.find("init u = (double(i0) + (h * double(i1)))\n"), std::string::npos) << dump;
+}
+
+TEST(CompilerSemaErrors, InitErrors) {
+  const std::string text = "stencil s;\n"                        // 1
+                           "param int N = 4;\n"                  // 2
+                           "grid double u[N, N];\n"              // 3
+                           "grid double v like u;\n"             // 4
+                           "grid int a[N];\n"                    // 5
+                           "init u[x] = 1.0;\n"                  // 6
+                           "init v[x, y] = 1.0;\n"               // 7
+                           "init v[x, y] = 2.0;\n"               // 8
+                           "init a[x] = u[x, x];\n"              // 9
+                           "init a[i] = 0.5;\n"                  // 10
+                           "init N[x] = 1;\n"                    // 11
+                           "init q[x] = 1;\n"                    // 12
+                           "init a[i, i] = 1;\n"                 // 13
+                           "run steps { }\n";
+  expect_errors(text,
+                {{6, col(text, 6, "u"), "wrong number of indices: grid 'u' has rank 2 but the "
+                                        "init names 1"},
+                 {8, col(text, 8, "v"), "grid 'v' has a second init"},
+                 {9, col(text, 9, "u["), "grid 'u' cannot be read in an init"},
+                 {10, col(text, 10, "0.5"), "type mismatch: grid 'a' is int but the value is "
+                                            "double"},
+                 {11, col(text, 11, "N"), "'N' is a param, not a grid"},
+                 {12, col(text, 12, "q"), "unknown grid 'q'"},
+                 {13, col(text, 13, "i]"), "index 'i' appears twice"}});
 }
 
 // ---------------------------------------------------------------- resolve_params

@@ -1,0 +1,313 @@
+#include "driver/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "codegen/codegen.h"
+#include "driver/process.h"
+#include "model/machine.h"
+#include "sema/check.h"
+#include "stencilc/error.h"
+
+namespace stc {
+
+model::Cost program_cost(const ir::Program &p, const Analysis &a,
+                         const std::vector<ir::Scalar> &params) {
+  model::Cost c;
+  ir::Env env;
+  env.params = &params;
+  bool first = true;
+  for (const auto &r : p.run) {
+    if (r.kind != ir::RunStmt::Kind::Call)
+      continue;
+    const ir::Kernel &k = p.kernels[r.a];
+    const KernelStats &s = a.kernels[r.a];
+    c.flops_per_cell += s.flops;
+    c.bytes_per_cell += s.bytes_streamed;
+    c.loads_per_cell += s.loads;
+    c.grids = std::max(c.grids, s.grids_read);
+    for (int d = 0; d < k.rank; ++d)
+      c.radius = std::max(c.radius, s.radius[d]);
+    const ir::Grid &g = p.grids[k.domain_grid];
+    c.elem_bytes = std::max(c.elem_bytes, g.type == ir::Type::Double ? 8.0 : 4.0);
+    if (first) {
+      c.rank = k.rank;
+      for (int d = 0; d < k.rank; ++d)
+        c.extent[d] = ir::eval(*g.extents[d], env).i;
+      first = false;
+    }
+  }
+  c.steps = p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
+  return c;
+}
+
+namespace {
+
+std::vector<ir::Scalar> param_values(const ir::Program &p, const stencilc::RunOptions &run) {
+  stencilc::ParamSet set(run.sets);
+  std::vector<std::string> names;
+  for (const auto &q : p.params)
+    names.push_back(q.name);
+  set.check_known(names);
+  return resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
+    if (!set.has(name))
+      return false;
+    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
+                             : ir::Scalar::of(t, set.get_double(name));
+    return true;
+  });
+}
+
+std::string si(double v, const char *unit) {
+  static const char *const prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 5) {
+    v /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.3g} {}{}", v, prefixes[i], unit);
+}
+
+} // namespace
+
+int explain(const Compiled &c, const ExplainOptions &opts) {
+  check_target(opts.target, true);
+  const auto params = param_values(c.program, opts.run);
+  const model::Cost cost = program_cost(c.program, c.analysis, params);
+  std::string from;
+  const model::Machine m = model::load_machine(opts.machine, opts.target, from);
+  const int ranks = opts.target.rfind("mpi-", 0) == 0 ? opts.ranks : 1;
+  auto cands = model::candidates(cost, m, opts.target, ranks);
+  if (cands.empty())
+    throw stencilc::Error("the model found no plan that fits this machine");
+  model::Prediction chosen = cands.front();
+  bool overridden = false;
+  if (!opts.plan.empty()) {
+    model::Plan p = model::parse_plan(opts.plan, chosen.plan);
+    chosen = model::predict(cost, m, p);
+    overridden = true;
+  }
+  const double intensity = cost.flops_per_cell / cost.bytes_per_cell;
+  const double balance = m.flops / m.bandwidth;
+  const double cells = cost.cells();
+  std::string dims;
+  for (int d = 0; d < cost.rank; ++d)
+    dims += fmt::format("{}{}", d ? " x " : "", cost.extent[d]);
+
+  if (opts.json) {
+    nlohmann::ordered_json j;
+    j["stencil"] = c.program.name;
+    j["target"] = opts.target;
+    j["machine"] = m.name;
+    j["machine_from"] = from;
+    j["cells"] = cells;
+    j["flops_per_cell"] = cost.flops_per_cell;
+    j["bytes_per_cell"] = cost.bytes_per_cell;
+    j["intensity"] = intensity;
+    j["balance"] = balance;
+    auto row = [&](const model::Prediction &p) {
+      nlohmann::ordered_json r;
+      r["plan"] = p.plan.key();
+      r["seconds_per_step"] = p.seconds_per_step;
+      r["cells_per_second"] = cells / p.seconds_per_step;
+      r["bound"] = p.bound;
+      r["note"] = p.note;
+      return r;
+    };
+    j["chosen"] = row(chosen);
+    j["override"] = overridden;
+    j["candidates"] = nlohmann::ordered_json::array();
+    for (const auto &p : cands)
+      j["candidates"].push_back(row(p));
+    std::printf("%s\n", j.dump().c_str());
+    return 0;
+  }
+  std::printf("%s on %s, machine %s (%s)\n", c.program.name.c_str(), opts.target.c_str(),
+              m.name.c_str(), from.c_str());
+  std::printf("  domain %s = %s cells, %lld steps\n", dims.c_str(), si(cells, "").c_str(),
+              static_cast<long long>(cost.steps));
+  std::printf("  per cell and step: %g flops, %g bytes streamed, %g loads, radius %d: %.3g "
+              "flop/byte\n",
+              cost.flops_per_cell, cost.bytes_per_cell, cost.loads_per_cell, cost.radius,
+              intensity);
+  std::printf("  machine: %s, %s: balance %.3g flop/byte, so a naive sweep is %s-bound (%s "
+              "cells/s at best)\n",
+              si(m.flops, "flop/s").c_str(), si(m.bandwidth, "B/s").c_str(), balance,
+              intensity < balance ? "memory" : "compute",
+              si(std::min(m.flops / cost.flops_per_cell, m.bandwidth / cost.bytes_per_cell), "")
+                  .c_str());
+  if (ranks > 1)
+    std::printf("  %d ranks\n", ranks);
+  std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
+              overridden ? ", override from --plan" : "");
+  std::printf("    %-48s %12s %12s %10s  %-14s %s\n", "plan", "s/step", "cells/s", "redundant",
+              "bound", "note");
+  auto print_row = [&](const model::Prediction &p, bool mark) {
+    std::printf("  %s %-48s %12.4g %12.4g %9.1f%%  %-14s %s\n", mark ? "*" : " ",
+                p.plan.key().c_str(), p.seconds_per_step, cells / p.seconds_per_step,
+                (p.redundancy - 1) * 100, p.bound.c_str(), p.note.c_str());
+  };
+  const std::size_t shown = std::min<std::size_t>(cands.size(), 12);
+  bool naive_shown = false;
+  for (std::size_t i = 0; i < shown; ++i) {
+    print_row(cands[i], !overridden && i == 0);
+    naive_shown |= cands[i].plan.scheme == "naive" && cands[i].plan.k == 1;
+  }
+  if (!naive_shown)
+    for (const auto &p : cands)
+      if (p.plan.scheme == "naive" && p.plan.k == 1 && p.plan.procs == cands[0].plan.procs) {
+        std::printf("    ...\n");
+        print_row(p, false);
+        break;
+      }
+  if (overridden) {
+    std::printf("    override:\n");
+    print_row(chosen, true);
+  }
+  std::printf("  chosen: %s, %.4g s/step predicted (%s-bound)%s\n", chosen.plan.key().c_str(),
+              chosen.seconds_per_step, chosen.bound.c_str(),
+              overridden ? " [--plan override]" : "");
+  return 0;
+}
+
+int tune(const Compiled &c, const TuneOptions &opts) {
+  check_target(opts.explain.target, false);
+  const auto params = param_values(c.program, opts.explain.run);
+  const model::Cost cost = program_cost(c.program, c.analysis, params);
+  std::string from;
+  const model::Machine m = model::load_machine(opts.explain.machine, opts.explain.target, from);
+  const auto cands = model::candidates(cost, m, opts.explain.target, 1);
+  // Only plans the code generator implements can be measured.
+  std::vector<model::Prediction> runnable;
+  for (const auto &p : cands)
+    if (implemented_plan(opts.explain.target, p.plan))
+      runnable.push_back(p);
+  std::printf("tune %s on %s, machine %s: %zu candidate plans, %zu implemented here\n",
+              c.program.name.c_str(), opts.explain.target.c_str(), m.name.c_str(), cands.size(),
+              runnable.size());
+  if (runnable.empty())
+    throw stencilc::Error("no candidate plan is implemented for this target yet");
+  TempDir tmp;
+  const double cells = cost.cells();
+  double best = 0;
+  std::vector<double> measured;
+  for (const auto &p : runnable) {
+    BuildOptions b = opts.build;
+    b.target = opts.explain.target;
+    b.emit.plan = p.plan.key();
+    const std::string exe = tmp.path() + "/candidate";
+    build_executable(c, b, exe);
+    std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(opts.steps),
+                                    "--init-random", "1"};
+    for (const auto &[k, v] : opts.explain.run.sets) {
+      cmd.push_back("--set");
+      cmd.push_back(k + "=" + v);
+    }
+    const std::string out = tmp.path() + "/out.json";
+    if (run_process(cmd, out) != 0)
+      throw stencilc::Error("candidate " + p.plan.key() + " failed: " + command_line(cmd));
+    std::ifstream in(out);
+    std::string line;
+    std::getline(in, line);
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded())
+      throw stencilc::Error("cannot read the summary of candidate " + p.plan.key());
+    const double rate = j["cells_per_second"].get<double>();
+    measured.push_back(rate);
+    best = std::max(best, rate);
+  }
+  std::printf("  %-48s %14s %14s\n", "plan", "predicted c/s", "measured c/s");
+  for (std::size_t i = 0; i < runnable.size(); ++i)
+    std::printf("  %s %-46s %14.4g %14.4g\n", i == 0 ? "*" : " ", runnable[i].plan.key().c_str(),
+                cells / runnable[i].seconds_per_step, measured[i]);
+  std::printf("  the model's choice (*) reaches %.1f%% of the best measured candidate\n",
+              100.0 * measured[0] / best);
+  return 0;
+}
+
+int calibrate(const CalibrateOptions &opts) {
+  TempDir tmp;
+  const std::string src = tmp.path() + "/calibrate.cpp", exe = tmp.path() + "/calibrate";
+  {
+    std::ofstream out(src);
+    out << template_text("calibrate/calibrate.cpp.mustache");
+  }
+  const char *env_cxx = std::getenv("CXX");
+  std::vector<std::string> cmd = {opts.cxx.empty() ? (env_cxx && *env_cxx ? env_cxx : "c++")
+                                                   : opts.cxx,
+                                  "-std=c++17", "-O3", "-march=native", "-fopenmp", src, "-o",
+                                  exe};
+  if (opts.verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+  if (run_process(cmd) != 0)
+    throw stencilc::Error("cannot compile the calibration program: " + command_line(cmd));
+  std::printf("measuring streaming bandwidth, the in-cache stencil rate and barriers...\n");
+  std::fflush(stdout);
+  if (run_process({exe}, tmp.path() + "/out.json") != 0)
+    throw stencilc::Error("the calibration program failed");
+  std::ifstream in(tmp.path() + "/out.json");
+  std::string line;
+  std::getline(in, line);
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded())
+    throw stencilc::Error("cannot read the calibration output: " + line);
+
+  model::Machine m;
+  m.name = "calibrated";
+  m.kind = "cpu";
+  m.threads = j["threads"].get<int>();
+  const auto stream = j["stream"].get<std::vector<double>>();
+  m.bandwidth = *std::max_element(stream.begin(), stream.end());
+  m.flops = j["stencil_flops"].get<double>();
+  m.barrier_seconds = j["barrier_seconds"].get<double>();
+  // Caches from sysfs: a thread's tile lives in its private L2 (the most reliable figure).
+  double l2 = 0, l3 = 0;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", i);
+    std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
+    int level = 0;
+    std::string size, type;
+    if (!(lv >> level) || !(sz >> size) || !(ty >> type) || type == "Instruction")
+      continue;
+    double bytes = std::atof(size.c_str());
+    if (size.back() == 'K')
+      bytes *= 1024;
+    else if (size.back() == 'M')
+      bytes *= 1024 * 1024;
+    (level == 2 ? l2 : level == 3 ? l3 : bytes) = bytes;
+  }
+  m.cache_bytes = l2 > 0 ? l2 : 1 << 20;
+  m.net_latency = 1e-6;
+  m.net_bandwidth = 1e10;
+  std::string stream_list;
+  for (std::size_t t = 0; t < stream.size(); ++t)
+    stream_list += fmt::format("{}{} thread{}: {}", t ? ", " : "", t + 1, t ? "s" : "",
+                               si(stream[t], "B/s"));
+  std::printf("  streaming bandwidth: %s\n", stream_list.c_str());
+  std::printf("  in-cache 7-point stencil: %s (%s cells/s)\n", si(m.flops, "flop/s").c_str(),
+              si(j["stencil_cells_per_second"].get<double>(), "").c_str());
+  std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
+  std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
+  std::printf("  MPI: not measured (no mpirun on this machine); network figures are defaults\n");
+  const std::string path = opts.output.empty() ? model::calibrated_machine_path() : opts.output;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::ofstream out(path);
+  out << model::machine_to_json(
+      m, "this machine, measured by stencilc calibrate",
+      "bandwidth: best scale-kernel pass over 128 MiB arrays; flops: 7-point stencil in cache; "
+      "cache: the L2 of one core (sysfs); barrier: averaged over 20000");
+  if (!out.good())
+    throw stencilc::Error("cannot write '" + path + "'");
+  std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
+} // namespace stc

@@ -1,0 +1,142 @@
+#include "model/machine.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "stencilc/error.h"
+
+namespace stc {
+const std::map<std::string, std::string> &embedded_machines();
+}
+
+namespace stc::model {
+
+Machine machine_from_json(const std::string &text, const std::string &origin) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    throw stencilc::Error(origin + ": not a JSON object");
+  Machine m;
+  auto num = [&](const char *key, double &out, bool required) {
+    if (!j.contains(key)) {
+      if (required)
+        throw stencilc::Error(fmt::format("{}: machine profile has no \"{}\"", origin, key));
+      return;
+    }
+    if (!j[key].is_number() || j[key].get<double>() < 0)
+      throw stencilc::Error(fmt::format("{}: \"{}\" must be a non-negative number", origin, key));
+    out = j[key].get<double>();
+  };
+  m.name = j.value("name", origin);
+  m.kind = j.value("kind", std::string("cpu"));
+  if (m.kind != "cpu" && m.kind != "gpu")
+    throw stencilc::Error(origin + ": \"kind\" must be \"cpu\" or \"gpu\"");
+  num("bandwidth", m.bandwidth, true);
+  num("flops", m.flops, true);
+  if (m.bandwidth <= 0 || m.flops <= 0)
+    throw stencilc::Error(origin + ": \"bandwidth\" and \"flops\" must be positive");
+  double v = 0;
+  num("threads", v, false);
+  m.threads = v > 0 ? static_cast<int>(v) : 1;
+  num("cache_bytes", m.cache_bytes, m.kind == "cpu");
+  num("barrier_seconds", m.barrier_seconds, false);
+  v = 0;
+  num("sms", v, m.kind == "gpu");
+  m.sms = static_cast<int>(v);
+  v = 0;
+  num("max_blocks_per_sm", v, m.kind == "gpu");
+  m.max_blocks_per_sm = static_cast<int>(v);
+  num("shared_bandwidth", m.shared_bandwidth, m.kind == "gpu");
+  num("shared_bytes_per_block", m.shared_bytes_per_block, m.kind == "gpu");
+  num("launch_seconds", m.launch_seconds, false);
+  num("naive_traffic_factor", m.naive_traffic_factor, false);
+  num("net_latency", m.net_latency, false);
+  num("net_bandwidth", m.net_bandwidth, false);
+  num("link_bandwidth", m.link_bandwidth, false);
+  if (m.net_bandwidth <= 0)
+    m.net_bandwidth = 1e10;
+  return m;
+}
+
+std::string machine_to_json(const Machine &m, const std::string &description,
+                            const std::string &sources) {
+  nlohmann::ordered_json j;
+  j["name"] = m.name;
+  j["description"] = description;
+  j["kind"] = m.kind;
+  j["bandwidth"] = m.bandwidth;
+  j["flops"] = m.flops;
+  j["threads"] = m.threads;
+  j["cache_bytes"] = m.cache_bytes;
+  j["barrier_seconds"] = m.barrier_seconds;
+  j["net_latency"] = m.net_latency;
+  j["net_bandwidth"] = m.net_bandwidth;
+  j["link_bandwidth"] = m.link_bandwidth;
+  j["sources"] = sources;
+  return j.dump(2) + "\n";
+}
+
+std::vector<std::string> builtin_machines() {
+  std::vector<std::string> names;
+  for (const auto &[file, text] : embedded_machines())
+    names.push_back(file.substr(0, file.size() - 5)); // drop ".json"
+  return names;
+}
+
+std::string calibrated_machine_path() {
+  const char *xdg = std::getenv("XDG_CONFIG_HOME");
+  const char *home = std::getenv("HOME");
+  const std::string base = xdg && *xdg ? xdg : std::string(home && *home ? home : ".") + "/.config";
+  return base + "/stencilc/machine.json";
+}
+
+namespace {
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw stencilc::Error("cannot read machine profile '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+Machine load_machine(const std::string &name_or_file, const std::string &target,
+                     std::string &chosen_from) {
+  const auto &builtin = embedded_machines();
+  std::string name = name_or_file;
+  if (name.empty()) {
+    const bool gpu = target == "cuda" || target == "hip" || target == "mpi-cuda" ||
+                     target == "mpi-hip";
+    const std::string calibrated = calibrated_machine_path();
+    if (!gpu && std::filesystem::exists(calibrated)) {
+      chosen_from = "calibrated profile " + calibrated;
+      return machine_from_json(read_file(calibrated), calibrated);
+    }
+    name = gpu ? "h100-sxm" : "generic-cpu";
+    chosen_from = "built-in " + name + (gpu ? " (default for GPU targets)"
+                                            : " (no calibrated profile; run stencilc calibrate)");
+  } else {
+    chosen_from = name;
+  }
+  auto it = builtin.find(name + ".json");
+  if (it != builtin.end())
+    return machine_from_json(it->second, name);
+  if (std::filesystem::is_regular_file(name))
+    return machine_from_json(read_file(name), name);
+  std::string list;
+  for (const auto &n : builtin_machines())
+    list += (list.empty() ? "" : ", ") + n;
+  throw stencilc::Error(fmt::format("--machine {}: no built-in profile or file of that name "
+                                    "(built-in: {})",
+                                    name, list));
+}
+
+} // namespace stc::model

@@ -1,0 +1,303 @@
+#include "model/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "stencilc/error.h"
+
+namespace stc::model {
+
+double Cost::cells() const {
+  double n = 1;
+  for (int d = 0; d < rank; ++d)
+    n *= static_cast<double>(extent[d]);
+  return n;
+}
+
+std::string Plan::key() const {
+  std::string s = "scheme=" + scheme;
+  if (k != 1 || scheme != "naive")
+    s += fmt::format(",k={}", k);
+  if (tile_x)
+    s += fmt::format(",tile={}x{}", tile_x, tile_y);
+  if (target.rfind("mpi-", 0) == 0)
+    s += fmt::format(",procs={}x{}x{},overlap={}", procs[0], procs[1], procs[2],
+                     overlap ? "on" : "off");
+  return s;
+}
+
+double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m) {
+  return std::max(cells * flops_per_cell / m.flops, cells * bytes_per_cell / m.bandwidth);
+}
+
+double redundancy(int k, int r, int tx, int ty) {
+  double sum = 0;
+  for (int j = 1; j <= k; ++j)
+    sum += static_cast<double>(tx + 2 * r * (k - j)) * (ty + 2 * r * (k - j));
+  return sum / (static_cast<double>(k) * tx * ty);
+}
+
+double tile_working_set(const Cost &c, int k, int tx, int ty) {
+  return static_cast<double>(2 * c.radius + 1) * k * (tx + 2.0 * c.radius * k) *
+         (ty + 2.0 * c.radius * k) * c.elem_bytes * c.grids;
+}
+
+double tail_factor(std::int64_t blocks, const Machine &m) {
+  const double slots = static_cast<double>(std::max(1, m.sms) * std::max(1, m.max_blocks_per_sm));
+  const double waves = std::ceil(static_cast<double>(blocks) / slots);
+  return waves > 0 ? static_cast<double>(blocks) / (waves * slots) : 1.0;
+}
+
+double period(double t_inner, double t_boundary, double t_comm, bool overlap) {
+  return overlap ? std::max(t_inner, t_comm) + t_boundary : t_inner + t_comm + t_boundary;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+const char *bound_of(double compute, double memory, double shared = 0, double comm = 0) {
+  const double m = std::max({compute, memory, shared, comm});
+  if (m == comm && comm > 0)
+    return "communication";
+  if (m == shared && shared > 0)
+    return "shared memory";
+  return m == memory ? "memory" : "compute";
+}
+
+// One device (CPU node or GPU) computing `cells` cells per step with the given scheme.
+Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) {
+  Prediction r;
+  r.plan = p;
+  const int rad = c.radius;
+  if (p.scheme == "naive") {
+    const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
+    r.t_compute = cells * c.flops_per_cell / m.flops;
+    r.t_memory = cells * c.bytes_per_cell * traffic / m.bandwidth;
+    r.seconds_per_step = std::max(r.t_compute, r.t_memory) +
+                         (m.kind == "gpu" ? m.launch_seconds : m.barrier_seconds);
+    r.bound = bound_of(r.t_compute, r.t_memory);
+    return r;
+  }
+  const int tx = p.tile_x, ty = p.tile_y, k = p.k;
+  const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty);
+  r.redundancy = redundancy(k, rad, tx, ty);
+  r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
+  if (m.kind != "gpu") {
+    // 3.5D: each tile streams its input once per k steps, if its k levels fit in cache.
+    const double ws = tile_working_set(c, k, tx, ty);
+    if (ws <= m.cache_bytes) {
+      r.t_memory = cells * c.bytes_per_cell * halo / k / m.bandwidth;
+      r.bound = bound_of(r.t_compute, r.t_memory);
+    } else {
+      // Levels spill: every level streams from memory, with the redundant halo work on top.
+      r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
+      r.bound = "cache";
+      r.note = fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6,
+                           m.cache_bytes / 1e6);
+    }
+    r.seconds_per_step = std::max(r.t_compute, r.t_memory) + m.barrier_seconds / k;
+    if (r.bound != "cache")
+      r.bound = bound_of(r.t_compute, r.t_memory);
+    return r;
+  }
+  // GPU 2.5D streaming (k = 1) and temporal blocking of degree k: blocks of tx x ty stream
+  // along the outer dimension; planes of every level live in shared memory.
+  const double smem = (2.0 * rad + 1) * k * (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) *
+                      c.elem_bytes * c.grids;
+  if (smem > m.shared_bytes_per_block) {
+    r.seconds_per_step = kInf;
+    r.bound = "shared memory";
+    r.note = fmt::format("needs {:.0f} KB of shared memory per block, has {:.0f} KB",
+                         smem / 1024, m.shared_bytes_per_block / 1024);
+    return r;
+  }
+  const double bx = std::ceil(static_cast<double>(c.extent[0]) / tx);
+  const double by = std::ceil(static_cast<double>(c.rank > 1 ? c.extent[1] : 1) / ty);
+  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), m);
+  r.t_memory = cells * c.bytes_per_cell * halo / k / m.bandwidth;
+  r.t_shared = cells * c.loads_per_cell * c.elem_bytes * r.redundancy / m.shared_bandwidth;
+  r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
+                       m.launch_seconds / k;
+  r.bound = bound_of(r.t_compute, r.t_memory, r.t_shared);
+  if (tf < 0.999)
+    r.note = fmt::format("last wave {:.0f}% full", tf * 100);
+  return r;
+}
+
+// MPI: ranks own boxes of the domain; every k steps they exchange ghosts k*r deep and then
+// compute k steps, the ghost zone shrinking by r each step (redundant work at the edges).
+Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
+  Prediction r;
+  r.plan = p;
+  const int k = p.k, rad = c.radius;
+  std::array<double, 3> n{1, 1, 1};
+  for (int d = 0; d < std::min(c.rank, 3); ++d)
+    n[d] = std::ceil(static_cast<double>(c.extent[d]) / p.procs[d]);
+  const double outer = c.rank > 3 ? static_cast<double>(c.extent[3]) : 1.0;
+  // Per-cell time of the device in this rank (its roofline).
+  const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
+  const double tau =
+      std::max(c.flops_per_cell / m.flops, c.bytes_per_cell * traffic / m.bandwidth);
+  double inner = outer, cells_total = 0;
+  for (int d = 0; d < 3; ++d)
+    inner *= std::max(0.0, n[d] - (p.procs[d] > 1 ? 2.0 * k * rad : 0.0));
+  for (int j = 1; j <= k; ++j) {
+    double cj = outer;
+    for (int d = 0; d < 3; ++d)
+      cj *= n[d] + (p.procs[d] > 1 ? 2.0 * rad * (k - j) : 0.0);
+    cells_total += cj;
+  }
+  const double t_inner = inner * k * tau;
+  const double t_boundary = (cells_total - inner * k) * tau;
+  double bytes = 0, t_mpi = 0;
+  for (int d = 0; d < 3; ++d) {
+    if (p.procs[d] <= 1)
+      continue;
+    double face = outer * k * rad * c.elem_bytes * c.grids;
+    for (int e = 0; e < 3; ++e)
+      if (e != d)
+        face *= n[e] + (p.procs[e] > 1 ? 2.0 * k * rad : 0.0);
+    bytes += 2 * face;
+    t_mpi += 2 * (m.net_latency + face / m.net_bandwidth);
+  }
+  const double t_link = m.link_bandwidth > 0 ? 2 * bytes / m.link_bandwidth : 0.0;
+  const double t_comm = t_mpi + t_link;
+  const double launch = m.kind == "gpu" ? m.launch_seconds * (p.overlap ? 2 : 1) : m.barrier_seconds;
+  const double t_period = period(t_inner, t_boundary, t_comm, p.overlap) + launch * k;
+  r.seconds_per_step = t_period / k;
+  r.t_compute = (t_inner + t_boundary) / k;
+  r.t_comm = t_comm / k;
+  r.redundancy = cells_total / std::max(1.0, outer * n[0] * n[1] * n[2] * k);
+  r.bound = (p.overlap ? std::max(t_comm - t_inner, 0.0) : t_comm) > t_inner + t_boundary
+                ? "communication"
+                : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
+  return r;
+}
+
+} // namespace
+
+Prediction predict(const Cost &c, const Machine &m, const Plan &p) {
+  if (p.target.rfind("mpi-", 0) == 0)
+    return distributed(c, m, p);
+  return device(c, m, p, c.cells());
+}
+
+std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::string &target,
+                                   int ranks) {
+  std::vector<Plan> plans;
+  auto add = [&](const char *scheme, int k, int tx, int ty) {
+    Plan p;
+    p.target = target;
+    p.scheme = scheme;
+    p.k = k;
+    p.tile_x = tx;
+    p.tile_y = ty;
+    plans.push_back(p);
+  };
+  if (target == "openmp") {
+    add("naive", 1, 0, 0);
+    if (c.rank == 2 || c.rank == 3)
+      for (int k : {2, 3, 4, 6, 8})
+        for (int tx : {64, 128, 256, 512})
+          for (int ty : {8, 16, 32, 64, 128})
+            if (tx <= c.extent[0] + 2 * c.radius * k && ty <= c.extent[1] + 2 * c.radius * k)
+              add("temporal", k, tx, ty);
+  } else if (target == "cuda" || target == "hip") {
+    add("naive", 1, 0, 0);
+    for (int k : {1, 2, 3, 4})
+      for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
+        add(k == 1 ? "streaming" : "temporal", k, tx, ty);
+  } else {
+    // Process grids: every factorisation of `ranks` over the first min(rank, 3) dimensions.
+    const int dims = std::min(c.rank, 3);
+    for (int px = 1; px <= ranks; ++px)
+      for (int py = 1; py <= ranks / px; ++py) {
+        if (ranks % px || (ranks / px) % py)
+          continue;
+        const int pz = ranks / px / py;
+        if ((dims < 2 && py > 1) || (dims < 3 && pz > 1))
+          continue;
+        for (int k : {1, 2, 3, 4, 6, 8})
+          for (bool overlap : {false, true}) {
+            Plan p;
+            p.target = target;
+            p.scheme = "naive";
+            p.k = k;
+            p.procs = {px, py, pz};
+            p.overlap = overlap;
+            plans.push_back(p);
+          }
+      }
+  }
+  std::vector<Prediction> out;
+  for (const auto &p : plans) {
+    Prediction pr = predict(c, m, p);
+    if (std::isfinite(pr.seconds_per_step))
+      out.push_back(pr);
+  }
+  std::sort(out.begin(), out.end(), [](const Prediction &a, const Prediction &b) {
+    if (a.seconds_per_step != b.seconds_per_step)
+      return a.seconds_per_step < b.seconds_per_step;
+    return a.plan.key() < b.plan.key();
+  });
+  return out;
+}
+
+Plan parse_plan(const std::string &text, Plan base) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw stencilc::Error("--plan " + text + ": '" + item + "' is not KEY=VALUE");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    auto ints = [&](int count) {
+      std::vector<int> v;
+      std::stringstream vs(value);
+      std::string part;
+      while (std::getline(vs, part, 'x')) {
+        char *end = nullptr;
+        const long n = std::strtol(part.c_str(), &end, 10);
+        if (part.empty() || *end || n < 1 || n > 1 << 20)
+          throw stencilc::Error("--plan " + text + ": bad value '" + value + "' for " + key);
+        v.push_back(static_cast<int>(n));
+      }
+      if (static_cast<int>(v.size()) != count)
+        throw stencilc::Error(fmt::format("--plan {}: {} needs {} number{} separated by 'x'", text,
+                                          key, count, count > 1 ? "s" : ""));
+      return v;
+    };
+    if (key == "scheme") {
+      if (value != "naive" && value != "temporal" && value != "streaming")
+        throw stencilc::Error("--plan " + text + ": scheme is naive, temporal or streaming");
+      base.scheme = value;
+    } else if (key == "k") {
+      base.k = ints(1)[0];
+    } else if (key == "tile") {
+      auto v = ints(2);
+      base.tile_x = v[0];
+      base.tile_y = v[1];
+    } else if (key == "procs") {
+      auto v = ints(3);
+      base.procs = {v[0], v[1], v[2]};
+    } else if (key == "overlap") {
+      if (value != "on" && value != "off")
+        throw stencilc::Error("--plan " + text + ": overlap is on or off");
+      base.overlap = value == "on";
+    } else {
+      throw stencilc::Error("--plan " + text + ": unknown key '" + key +
+                            "' (scheme, k, tile, procs, overlap)");
+    }
+  }
+  if (base.scheme != "naive" && (base.tile_x == 0 || base.tile_y == 0))
+    throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " needs tile=XxY");
+  return base;
+}
+
+} // namespace stc::model

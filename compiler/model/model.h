@@ -1,0 +1,98 @@
+// The analytic performance model: kernel costs and a machine in, predicted times out.
+// Pure: no I/O, no globals, deterministic. docs/MODEL.md gives every equation and where each
+// symbol comes from; tests/unit/model_test.cpp checks them against hand-computed numbers.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stc::model {
+
+/// Figures of one machine (a CPU node or one GPU), from a profile or from `calibrate`.
+struct Machine {
+  std::string name;
+  std::string kind = "cpu"; // "cpu" or "gpu"
+  // Compute and memory.
+  double flops = 0;           // F: sustained flop/s of stencil code on data in cache (all cores)
+  double bandwidth = 0;       // B: sustained streaming bandwidth, bytes/s (all cores)
+  int threads = 1;            // CPU: threads the measurement used
+  double cache_bytes = 0;     // CPU: cache a thread can keep a tile in (its share of L2/L3)
+  double barrier_seconds = 0; // CPU: one OpenMP barrier
+  // GPU.
+  int sms = 0;                    // streaming multiprocessors (CUs)
+  int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size
+  double shared_bandwidth = 0;    // bytes/s of shared memory (all SMs)
+  double shared_bytes_per_block = 0;
+  double launch_seconds = 0;      // one kernel launch
+  double naive_traffic_factor = 1; // naive GPU kernels re-read neighbours through L2: bytes x this
+  // Node interconnect (MPI) and host-device link.
+  double net_latency = 0;    // seconds per message
+  double net_bandwidth = 0;  // bytes/s per message stream
+  double link_bandwidth = 0; // GPU: host<->device bytes/s (0 = GPU-aware MPI, no staging)
+};
+
+/// What one time step of a kernel group costs per interior cell, from the IR analysis.
+struct Cost {
+  double flops_per_cell = 0;
+  double bytes_per_cell = 0;     // streamed bytes per cell per step, no temporal reuse
+  double elem_bytes = 4;         // size of one grid element
+  double loads_per_cell = 0;     // distinct reads per cell (shared-memory traffic on GPUs)
+  int radius = 1;                // widest stencil offset
+  int grids = 1;                 // grids a step reads (their planes share a cache)
+  int rank = 3;
+  std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
+  std::int64_t steps = 1;
+  double cells() const;
+};
+
+/// One candidate way to run the program. Fields that do not apply to a target are 0.
+struct Plan {
+  std::string target;  // openmp, cuda, hip, mpi-openmp, mpi-cuda, mpi-hip
+  std::string scheme;  // naive, temporal (CPU 3.5D), streaming (GPU 2.5D), temporal (GPU)
+  int k = 1;           // time steps per sweep (temporal depth; MPI: halo depth k*r)
+  int tile_x = 0, tile_y = 0; // CPU tile or GPU block
+  std::array<int, 3> procs{1, 1, 1}; // MPI process grid
+  bool overlap = false;              // MPI: communicate while computing the inner region
+  std::string key() const;           // "scheme=temporal,k=4,tile=64x32,..."
+};
+
+struct Prediction {
+  Plan plan;
+  double seconds_per_step = 0;
+  std::string bound;        // compute, memory, shared memory, communication, cache
+  std::string note;         // one-line why (e.g. "working set 3.1 MB > cache 2 MB")
+  // The terms behind the time, per step, for explain.
+  double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
+};
+
+/// Roofline time of `cells` cells: max(cells f / F, cells b / B).
+double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m);
+
+/// Average redundant work of overlapped (trapezoid) tiles that take k steps at once: level j
+/// of k computes (tx + 2r(k-j)) (ty + 2r(k-j)) cells for tx ty useful ones.
+double redundancy(int k, int r, int tx, int ty);
+
+/// Bytes a 3.5D tile keeps in cache: (2r+1) planes per time level and grid, k levels.
+double tile_working_set(const Cost &c, int k, int tx, int ty);
+
+/// GPU wave quantisation: useful fraction of the last wave of `blocks` thread blocks.
+double tail_factor(std::int64_t blocks, const Machine &m);
+
+/// One MPI exchange period of k steps (seconds):
+///   overlap:    max(T_inner, T_d2h + T_mpi + T_h2d) + T_boundary
+///   no overlap: T_inner + T_d2h + T_mpi + T_h2d + T_boundary
+double period(double t_inner, double t_boundary, double t_comm, bool overlap);
+
+Prediction predict(const Cost &c, const Machine &m, const Plan &p);
+
+/// Parses --plan KEY=VALUE,... (scheme, k, tile=XxY, procs=AxBxC, overlap=on|off) over a
+/// starting plan. Throws stencilc::Error naming the bad key or value.
+Plan parse_plan(const std::string &text, Plan base);
+
+/// Every candidate plan for the target (`ranks` MPI processes for mpi-* targets), predicted
+/// and sorted fastest first; ties broken by plan key, so the order is deterministic.
+std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::string &target,
+                                   int ranks = 1);
+
+} // namespace stc::model

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer target for a while, seeded with every .stn file of the samples and the
+# lit tests, and fails on any crash, sanitizer report, leak, timeout or out-of-memory.
+#   tests/fuzz/run.sh FUZZER SECONDS WORK_DIR [extra libFuzzer flags...]
+# WORK_DIR (created; its corpus is rebuilt from the seeds on each run) receives the corpus,
+# the log and any crash-*, leak-*, timeout-* or oom-* reproducer. Nothing is written to the
+# source tree. The ctest test fuzz.check.60s runs it for 60 seconds.
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+  echo "usage: $0 FUZZER SECONDS WORK_DIR [libFuzzer flags...]" >&2
+  exit 2
+fi
+fuzzer=$1
+seconds=$2
+work=$3
+shift 3
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+if [ ! -x "$fuzzer" ]; then
+  echo "run.sh: error: no fuzzer at $fuzzer (build the main project first)" >&2
+  exit 1
+fi
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+rm -rf "$work/corpus"
+mkdir -p "$work/corpus" "$work/artifacts"
+
+# Seeds: the samples and every lit test (names made unique by their path).
+n=0
+while IFS= read -r -d '' f; do
+  rel=${f#"$root"/}
+  cp "$f" "$work/corpus/${rel//\//__}"
+  n=$((n + 1))
+done < <(find "$root/samples" "$root/tests/lit" -name '*.stn' -type f -print0)
+echo "run.sh: $n seed files; fuzzing for ${seconds}s; log and reproducers in $work"
+
+# UBSan is built with -fno-sanitize-recover (it aborts), but say where it happened.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+log=$work/fuzz.log
+status=0
+"$fuzzer" \
+  -max_total_time="$seconds" \
+  -timeout=10 \
+  -rss_limit_mb=2048 \
+  -dict="$root/tests/fuzz/stn.dict" \
+  -artifact_prefix="$work/artifacts/" \
+  -print_final_stats=1 \
+  "$@" \
+  "$work/corpus" >"$log" 2>&1 || status=$?
+
+if [ "$status" -eq 0 ]; then
+  grep -E '^(INFO: Seed|#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs|stat::number_of_executed_units)' "$log" || true
+  echo "run.sh: no crash"
+  exit 0
+fi
+
+echo "run.sh: the fuzzer failed (exit $status); the end of its log ($log):"
+tail -n 120 "$log"
+# The newest reproducer, if one was written, in a form that survives a terminal.
+repro=$(ls -t "$work"/artifacts/{crash,leak,timeout,oom,slow-unit}-* 2>/dev/null | head -n 1 || true)
+if [ -n "$repro" ]; then
+  echo "run.sh: reproducer $repro ($(wc -c <"$repro") bytes), base64:"
+  base64 "$repro"
+  echo "run.sh: replay with: $fuzzer $repro"
+fi
+exit 1
