@@ -11,16 +11,32 @@ trap 'rm -rf "$work"' EXIT
 "$stencilc" build "$sample" --target openmp --keep-sources "$work/src" \
   --cxxflag=-fopt-info-vec-optimized -o "$work/exe" 2>"$work/report" >/dev/null
 src="$work/src/$name.cpp"
-# Line numbers of the loops that follow a simd pragma.
-lines=$(awk '/#pragma omp (parallel for )?simd/ { want = 1; next } want && /for \(/ { print NR; want = 0 }' "$src")
-[ -n "$lines" ] || { echo "no simd loops found in $src"; exit 1; }
+# Line ranges (header to closing brace) of the loops that follow a simd pragma.
+ranges=$(awk '
+  /#pragma omp (parallel for )?simd/ { want = 1; next }
+  want && /for \(/ { start = NR; depth = 0; want = 0; inloop = 1 }
+  inloop {
+    n = split($0, ch, "")
+    for (i = 1; i <= n; ++i) {
+      if (ch[i] == "{") depth++
+      if (ch[i] == "}") { depth--; if (depth == 0) { print start ":" NR; inloop = 0; break } }
+    }
+  }' "$src")
+[ -n "$ranges" ] || { echo "no simd loops found in $src"; exit 1; }
+# GCC names a vectorised loop by its header or by a line of its body.
+reported=$(sed -n "s/.*$name\.cpp:\([0-9]*\):[0-9]*: optimized: loop vectorized.*/\1/p" "$work/report")
 status=0
-for l in $lines; do
-  # GCC names the loop by its header or by the first statement of its body.
-  if grep -qE "$name.cpp:($l|$((l + 1))):[0-9]+: optimized: loop vectorized" "$work/report"; then
-    echo "$name.cpp:$l: vectorized"
+for r in $ranges; do
+  lo=${r%:*}
+  hi=${r#*:}
+  found=0
+  for l in $reported; do
+    if [ "$l" -ge "$lo" ] && [ "$l" -le "$hi" ]; then found=1; fi
+  done
+  if [ $found = 1 ]; then
+    echo "$name.cpp:$lo: vectorized"
   else
-    echo "$name.cpp:$l: NOT vectorized: $(sed -n "${l}p" "$src")"
+    echo "$name.cpp:$lo: NOT vectorized: $(sed -n "${lo}p" "$src")"
     status=1
   fi
 done

@@ -557,4 +557,652 @@ TEST(CompilerInterp, StepCountDividingByZeroViaOverrideIsAUserError) {
   EXPECT_THROW(in->default_steps(), stencilc::Error);
 }
 
+
+// ---------------------------------------------------------------- v2: ghost cells per face
+
+// Ghost cells are filled when the interpreter is built, so they can be read before any step.
+TEST(CompilerInterp, DirichletGhostsAreAnExpressionOfTheGhostIndices) {
+  Compiled c("stencil gd;\n"
+             "param double h = 1.0;\n"
+             "grid double u[3, 3] boundary dirichlet(10.0 * x + y * h);\n"
+             "grid double v like u;\n"
+             "kernel k(x, y) { v[x,y] = u[x-1,y] + u[x+1,y] + u[x,y-1] + u[x,y+1]; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(at(c, *in, "u", {-1, 0, 0, 0}), -10.0);
+  EXPECT_EQ(at(c, *in, "u", {-1, 1, 0, 0}), -9.0);
+  EXPECT_EQ(at(c, *in, "u", {3, 0, 0, 0}), 30.0);
+  EXPECT_EQ(at(c, *in, "u", {3, 1, 0, 0}), 31.0);
+  EXPECT_EQ(at(c, *in, "u", {0, -1, 0, 0}), -1.0);
+  EXPECT_EQ(at(c, *in, "u", {2, -1, 0, 0}), 19.0);
+  EXPECT_EQ(at(c, *in, "u", {1, 3, 0, 0}), 13.0);
+  // Corners too: every dirichlet face evaluates the value at the ghost's own indices.
+  EXPECT_EQ(at(c, *in, "u", {-1, -1, 0, 0}), -11.0);
+  EXPECT_EQ(at(c, *in, "u", {3, 3, 0, 0}), 33.0);
+  EXPECT_EQ(at(c, *in, "u", {-1, 3, 0, 0}), -7.0);
+  EXPECT_EQ(at(c, *in, "u", {3, -1, 0, 0}), 29.0);
+  // The interior starts at 0.
+  EXPECT_EQ(in->checksum("u"), 0.0);
+  EXPECT_EQ(in->run(1), 1);
+  // v(0,0) = u(-1,0) + u(1,0) + u(0,-1) + u(0,1) = -10 + 0 - 1 + 0;
+  // v(2,2) = u(1,2) + u(3,2) + u(2,1) + u(2,3) = 0 + 32 + 0 + 23.
+  EXPECT_EQ(at(c, *in, "v", {0, 0, 0, 0}), -11.0);
+  EXPECT_EQ(at(c, *in, "v", {2, 2, 0, 0}), 55.0);
+
+  // Params in the value take their --set values.
+  auto in2 = c.interp({{"h", 2.0}});
+  EXPECT_EQ(at(c, *in2, "u", {0, -1, 0, 0}), -2.0);
+  EXPECT_EQ(at(c, *in2, "u", {-1, 1, 0, 0}), -8.0);
+}
+
+const char *kHalo2 = "grid double v like u;\n"
+                     "init u[i] = i + 1.0;\n" // 1 2 3 4 5
+                     "kernel k(x) { v[x] = u[x-2] + u[x+2]; }\n"
+                     "run steps { k; }\n";
+
+TEST(CompilerInterp, NeumannGhostsMirrorTheInteriorWithHaloTwo) {
+  // u[-k] = u[k-1] and u[n-1+k] = u[n-k]: u[-1] = u[0], u[-2] = u[1], u[5] = u[4], u[6] = u[3].
+  Compiled c(std::string("stencil nm;\ngrid double u[5] boundary neumann;\n") + kHalo2);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.program().grids[0].halo[0], 2);
+  auto in = c.interp();
+  EXPECT_EQ(at(c, *in, "u", {-1, 0, 0, 0}), 1.0);
+  EXPECT_EQ(at(c, *in, "u", {-2, 0, 0, 0}), 2.0);
+  EXPECT_EQ(at(c, *in, "u", {5, 0, 0, 0}), 5.0);
+  EXPECT_EQ(at(c, *in, "u", {6, 0, 0, 0}), 4.0);
+  in->run(1);
+  // v[x] = u[x-2] + u[x+2]: 2+3, 1+4, 1+5, 2+5, 3+4.
+  const double want[5] = {5, 5, 6, 7, 7};
+  for (int x = 0; x < 5; ++x)
+    EXPECT_EQ(at(c, *in, "v", {x, 0, 0, 0}), want[x]) << "x=" << x;
+}
+
+TEST(CompilerInterp, PeriodicGhostsWrapWithHaloTwo) {
+  // u[-k] = u[n-k] and u[n-1+k] = u[k-1]: u[-1] = u[4], u[-2] = u[3], u[5] = u[0], u[6] = u[1].
+  Compiled c(std::string("stencil pd;\ngrid double u[5] boundary periodic;\n") + kHalo2);
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(at(c, *in, "u", {-1, 0, 0, 0}), 5.0);
+  EXPECT_EQ(at(c, *in, "u", {-2, 0, 0, 0}), 4.0);
+  EXPECT_EQ(at(c, *in, "u", {5, 0, 0, 0}), 1.0);
+  EXPECT_EQ(at(c, *in, "u", {6, 0, 0, 0}), 2.0);
+  in->run(1);
+  // v[x] = u[x-2] + u[x+2]: 4+3, 5+4, 1+5, 2+1, 3+2; the total doubles (30 = 2 * 15).
+  const double want[5] = {7, 9, 6, 3, 5};
+  for (int x = 0; x < 5; ++x)
+    EXPECT_EQ(at(c, *in, "v", {x, 0, 0, 0}), want[x]) << "x=" << x;
+  EXPECT_EQ(in->checksum("v"), 30.0);
+}
+
+TEST(CompilerInterp, DefaultFaceAndOverride) {
+  Compiled c("stencil mx;\n"
+             "grid double u[3] boundary(neumann, x-: dirichlet(-1.0));\n"
+             "grid double v like u;\n"
+             "init u[i] = i + 1.0;\n" // 1 2 3
+             "kernel k(x) { v[x] = u[x-1] * 10.0 + u[x+1]; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(at(c, *in, "u", {-1, 0, 0, 0}), -1.0); // x-: dirichlet
+  EXPECT_EQ(at(c, *in, "u", {3, 0, 0, 0}), 3.0);   // x+: the default, neumann
+  in->run(1);
+  // -10 + 2, 10 + 3, 20 + 3
+  EXPECT_EQ(at(c, *in, "v", {0, 0, 0, 0}), -8.0);
+  EXPECT_EQ(at(c, *in, "v", {1, 0, 0, 0}), 13.0);
+  EXPECT_EQ(at(c, *in, "v", {2, 0, 0, 0}), 23.0);
+}
+
+// Faces are filled in dimension order and the y faces span the x ghosts, so a corner ghost
+// gets the y face's rule applied to the x ghosts (runtime/boundary.h).
+std::string corner_program(const std::string &boundary) {
+  return "stencil cr;\n"
+         "grid double u[3, 3] boundary(" + boundary + ");\n"
+         "grid double v like u;\n"
+         "init u[i, j] = 10 * i + j;\n"
+         "kernel k(x, y) { v[x,y] = u[x-1,y-1] + u[x+1,y+1]; }\n"
+         "run steps { k; }\n";
+}
+
+TEST(CompilerInterp, CornerGhostsTakeTheLastDimensionsRule) {
+  {
+    // x ghosts: u[-1, j] = u[3, j] = 100 + j. y periodic over them: u[x, -1] = u[x, 2] and
+    // u[x, 3] = u[x, 0], so u[-1, -1] = u[-1, 2] = 102 (not the dirichlet value 99).
+    Compiled c(corner_program("x: dirichlet(100.0 + y), y: periodic"));
+    ASSERT_TRUE(c.ok());
+    auto in = c.interp();
+    EXPECT_EQ(at(c, *in, "u", {-1, 1, 0, 0}), 101.0);
+    EXPECT_EQ(at(c, *in, "u", {1, -1, 0, 0}), 12.0);
+    EXPECT_EQ(at(c, *in, "u", {2, 3, 0, 0}), 20.0);
+    EXPECT_EQ(at(c, *in, "u", {-1, -1, 0, 0}), 102.0);
+    EXPECT_EQ(at(c, *in, "u", {-1, 3, 0, 0}), 100.0);
+    EXPECT_EQ(at(c, *in, "u", {3, -1, 0, 0}), 102.0);
+    EXPECT_EQ(at(c, *in, "u", {3, 3, 0, 0}), 100.0);
+    in->run(1);
+    // v(0,0) = u(-1,-1) + u(1,1) = 102 + 11;  v(2,2) = u(1,1) + u(3,3) = 11 + 100.
+    EXPECT_EQ(at(c, *in, "v", {0, 0, 0, 0}), 113.0);
+    EXPECT_EQ(at(c, *in, "v", {2, 2, 0, 0}), 111.0);
+  }
+  {
+    // y neumann over the x ghosts: u[-1, -1] = u[-1, 0] = 100, u[-1, 3] = u[-1, 2] = 102.
+    Compiled c(corner_program("x: dirichlet(100.0 + y), y: neumann"));
+    ASSERT_TRUE(c.ok());
+    auto in = c.interp();
+    EXPECT_EQ(at(c, *in, "u", {1, -1, 0, 0}), 10.0);
+    EXPECT_EQ(at(c, *in, "u", {-1, -1, 0, 0}), 100.0);
+    EXPECT_EQ(at(c, *in, "u", {-1, 3, 0, 0}), 102.0);
+    EXPECT_EQ(at(c, *in, "u", {3, -1, 0, 0}), 100.0);
+  }
+  {
+    // x periodic first (u[-1, j] = u[2, j] = 20 + j), then y dirichlet everywhere along x,
+    // ghosts included: u[-1, -1] = 50 + (-1).
+    Compiled c(corner_program("x: periodic, y: dirichlet(50.0 + x)"));
+    ASSERT_TRUE(c.ok());
+    auto in = c.interp();
+    EXPECT_EQ(at(c, *in, "u", {-1, 1, 0, 0}), 21.0);
+    EXPECT_EQ(at(c, *in, "u", {3, 2, 0, 0}), 2.0);
+    EXPECT_EQ(at(c, *in, "u", {-1, -1, 0, 0}), 49.0);
+    EXPECT_EQ(at(c, *in, "u", {3, 3, 0, 0}), 53.0);
+    EXPECT_EQ(at(c, *in, "u", {1, 3, 0, 0}), 51.0);
+  }
+}
+
+TEST(CompilerInterp, NeumannAndPeriodicGhostsFollowTheDataEveryStep) {
+  // v[x] = u[x-1] + u[x+1], then swap, on u = [0, 1, 2].
+  //   neumann:  [0+1, 0+2, 1+2] = [1, 2, 3];  then [1+2, 1+3, 2+3] = [3, 4, 5].
+  //   periodic: [2+1, 0+2, 1+0] = [3, 2, 1];  then [1+2, 3+1, 2+3] = [3, 4, 5].
+  for (const char *bc : {"neumann", "periodic"}) {
+    Compiled c(std::string("stencil td;\ngrid double u[3] boundary ") + bc +
+               ";\ngrid double v like u;\ninit u[i] = 1.0 * i;\n"
+               "kernel k(x) { v[x] = u[x-1] + u[x+1]; }\nrun steps { k; swap u, v; }\n");
+    ASSERT_TRUE(c.ok()) << bc;
+    auto in = c.interp();
+    in->run(1);
+    const bool neu = std::string(bc) == "neumann";
+    EXPECT_EQ(at(c, *in, "u", {0, 0, 0, 0}), neu ? 1.0 : 3.0) << bc;
+    EXPECT_EQ(at(c, *in, "u", {1, 0, 0, 0}), 2.0) << bc;
+    EXPECT_EQ(at(c, *in, "u", {2, 0, 0, 0}), neu ? 3.0 : 1.0) << bc;
+    in->run(1);
+    for (int x = 0; x < 3; ++x)
+      EXPECT_EQ(at(c, *in, "u", {x, 0, 0, 0}), 3.0 + x) << bc << " x=" << x;
+  }
+}
+
+TEST(CompilerInterp, IntGridGhosts) {
+  Compiled c("stencil ig;\n"
+             "grid int a[3] boundary(x-: dirichlet(7 * x), x+: neumann);\n"
+             "grid int b like a;\n"
+             "init a[i] = i * i;\n"
+             "kernel k(x) { b[x] = a[x-1] + a[x+1]; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(at_int(c, *in, "a", {-1, 0, 0, 0}), -7);
+  EXPECT_EQ(at_int(c, *in, "a", {3, 0, 0, 0}), 4);
+  in->run(1);
+  // -7 + 1, 0 + 4, 1 + 4
+  EXPECT_EQ(at_int(c, *in, "b", {0, 0, 0, 0}), -6);
+  EXPECT_EQ(at_int(c, *in, "b", {1, 0, 0, 0}), 4);
+  EXPECT_EQ(at_int(c, *in, "b", {2, 0, 0, 0}), 5);
+}
+
+// ---------------------------------------------------------------- v2: init
+
+TEST(CompilerInterp, InitValues) {
+  Compiled c("stencil iv;\n"
+             "param double h = 0.5;\n"
+             "grid int m[3, 2];\n"
+             "grid float f[4];\n"
+             "grid double d like f;\n"
+             "grid double z like f;\n"
+             "init m[i, j] = i * 10 + j;\n"
+             "init f[i] = i * 0.1;\n"
+             "init d[i] = h * i + pow(2.0, i);\n"
+             "kernel k(x) { z[x] = z[x] + d[x]; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(at_int(c, *in, "m", {0, 0, 0, 0}), 0);
+  EXPECT_EQ(at_int(c, *in, "m", {2, 0, 0, 0}), 20);
+  EXPECT_EQ(at_int(c, *in, "m", {0, 1, 0, 0}), 1);
+  EXPECT_EQ(at_int(c, *in, "m", {2, 1, 0, 0}), 21);
+  EXPECT_EQ(in->checksum("m"), 63.0); // (0 + 10 + 20) * 2 + 3
+  // Computed in double (i * 0.1), then stored as float.
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(c, *in, "f", {x, 0, 0, 0}), static_cast<double>(static_cast<float>(x * 0.1)))
+        << x;
+  // 0.5 i + 2^i: 1, 2.5, 5, 9.5.
+  const double want[4] = {1.0, 2.5, 5.0, 9.5};
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(c, *in, "d", {x, 0, 0, 0}), want[x]) << x;
+  EXPECT_EQ(in->checksum("z"), 0.0); // no init: zero
+  in->run(2);
+  EXPECT_EQ(in->checksum("z"), 2 * (1.0 + 2.5 + 5.0 + 9.5));
+
+  // Inits see the params' --set values: 2 i + 2^i = 1, 4, 8, 14.
+  auto in2 = c.interp({{"h", 2.0}});
+  EXPECT_EQ(in2->checksum("d"), 27.0);
+
+  // init_random leaves grids with an init alone (they define the problem).
+  auto in3 = c.interp();
+  in3->init_random(7);
+  EXPECT_EQ(in3->checksum("m"), 63.0);
+  EXPECT_EQ(in3->checksum("d"), 18.0);
+  EXPECT_NE(in3->checksum("z"), 0.0);
+}
+
+TEST(CompilerInterp, InitDividingByZeroIsAUserError) {
+  Compiled c("stencil iz;\ngrid int a[3];\ninit a[i] = 10 / i;\n"
+             "kernel k(x) { a[x] = a[x] + 1; }\nrun steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  const std::string e = error_of([&] { c.interp(); });
+  EXPECT_NE(e.find("init of grid 'a'"), std::string::npos) << e;
+  EXPECT_NE(e.find("integer division by zero"), std::string::npos) << e;
+}
+
+// ---------------------------------------------------------------- v2: statements, operators
+
+TEST(CompilerInterp, LetIfElsePerPoint) {
+  // t = 2x = 0, 2, 4, 6, 8:  v = 1 (t < 3), 1, 2 (t < 6), 3 + 6, 3 + 8.
+  // w gets 5 more at even x only; the odd points keep their value.
+  // a: x != 0 && 10 / x >= 5 -- short-circuit: no division by zero at x = 0.
+  // b: 12 / x only where x != 0 (only the chosen branch is evaluated).
+  Compiled c("stencil li;\n"
+             "grid double v[5];\n"
+             "grid double w like v;\n"
+             "grid int a like v;\n"
+             "grid int b like v;\n"
+             "kernel k(x) {\n"
+             "  let t = x * 2;\n"
+             "  if (t < 3) { v[x] = 1.0; } else if (t < 6) { v[x] = 2.0; } else { v[x] = 3.0 + t; }\n"
+             "  if (x % 2 == 0) { let five = 5.0; w[x] = w[x] + five; }\n"
+             "  a[x] = x != 0 && 10 / x >= 5 ? 1 : 0;\n"
+             "  b[x] = x == 0 ? 0 : 12 / x;\n"
+             "}\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->run(1), 1);
+  const double v[5] = {1, 1, 2, 9, 11};
+  const double w[5] = {5, 0, 5, 0, 5};
+  const std::int64_t a[5] = {0, 1, 1, 0, 0};
+  const std::int64_t b[5] = {0, 12, 6, 4, 3};
+  for (int x = 0; x < 5; ++x) {
+    EXPECT_EQ(at(c, *in, "v", {x, 0, 0, 0}), v[x]) << x;
+    EXPECT_EQ(at(c, *in, "w", {x, 0, 0, 0}), w[x]) << x;
+    EXPECT_EQ(at_int(c, *in, "a", {x, 0, 0, 0}), a[x]) << x;
+    EXPECT_EQ(at_int(c, *in, "b", {x, 0, 0, 0}), b[x]) << x;
+  }
+  in->run(1);
+  EXPECT_EQ(in->checksum("w"), 30.0);
+  EXPECT_EQ(in->checksum("v"), 24.0);
+}
+
+TEST(CompilerInterp, GridReadsInConditionsAndLetsSeeTheGhosts) {
+  // u = 0 inside, 1 in the ghosts (halo 2, from the read in the condition).
+  //   v[x] = 1 where u[x+2] > 0.5 (x = 2, 3), else u[x-2] (1 at x = 0, 1).
+  Compiled c("stencil gc;\n"
+             "grid double u[4] boundary dirichlet(1.0);\n"
+             "grid double v like u;\n"
+             "kernel k(x) { if (u[x+2] > 0.5) { v[x] = 1.0; } else { let t = u[x-2]; v[x] = 2.0 * t; } }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.program().grids[0].halo[0], 2);
+  auto in = c.interp();
+  in->run(1);
+  const double want[4] = {2, 2, 1, 1};
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(c, *in, "v", {x, 0, 0, 0}), want[x]) << x;
+}
+
+TEST(CompilerInterp, IntOperatorsMathAndConversions) {
+  Compiled c("stencil op;\n"
+             "grid int a[5];\n"
+             "grid int b like a;\n"
+             "grid int t like a;\n"
+             "grid double d like a;\n"
+             "grid float f like a;\n"
+             "kernel k(x) {\n"
+             "  a[x] = (x - 4) % 3;\n"
+             "  b[x] = abs(x - 2) + min(x, 3) * max(x, 1) + int(x * 0.75);\n"
+             "  t[x] = int(x - 2.7);\n"
+             "  d[x] = floor(x * 0.5) + pow(2.0, x) + sqrt(x * x);\n"
+             "  f[x] = float(x) / 4.0 - abs(-0.5);\n"
+             "}\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  in->run(1);
+  // % truncates towards zero like C++: -4 % 3 = -1, -2 % 3 = -2.
+  const std::int64_t a[5] = {-1, 0, -2, -1, 0};
+  // |x-2| + min(x,3) * max(x,1) + int(0.75 x): 2+0+0, 1+1+0, 0+4+1, 1+9+2, 2+12+3.
+  const std::int64_t b[5] = {2, 2, 5, 12, 17};
+  // int() truncates towards zero: -2.7 -> -2, -1.7 -> -1, -0.7 -> 0, 0.3 -> 0, 1.3 -> 1.
+  const std::int64_t t[5] = {-2, -1, 0, 0, 1};
+  // floor(x/2) + 2^x + sqrt(x^2): 0+1+0, 0+2+1, 1+4+2, 1+8+3, 2+16+4.
+  const double d[5] = {1, 3, 7, 12, 22};
+  // x/4 - 0.5 in float: -0.5, -0.25, 0, 0.25, 0.5.
+  const double f[5] = {-0.5, -0.25, 0, 0.25, 0.5};
+  for (int x = 0; x < 5; ++x) {
+    EXPECT_EQ(at_int(c, *in, "a", {x, 0, 0, 0}), a[x]) << x;
+    EXPECT_EQ(at_int(c, *in, "b", {x, 0, 0, 0}), b[x]) << x;
+    EXPECT_EQ(at_int(c, *in, "t", {x, 0, 0, 0}), t[x]) << x;
+    EXPECT_EQ(at(c, *in, "d", {x, 0, 0, 0}), d[x]) << x;
+    EXPECT_EQ(at(c, *in, "f", {x, 0, 0, 0}), f[x]) << x;
+  }
+}
+
+// ---------------------------------------------------------------- v2: domains and colours
+
+TEST(CompilerInterp, RangeDomainUpdatesOnlyItsBox) {
+  Compiled c("stencil rd;\n"
+             "param int N = 4;\n"
+             "grid double u[N, 3];\n"
+             "kernel k(x, y) on [1:N-1, 1:2] { u[x,y] = 1.0 + x + 10 * y; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->cell_updates_per_step(), 2.0);
+  in->run(1);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 4; ++x) {
+      const double want = y == 1 && (x == 1 || x == 2) ? 1.0 + x + 10 * y : 0.0;
+      EXPECT_EQ(at(c, *in, "u", {x, y, 0, 0}), want) << x << "," << y;
+    }
+  EXPECT_EQ(in->checksum("u"), 25.0); // 12 + 13
+  // The box follows the params: x in [1, 5) for N = 6.
+  auto in6 = c.interp({{"N", 6}});
+  EXPECT_EQ(in6->cell_updates_per_step(), 4.0);
+  in6->run(1);
+  EXPECT_EQ(in6->checksum("u"), 12.0 + 13 + 14 + 15);
+  EXPECT_EQ(at(c, *in6, "u", {5, 1, 0, 0}), 0.0);
+}
+
+TEST(CompilerInterp, RangeDomainOutsideTheGridIsAnError) {
+  Compiled c("stencil ro;\n"
+             "param int N = 4, LO = 0, HI = 4;\n"
+             "grid double u[N];\n"
+             "kernel k(x) on [LO:HI] { u[x] = 1.0; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  EXPECT_NO_THROW(c.interp());
+  std::string e = error_of([&] { c.interp({{"HI", 5}}); });
+  EXPECT_NE(e.find("kernel 'k': domain [0:5] in dimension 1 is not inside [0:4]"),
+            std::string::npos)
+      << e;
+  e = error_of([&] { c.interp({{"LO", 3}, {"HI", 2}}); });
+  EXPECT_NE(e.find("domain [3:2]"), std::string::npos) << e;
+  // An empty box is allowed and updates nothing.
+  auto in = c.interp({{"LO", 2}, {"HI", 2}});
+  EXPECT_EQ(in->cell_updates_per_step(), 0.0);
+  in->run(1);
+  EXPECT_EQ(in->checksum("u"), 0.0);
+}
+
+const char *kRedBlack1d = "stencil rb;\n"
+                          "grid double u[4] boundary dirichlet(1.0);\n"
+                          "kernel red(x) on red { u[x] = (u[x-1] + u[x+1]) * 0.5; }\n"
+                          "kernel black(x) on black { u[x] = (u[x-1] + u[x+1]) * 0.5; }\n";
+
+TEST(CompilerInterp, RedThenBlackSweeps1d) {
+  // Ghosts 1, u = 0. Red (x = 0, 2): (1 + 0)/2 = 0.5, (0 + 0)/2 = 0.
+  // Black (x = 1, 3) reads the new red values: (0.5 + 0)/2 = 0.25, (0 + 1)/2 = 0.5.
+  // Step 2, red: (1 + 0.25)/2 = 0.625, (0.25 + 0.5)/2 = 0.375;
+  //         black: (0.625 + 0.375)/2 = 0.5, (0.375 + 1)/2 = 0.6875.
+  Compiled c(std::string(kRedBlack1d) + "run steps { red; black; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->cell_updates_per_step(), 4.0);
+  in->run(1);
+  const double s1[4] = {0.5, 0.25, 0.0, 0.5};
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(c, *in, "u", {x, 0, 0, 0}), s1[x]) << x;
+  in->run(1);
+  const double s2[4] = {0.625, 0.5, 0.375, 0.6875};
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(c, *in, "u", {x, 0, 0, 0}), s2[x]) << x;
+
+  // A red sweep alone leaves the black points untouched.
+  Compiled r(std::string(kRedBlack1d) + "run steps { red; }\n");
+  ASSERT_TRUE(r.ok());
+  auto inr = r.interp();
+  EXPECT_EQ(inr->cell_updates_per_step(), 2.0);
+  inr->run(1);
+  const double red_only[4] = {0.5, 0.0, 0.0, 0.0};
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(at(r, *inr, "u", {x, 0, 0, 0}), red_only[x]) << x;
+}
+
+TEST(CompilerInterp, RedThenBlackSweeps2d) {
+  // u = (b + 4 neighbours) / 4 with b = 1, ghosts 0, on 3x3. Red = even x+y: the 4 corners and
+  // the centre; black = the 4 edge midpoints.
+  //   step 1: red 1/4 each (their neighbours are black or ghosts, all 0);
+  //           black (1 + 3 * 1/4) / 4 = 0.4375 each (three red neighbours, one ghost).
+  //   step 2: corners (1 + 2 * 0.4375) / 4 = 0.46875, centre (1 + 4 * 0.4375) / 4 = 0.6875;
+  //           black (1 + 2 * 0.46875 + 0.6875) / 4 = 0.65625.
+  Compiled c("stencil rb2;\n"
+             "grid double u[3, 3];\n"
+             "grid readonly double b like u;\n"
+             "init b[i, j] = 1.0;\n"
+             "kernel red(x, y) on red {\n"
+             "  u[x,y] = (b[x,y] + u[x-1,y] + u[x+1,y] + u[x,y-1] + u[x,y+1]) / 4.0;\n"
+             "}\n"
+             "kernel black(x, y) on black {\n"
+             "  u[x,y] = (b[x,y] + u[x-1,y] + u[x+1,y] + u[x,y-1] + u[x,y+1]) / 4.0;\n"
+             "}\n"
+             "run steps { red; black; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->cell_updates_per_step(), 9.0); // 5 red + 4 black
+  in->run(1);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x)
+      EXPECT_EQ(at(c, *in, "u", {x, y, 0, 0}), (x + y) % 2 == 0 ? 0.25 : 0.4375) << x << "," << y;
+  EXPECT_EQ(in->checksum("u"), 3.0);
+  in->run(1);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x) {
+      const double want = (x + y) % 2 ? 0.65625 : x == 1 && y == 1 ? 0.6875 : 0.46875;
+      EXPECT_EQ(at(c, *in, "u", {x, y, 0, 0}), want) << x << "," << y;
+    }
+  EXPECT_EQ(in->checksum("u"), 5.1875);
+}
+
+TEST(CompilerInterp, ColoursIn4d) {
+  // u = x + 2y + 4z + 8w on 2^4 cells: the total is 0 + ... + 15 = 120; the red cells (even
+  // x+y+z+w) are 0, 3, 5, 6, 9, 10, 12, 15 = 60. Black cells are then set to -1.
+  Compiled c("stencil four;\n"
+             "grid double u[2, 2, 2, 2];\n"
+             "init u[x, y, z, w] = x + 2 * y + 4 * z + 8 * w;\n"
+             "reduce total(x, y, z, w) = sum(u[x,y,z,w]);\n"
+             "reduce reds(x, y, z, w) on red = sum(u[x,y,z,w]);\n"
+             "kernel k(x, y, z, w) on black { u[x,y,z,w] = -1.0; }\n"
+             "run 1 { total; reds; k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->cell_updates_per_step(), 8.0);
+  EXPECT_EQ(in->run(in->default_steps()), 1);
+  const auto r = in->reductions();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].second, 120.0);
+  EXPECT_EQ(r[1].second, 60.0);
+  EXPECT_EQ(in->checksum("u"), 60.0 - 8.0);
+  EXPECT_EQ(at(c, *in, "u", {1, 0, 1, 1}), -1.0);
+  EXPECT_EQ(at(c, *in, "u", {1, 0, 1, 0}), 5.0);
+}
+
+// ---------------------------------------------------------------- v2: reductions
+
+TEST(CompilerInterp, ReductionsSumMinMaxNorm2) {
+  // u = i^2 = 0, 1, 4, 9; ghosts 100.
+  Compiled c("stencil rs;\n"
+             "grid double u[4] boundary dirichlet(100.0);\n"
+             "init u[i] = i * i;\n"
+             "reduce s(x) = sum(u[x]);\n"
+             "reduce lo(x) = min(u[x]);\n"
+             "reduce hi(x) = max(u[x]);\n"
+             "reduce n2(x) = norm2(u[x]);\n"
+             "reduce part(x) on [1:3] = sum(u[x]);\n"
+             "reduce reds(x) on red = sum(u[x]);\n"
+             "reduce blacks(x) on black = sum(u[x]);\n"
+             "reduce diff(x) = sum(u[x+1] - u[x]);\n"
+             "reduce neg(x) on [1:4] = max(-u[x]);\n"
+             "run 1 { s; lo; hi; n2; part; reds; blacks; diff; neg; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  // Not computed yet: NaN.
+  for (const auto &[name, v] : in->reductions())
+    EXPECT_TRUE(std::isnan(v)) << name;
+  EXPECT_EQ(in->run(1), 1);
+  const auto r = in->reductions();
+  const std::vector<std::pair<std::string, double>> want = {
+      {"s", 14.0},     {"lo", 0.0},      {"hi", 9.0},
+      {"n2", std::sqrt(98.0)},                        // sqrt(0 + 1 + 16 + 81)
+      {"part", 5.0},                                  // 1 + 4
+      {"reds", 4.0},   {"blacks", 10.0},              // x = 0, 2 and x = 1, 3
+      {"diff", 100.0},                                // telescopes to u[4] - u[0], a ghost
+      {"neg", -1.0}};                                 // max(-1, -4, -9)
+  ASSERT_EQ(r.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(r[i].first, want[i].first);
+    EXPECT_EQ(r[i].second, want[i].second) << want[i].first;
+  }
+}
+
+TEST(CompilerInterp, Reductions2dOverAnIntGrid) {
+  // m = i + 3j: row y=0 is 0 1 2, row y=1 is 3 4 5.
+  Compiled c("stencil r2;\n"
+             "grid int m[3, 2];\n"
+             "init m[i, j] = i + 3 * j;\n"
+             "reduce t(x, y) = sum(m[x,y]);\n"
+             "reduce mx(x, y) on [0:2, 1:2] = max(m[x,y] * 2);\n"
+             "reduce nn(x, y) = norm2(m[x,y] - 2.5);\n"
+             "reduce bl(x, y) on black = min(m[x,y]);\n"
+             "run 1 { t; mx; nn; bl; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  in->run(1);
+  const auto r = in->reductions();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].second, 15.0);
+  EXPECT_EQ(r[1].second, 8.0);             // cells (0,1) and (1,1): 3 and 4, doubled
+  EXPECT_EQ(r[2].second, std::sqrt(17.5)); // 2 * (2.5^2 + 1.5^2 + 0.5^2)
+  EXPECT_EQ(r[3].second, 1.0);             // black: (1,0) = 1, (0,1) = 3, (2,1) = 5
+}
+
+// ---------------------------------------------------------------- v2: run until
+
+const char *kCounter = "stencil cnt;\n"
+                       "grid double c[1];\n"
+                       "kernel inc(x) { c[x] = c[x] + 1.0; }\n"
+                       "reduce total(x) = sum(c[x]);\n";
+
+TEST(CompilerInterp, RunUntilStopsAtTheFirstStepWhereTheConditionHolds) {
+  Compiled c(std::string(kCounter) + "run until total >= 3.0 max 10 { inc; total; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_TRUE(in->has_condition());
+  EXPECT_FALSE(in->converged());
+  EXPECT_EQ(in->default_steps(), 10); // the `max`
+  EXPECT_EQ(in->run(in->default_steps()), 3);
+  EXPECT_TRUE(in->converged());
+  EXPECT_EQ(at(c, *in, "c", {0, 0, 0, 0}), 3.0);
+  ASSERT_EQ(in->reductions().size(), 1u);
+  EXPECT_EQ(in->reductions()[0].second, 3.0);
+
+  // Fewer steps than needed: all are done, and the loop has not converged.
+  auto in2 = c.interp();
+  EXPECT_EQ(in2->run(2), 2);
+  EXPECT_FALSE(in2->converged());
+  EXPECT_EQ(at(c, *in2, "c", {0, 0, 0, 0}), 2.0);
+  // Going on: the condition holds after one more step.
+  EXPECT_EQ(in2->run(10), 1);
+  EXPECT_TRUE(in2->converged());
+  // No steps: nothing done, not converged.
+  auto in3 = c.interp();
+  EXPECT_EQ(in3->run(0), 0);
+  EXPECT_FALSE(in3->converged());
+}
+
+TEST(CompilerInterp, RunUntilReachingTheLimit) {
+  Compiled c(std::string(kCounter) + "run until total >= 100.0 max 4 { inc; total; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->default_steps(), 4);
+  EXPECT_EQ(in->run(in->default_steps()), 4);
+  EXPECT_FALSE(in->converged());
+  EXPECT_EQ(in->reductions()[0].second, 4.0);
+}
+
+TEST(CompilerInterp, FirstIsTheFirstComputedValue) {
+  // u starts at 8 (two cells); each step halves it, then r = sum(u). first(r) is r after the
+  // first step, 8 (not the 16 before it). r / first(r) = 1, 1/2, 1/4, 1/8, 1/16 < 0.1: the
+  // loop stops after step 5 (with first(r) = 16 it would stop after step 4).
+  Compiled c("stencil fr;\n"
+             "grid double u[2];\n"
+             "init u[i] = 8.0;\n"
+             "kernel half(x) { u[x] = u[x] * 0.5; }\n"
+             "reduce r(x) = sum(u[x]);\n"
+             "run until r / first(r) < 0.1 max 100 { half; r; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->run(in->default_steps()), 5);
+  EXPECT_TRUE(in->converged());
+  EXPECT_EQ(at(c, *in, "u", {0, 0, 0, 0}), 0.25);
+  EXPECT_EQ(in->reductions()[0].second, 0.5);
+  // first(r) stays the first value ever computed: one more step gives 1/32 < 0.1 at once.
+  EXPECT_EQ(in->run(100), 1);
+  EXPECT_TRUE(in->converged());
+}
+
+TEST(CompilerInterp, RunWithoutConditionDoesAllSteps) {
+  Compiled c(kAvg1d);
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_FALSE(in->has_condition());
+  EXPECT_EQ(in->run(3), 3);
+  EXPECT_FALSE(in->converged());
+  EXPECT_TRUE(in->reductions().empty());
+}
+
+// ---------------------------------------------------------------- v2: run-time errors
+
+TEST(CompilerInterp, IntRemainderByZeroNamesTheKernelAndPoint) {
+  // d = x - 1: 10 % -1 = 0 at x = 0, then a division by zero at x = 1.
+  Compiled c("stencil mz;\n"
+             "grid int a[3];\n"
+             "kernel k(x) { let d = x - 1; a[x] = 10 % d; }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  const std::string e = error_of([&] { in->run(1); });
+  EXPECT_NE(e.find("kernel 'k' at (1, 0, 0, 0)"), std::string::npos) << e;
+  EXPECT_NE(e.find("integer division by zero"), std::string::npos) << e;
+}
+
+TEST(CompilerInterp, IntDivisionByZeroInAReductionNamesTheReduction) {
+  Compiled c("stencil rz;\n"
+             "grid int a[3];\n"
+             "reduce r(x) = sum(10 / a[x]);\n"
+             "run until r > 1.0 max 5 { r; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  const std::string e = error_of([&] { in->run(1); });
+  EXPECT_NE(e.find("reduction 'r' at (0, 0, 0, 0)"), std::string::npos) << e;
+  EXPECT_NE(e.find("integer division by zero"), std::string::npos) << e;
+}
+
+TEST(CompilerInterp, IntConversionOverflowIsAnError) {
+  Compiled c("stencil co;\n"
+             "grid int a[2];\n"
+             "grid double w like a;\n"
+             "kernel k(x) { a[x] = int(w[x] + 1e300 * 1e300); }\n"
+             "run steps { k; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  const std::string e = error_of([&] { in->run(1); });
+  EXPECT_NE(e.find("kernel 'k' at (0, 0, 0, 0)"), std::string::npos) << e;
+  EXPECT_NE(e.find("overflows"), std::string::npos) << e;
+}
+
 } // namespace

@@ -963,6 +963,25 @@ TEST(CompilerSemaErrors, LetNames) {
   expect_stmt_error("let N = 1;", "N =", "local 'N' has the same name as a param");
 }
 
+TEST(CompilerSemaErrors, ReadsInConditionsAndLetsCountForRaces) {
+  expect_stmt_error("if (v[x+1] > 0.0) { v[x] = 1.0; }", "v[x+1]",
+                    "race: kernel 'k' writes grid 'v' and reads it at a neighbouring point");
+  expect_stmt_error("let t = v[x-1]; v[x] = t;", "v[x-1]",
+                    "race: kernel 'k' writes grid 'v' and reads it at a neighbouring point");
+}
+
+TEST(CompilerSemaErrors, KernelWithOnlyLetsWritesNoGrid) {
+  const std::string text = float_program("let t = 1.0;");
+  expect_errors(text, {{9, col(text, 9, "k("), "kernel 'k' writes no grid"}});
+}
+
+TEST(CompilerSema, ReadsInConditionsWidenTheHalo) {
+  auto p = valid("stencil s;\ngrid double u[8];\ngrid double v like u;\n"
+                 "kernel k(x) { if (u[x+2] > 0.0) { let t = u[x-3]; v[x] = t; } }\n"
+                 "run steps { k; }\n");
+  EXPECT_EQ(p.grids[0].halo, (ir::Offsets{3, 0, 0, 0}));
+}
+
 // ---------------------------------------------------------------- language v2: boundaries
 
 TEST(CompilerSema, FacesDefaultAndOverrides) {
