@@ -118,6 +118,13 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
       s = "static_cast<std::int64_t>(" + s + ")";
     break;
   case ir::Op::Cast:
+    if (e->type == ir::Type::Int) {
+      std::string call = int_cast(sub(e->a, 0, false));
+      if (!call.empty()) {
+        s = call;
+        break;
+      }
+    }
     s = fmt::format("static_cast<{}>({})", ir::cxx_type_name(e->type), sub(e->a, 0, false));
     break;
   case ir::Op::Call:

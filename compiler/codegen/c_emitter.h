@@ -27,6 +27,8 @@ protected:
   virtual std::string int_divmod(const char *, const std::string &, const std::string &) const {
     return "";
   }
+  /// int(x) of a floating value as a call that checks the range, or "" for static_cast.
+  virtual std::string int_cast(const std::string &) const { return ""; }
   std::string literal(const ir::Expr &e) const;
   const ir::Program &prog_;
 

@@ -15,10 +15,20 @@ namespace {
 
 namespace mus = kainjow::mustache;
 
+// Integer division, remainder or int() of a float: arithmetic that can fail per point.
+bool can_fail(const ir::ExprPtr &root) {
+  bool found = false;
+  ir::walk(root, [&](const ir::Expr &e) {
+    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
+             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
+  });
+  return found;
+}
 bool has_int_divmod(const std::vector<ir::Stmt> &body) {
   bool found = false;
   ir::walk(body, [&](const ir::Expr &e) {
-    found |= (e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int;
+    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
+             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
   });
   return found;
 }
@@ -56,6 +66,9 @@ protected:
                          const std::string &b) const override {
     return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
   }
+  std::string int_cast(const std::string &a) const override {
+    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
+  }
 
 private:
   const std::vector<std::string> &indices_;
@@ -77,6 +90,24 @@ protected:
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
     return fmt::format("stencilc::checked_{}({}, {})", op[0] == '/' ? "div" : "mod", a, b);
+  }
+  std::string int_cast(const std::string &a) const override {
+    return fmt::format("stencilc::checked_to_int({})", a);
+  }
+};
+
+// Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
+class InitEmitter : public SetupEmitter {
+public:
+  using SetupEmitter::SetupEmitter;
+
+protected:
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override {
+    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+  }
+  std::string int_cast(const std::string &a) const override {
+    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
   }
 };
 
@@ -115,7 +146,7 @@ std::string statements(const ir::Program &p, const SweepEmitter &em,
       s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
       break;
     case ir::Stmt::Kind::Let:
-      s += fmt::format("const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
+      s += fmt::format("[[maybe_unused]] const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
                        locals[st.local].name, em.expr(st.value));
       break;
     case ir::Stmt::Kind::If:
@@ -254,8 +285,8 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
     if (p.grids[g].time_dependent_ghosts())
       s += fmt::format("  dirty__{}_ = true;\n", p.grids[g].name);
   if (divmod)
-    s += fmt::format("  if (err__)\n    throw stencilc::Error({});\n",
-                     cxx_string(fmt::format("kernel '{}': integer division by zero", k.name)));
+    s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
+                     cxx_string(fmt::format("kernel '{}'", k.name)));
   return s + "}\n";
 }
 
@@ -283,8 +314,8 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
   if (divmod)
-    s += fmt::format("  if (err__)\n    throw stencilc::Error({});\n",
-                     cxx_string(fmt::format("reduction '{}': integer division by zero", r.name)));
+    s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
+                     cxx_string(fmt::format("reduction '{}'", r.name)));
   s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n" : "  return acc__;\n";
   return s + "}\n";
 }
@@ -382,17 +413,24 @@ std::string size_checks(const ir::Program &p) {
 }
 
 std::string init_code(const ir::Program &p, const ir::Grid &g) {
-  SetupEmitter setup(p);
+  InitEmitter setup(p);
+  const bool fail = can_fail(g.init);
   std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
                               g.name);
-  s += "#pragma omp parallel for collapse(2) schedule(static)\n";
+  if (fail)
+    s += "    int err__ = 0;\n";
+  s += fail ? "#pragma omp parallel for collapse(2) schedule(static) reduction(|:err__)\n"
+            : "#pragma omp parallel for collapse(2) schedule(static)\n";
   s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
        "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
        "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
        "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
-  s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n  }}\n",
+  s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
                    ir::cxx_elem_name(g.type), setup.expr(g.init));
-  return s;
+  if (fail)
+    s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
+                     cxx_string(fmt::format("init of grid '{}'", g.name)));
+  return s + "  }\n";
 }
 
 std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {

@@ -258,11 +258,16 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   for (const auto &r : p.reductions) {
     const auto &gv = gen_sum["reductions"][r.name], &rv = ref_sum["reductions"][r.name];
     // A reduction that was never computed is NaN, printed as null.
-    const double a = gv.is_number() ? gv.get<double>() : std::nan("");
-    const double b = rv.is_number() ? rv.get<double>() : std::nan("");
+    auto value = [](const nlohmann::json &v) {
+      if (v.is_number())
+        return v.get<double>();
+      const std::string s = v.is_string() ? v.get<std::string>() : "nan";
+      return s == "inf" ? HUGE_VAL : s == "-inf" ? -HUGE_VAL : std::nan("");
+    };
+    const double a = value(gv), b = value(rv);
     // Sums run in another order in parallel: compare with the float tolerance.
     const double diff = std::fabs(a - b), scale = std::max(std::fabs(a), std::fabs(b));
-    const bool agree = (std::isnan(a) && std::isnan(b)) || diff <= 1e-5 * scale;
+    const bool agree = (std::isnan(a) && std::isnan(b)) || a == b || diff <= 1e-5 * scale;
     ok &= agree;
     std::printf("  reduction %-12s %.17g generated, %.17g interpreter  %s\n", r.name.c_str(), a, b,
                 agree ? "ok" : "MISMATCH");

@@ -401,7 +401,13 @@ std::int64_t Interpreter::run(std::int64_t steps) {
       env.params = &params_;
       env.reductions = &reduction_;
       env.reductions_first = &reduction_first_;
-      if (ir::eval(*prog_.until, env).i) {
+      bool stop = false;
+      try {
+        stop = ir::eval(*prog_.until, env).i != 0;
+      } catch (const ir::EvalError &e) {
+        throw stencilc::Error(std::string("the condition of 'run until': ") + e.what());
+      }
+      if (stop) {
         converged_ = true;
         return s + 1;
       }

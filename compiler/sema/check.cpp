@@ -122,12 +122,12 @@ public:
       check_param(p);
     for (const auto &g : ast_.grids)
       check_grid(g);
-    for (const auto &in : ast_.inits)
-      check_init(in);
     for (const auto &k : ast_.kernels)
       declare_kernel(k);
     for (const auto &r : ast_.reduces)
       declare_reduction(r);
+    for (const auto &in : ast_.inits)
+      check_init(in);
     for (std::size_t i = 0; i < ast_.kernels.size(); ++i)
       check_kernel(ast_.kernels[i], prog_.kernels[i]);
     for (std::size_t i = 0; i < ast_.reduces.size(); ++i)
@@ -200,6 +200,7 @@ private:
     std::string name;
     int id;
     Type type;
+    bool bad = false; // its value had errors: uses stay silent
   };
 
   // Where an expression appears decides which names it may use.
@@ -409,8 +410,11 @@ private:
   std::optional<Typed> name(const ast::ExprPtr &e, const Scope &s) {
     if (s.locals)
       for (auto it = s.locals->rbegin(); it != s.locals->rend(); ++it)
-        if (it->name == e->text)
+        if (it->name == e->text) {
+          if (it->bad)
+            return std::nullopt;
           return Typed{ir::Expr::local(e->loc, it->type, it->id)};
+        }
     if (s.indices) {
       const auto &idx = *s.indices;
       auto it = std::find(idx.begin(), idx.end(), e->text);
@@ -694,7 +698,19 @@ private:
   void check_boundary(const ast::Grid &g, ir::Grid &ig, bool &ok) {
     // Items without a face set every face; items with a face override theirs.
     std::array<bool, 2 * ir::kMaxRank> given{};
+    bool has_default = false;
     for (const auto &item : g.boundary) {
+      if (item.face.empty()) {
+        if (has_default) {
+          diags_.error(item.kind_loc, fmt::format("grid '{}' has a second boundary item without a "
+                                                  "face; give one default and name the faces of "
+                                                  "the others (e.g. x-: neumann)",
+                                                  g.name));
+          ok = false;
+          continue;
+        }
+        has_default = true;
+      }
       ir::Face f;
       f.loc = item.kind_loc;
       if (item.kind == "dirichlet") {
@@ -852,7 +868,8 @@ private:
   }
 
   // Index names of a kernel, reduction or init: distinct, and not names of anything else.
-  bool check_indices(const std::vector<std::string> &names, const std::vector<SourceLoc> &locs) {
+  bool check_indices(const std::vector<std::string> &names, const std::vector<SourceLoc> &locs,
+                     const std::string &owner) {
     bool ok = true;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const auto &n = names[i];
@@ -868,8 +885,8 @@ private:
       }
     }
     if (names.size() > static_cast<std::size_t>(ir::kMaxRank)) {
-      diags_.error(locs.front(), fmt::format("{} indices; ranks 1 to {} are supported",
-                                             names.size(), ir::kMaxRank));
+      diags_.error(locs.front(), fmt::format("{} has {} indices; ranks 1 to {} are supported",
+                                             owner, names.size(), ir::kMaxRank));
       ok = false;
     }
     return ok;
@@ -883,7 +900,8 @@ private:
                                     : fmt::format("unknown grid '{}'", in.grid));
       return;
     }
-    if (bad_grids_.count(sym->index) || !check_indices(in.indices, in.index_locs))
+    if (bad_grids_.count(sym->index) ||
+        !check_indices(in.indices, in.index_locs, fmt::format("the init of '{}'", in.grid)))
       return;
     ir::Grid &g = prog_.grids[sym->index];
     if (g.init) {
@@ -1009,8 +1027,12 @@ private:
                                            kind_name(s->kind)));
           break;
         }
-        if (!declare_name(st.name, st.loc, "local") || !value)
+        if (!declare_name(st.name, st.loc, "local"))
           break;
+        if (!value) {
+          scope.locals->push_back({st.name, -1, Type::Double, true});
+          break;
+        }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
             reads.push_back({x.id, x.offset, x.loc});
@@ -1078,10 +1100,28 @@ private:
     }
   }
 
-  void check_kernel(const ast::Kernel &k, ir::Kernel &ik) {
-    if (!check_indices(k.indices, k.index_locs))
+  // A box domain must lie inside the grid it runs over (checked here with the defaults, and
+  // again at run time with the actual sizes).
+  void check_range(const ast::Domain &ad, const ir::Domain &d, int grid, const std::string &owner) {
+    if (d.kind != ir::Domain::Kind::Range)
       return;
+    const auto shape = default_shape(prog_.grids[grid]);
+    for (std::size_t k = 0; k < d.lo.size() && k < shape.size(); ++k) {
+      if (!d.lo[k] || !d.hi[k])
+        continue;
+      auto lo = default_of(d.lo[k]), hi = default_of(d.hi[k]);
+      if (lo && hi && (*lo < 0 || *lo > *hi || *hi > shape[k]))
+        diags_.error(start_loc(ad.ranges[k].first),
+                     fmt::format("{}: domain [{}:{}] in dimension {} is not inside [0:{}] (with "
+                                 "the default sizes)",
+                                 owner, *lo, *hi, k + 1, shape[k]));
+    }
+  }
+
+  void check_kernel(const ast::Kernel &k, ir::Kernel &ik) {
     const std::string owner = fmt::format("kernel '{}'", k.name);
+    if (!check_indices(k.indices, k.index_locs, owner))
+      return;
     if (!check_domain(k.domain, ik.rank, owner, ik.domain))
       return;
     if (k.body.empty()) {
@@ -1137,12 +1177,13 @@ private:
     }
     check_shapes(owner, ik.domain_grid, std::vector<int>(written.begin(), written.end()), reads,
                  ik.indices);
+    check_range(k.domain, ik.domain, ik.domain_grid, owner);
   }
 
   void check_reduction(const ast::Reduce &r, ir::Reduction &ir) {
-    if (!check_indices(r.indices, r.index_locs))
-      return;
     const std::string owner = fmt::format("reduction '{}'", r.name);
+    if (!check_indices(r.indices, r.index_locs, owner))
+      return;
     if (!check_domain(r.domain, ir.rank, owner, ir.domain))
       return;
     static const std::pair<const char *, ir::ReduceOp> ops[] = {{"sum", ir::ReduceOp::Sum},
@@ -1179,6 +1220,7 @@ private:
     }
     ir.domain_grid = reads.front().grid;
     check_shapes(owner, ir.domain_grid, {}, reads, ir.indices);
+    check_range(r.domain, ir.domain, ir.domain_grid, owner);
   }
 
   void check_run() {

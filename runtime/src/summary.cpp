@@ -1,6 +1,7 @@
 #include "stencilc/summary.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -21,9 +22,20 @@ std::string printf_str(const char *fmt, double v) {
 
 // Shortest text that reads back as the same double, so checksums can be compared by eye.
 std::string exact(double v) {
+  if (std::isnan(v))
+    return "nan";
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, res.ptr);
+}
+
+// JSON has no inf or NaN: write them as the strings "inf", "-inf", "nan".
+nlohmann::ordered_json number(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  return v;
 }
 
 std::string plural(std::int64_t n, const char *word) {
@@ -46,11 +58,11 @@ std::string summary_json(const Summary &s) {
   j["threads"] = s.threads;
   j["checksums"] = nlohmann::ordered_json::object();
   for (const auto &[name, value] : s.checksums)
-    j["checksums"][name] = value;
+    j["checksums"][name] = number(value);
   if (!s.reductions.empty()) {
     j["reductions"] = nlohmann::ordered_json::object();
     for (const auto &[name, value] : s.reductions)
-      j["reductions"][name] = value;
+      j["reductions"][name] = number(value);
   }
   // Names come from user files; never throw on bad UTF-8 while printing a summary.
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

@@ -59,11 +59,15 @@ fi
 
 echo "run.sh: the fuzzer failed (exit $status); the end of its log ($log):"
 tail -n 120 "$log"
-# The newest reproducer, if one was written, in a form that survives a terminal.
+# The newest reproducer, if one was written; small ones also in base64 (survives a log).
 repro=$(ls -t "$work"/artifacts/{crash,leak,timeout,oom,slow-unit}-* 2>/dev/null | head -n 1 || true)
 if [ -n "$repro" ]; then
-  echo "run.sh: reproducer $repro ($(wc -c <"$repro") bytes), base64:"
-  base64 "$repro"
+  size=$(wc -c <"$repro")
+  echo "run.sh: reproducer $repro ($size bytes)"
+  if [ "$size" -le 4096 ]; then
+    echo "run.sh: base64 of the reproducer (decode with base64 -d):"
+    base64 "$repro"
+  fi
   echo "run.sh: replay with: $fuzzer $repro"
 fi
 exit 1

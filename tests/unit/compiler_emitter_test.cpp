@@ -180,6 +180,62 @@ TEST_F(CompilerEmitter, AtomsGoThroughTheOverridableHooks) {
             "a - (u(0,0) - b)");
 }
 
+// ---------------------------------------------------------------- language v2 operators
+
+TEST_F(CompilerEmitter, LogicalOperatorsAndComparisons) {
+  auto lt = [](ExprPtr x, ExprPtr y) { return bin(Op::Lt, x, y); };
+  // && inside || is parenthesised (what -Wparentheses asks for); || inside && must be.
+  EXPECT_EQ(print(bin(Op::Or, bin(Op::And, lt(a(), b()), lt(b(), c())), lt(a(), c()))),
+            "(a < b && b < c) || a < c");
+  EXPECT_EQ(print(bin(Op::And, bin(Op::Or, lt(a(), b()), lt(b(), c())), lt(a(), c()))),
+            "(a < b || b < c) && a < c");
+  EXPECT_EQ(print(bin(Op::Or, lt(a(), b()), bin(Op::Or, lt(b(), c()), lt(a(), c())))),
+            "a < b || (b < c || a < c)");
+  // Arithmetic inside comparisons needs no parentheses.
+  EXPECT_EQ(print(bin(Op::Eq, bin(Op::Add, n(), m()), n())), "n + m == n");
+  EXPECT_EQ(print(bin(Op::Ge, a(), bin(Op::Mul, b(), c()))), "a >= b * c");
+  EXPECT_EQ(print(bin(Op::Ne, n(), m())), "n != m");
+  EXPECT_EQ(print(bin(Op::Le, f(), f())), "f <= f");
+  EXPECT_EQ(print(bin(Op::Gt, a(), b())), "a > b");
+}
+
+TEST_F(CompilerEmitter, Not) {
+  auto lt = bin(Op::Lt, a(), b());
+  EXPECT_EQ(print(Expr::unary(Op::Not, {}, lt)), "!(a < b)");
+  EXPECT_EQ(print(Expr::unary(Op::Not, {}, Expr::unary(Op::Not, {}, lt))), "!(!(a < b))");
+  EXPECT_EQ(print(bin(Op::And, Expr::unary(Op::Not, {}, lt), lt)), "!(a < b) && a < b");
+}
+
+TEST_F(CompilerEmitter, SelectIsAlwaysParenthesised) {
+  auto lt = [](ExprPtr x, ExprPtr y) { return bin(Op::Lt, x, y); };
+  EXPECT_EQ(print(Expr::select({}, lt(a(), b()), a(), b())), "(a < b ? a : b)");
+  EXPECT_EQ(print(Expr::select({}, lt(a(), b()), Expr::select({}, lt(b(), c()), a(), b()), c())),
+            "(a < b ? (b < c ? a : b) : c)");
+  EXPECT_EQ(print(bin(Op::Add, Expr::select({}, lt(a(), b()), a(), b()), c())),
+            "(a < b ? a : b) + c");
+  EXPECT_EQ(print(Expr::select({}, bin(Op::And, lt(a(), b()), lt(b(), c())), a(), b())),
+            "((a < b && b < c) ? a : b)");
+}
+
+TEST_F(CompilerEmitter, IntRemainder) {
+  EXPECT_EQ(print(bin(Op::Mod, n(), m())), "n % m");
+  EXPECT_EQ(print(bin(Op::Mul, bin(Op::Mod, n(), m()), n())), "n % m * n");
+  EXPECT_EQ(print(bin(Op::Mod, n(), bin(Op::Mul, m(), n()))), "n % (m * n)");
+  EXPECT_EQ(print(bin(Op::Add, n(), bin(Op::Mod, m(), i(3)))), "n + m % INT64_C(3)");
+  EXPECT_EQ(print(neg(bin(Op::Mod, n(), m()))), "-(n % m)");
+}
+
+TEST_F(CompilerEmitter, MathCallsUseStdOverloads) {
+  EXPECT_EQ(print(Expr::call({}, ir::Fn::Sqrt, Type::Double, a())), "std::sqrt(a)");
+  EXPECT_EQ(print(Expr::call({}, ir::Fn::Abs, Type::Float, f())), "std::fabs(f)");
+  EXPECT_EQ(print(Expr::call({}, ir::Fn::Abs, Type::Int, n())), "std::abs(n)");
+  EXPECT_EQ(print(Expr::call({}, ir::Fn::Min, Type::Int, n(), i(2))), "std::min(n, INT64_C(2))");
+  EXPECT_EQ(print(Expr::call({}, ir::Fn::Pow, Type::Double, bin(Op::Add, a(), b()), c())),
+            "std::pow(a + b, c)");
+  EXPECT_EQ(print(bin(Op::Mul, Expr::call({}, ir::Fn::Floor, Type::Double, a()), b())),
+            "std::floor(a) * b");
+}
+
 TEST(CompilerEmitterBase, DefaultHooks) {
   ir::Program p = make_program();
   stc::CEmitter em(p);

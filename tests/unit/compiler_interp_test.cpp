@@ -116,7 +116,7 @@ TEST(CompilerInterp, Average1dOneStep) {
   Compiled c(kAvg1d);
   ASSERT_TRUE(c.ok());
   auto in = c.interp();
-  in->run(1);
+  EXPECT_EQ(in->run(1), 1); // steps done
   const double want[5] = {1.0 / 3.0, 0.0, 0.0, 0.0, 1.0 / 3.0};
   for (int x = 0; x < 5; ++x)
     EXPECT_DOUBLE_EQ(at(c, *in, "u", {x, 0, 0, 0}), want[x]) << "x=" << x;
@@ -134,7 +134,7 @@ TEST(CompilerInterp, Average1dTwoSteps) {
   Compiled c(kAvg1d);
   ASSERT_TRUE(c.ok());
   auto in = c.interp();
-  in->run(2);
+  EXPECT_EQ(in->run(2), 2);
   const double want[5] = {4.0 / 9.0, 1.0 / 9.0, 0.0, 1.0 / 9.0, 4.0 / 9.0};
   for (int x = 0; x < 5; ++x)
     EXPECT_DOUBLE_EQ(at(c, *in, "u", {x, 0, 0, 0}), want[x]) << "x=" << x;
@@ -153,7 +153,7 @@ TEST(CompilerInterp, ZeroStepsChangesNothing) {
   Compiled c(kAvg1d);
   ASSERT_TRUE(c.ok());
   auto in = c.interp();
-  in->run(0);
+  EXPECT_EQ(in->run(0), 0);
   EXPECT_EQ(in->checksum("u"), 0.0);
 }
 
@@ -814,7 +814,9 @@ TEST(CompilerInterp, LetIfElsePerPoint) {
              "grid int b like v;\n"
              "kernel k(x) {\n"
              "  let t = x * 2;\n"
-             "  if (t < 3) { v[x] = 1.0; } else if (t < 6) { v[x] = 2.0; } else { v[x] = 3.0 + t; }\n"
+             "  if (t < 3) { v[x] = 1.0; }\n"
+             "  else if (t < 6) { v[x] = 2.0; }\n"
+             "  else { v[x] = 3.0 + t; }\n"
              "  if (x % 2 == 0) { let five = 5.0; w[x] = w[x] + five; }\n"
              "  a[x] = x != 0 && 10 / x >= 5 ? 1 : 0;\n"
              "  b[x] = x == 0 ? 0 : 12 / x;\n"
@@ -840,18 +842,20 @@ TEST(CompilerInterp, LetIfElsePerPoint) {
 
 TEST(CompilerInterp, GridReadsInConditionsAndLetsSeeTheGhosts) {
   // u = 0 inside, 1 in the ghosts (halo 2, from the read in the condition).
-  //   v[x] = 1 where u[x+2] > 0.5 (x = 2, 3), else u[x-2] (1 at x = 0, 1).
+  //   v[x] = 1 where u[x+2] > 0.5 (x = 3, 4), else 2 u[x-2] (2 at x = 0, 1; 0 at x = 2).
   Compiled c("stencil gc;\n"
-             "grid double u[4] boundary dirichlet(1.0);\n"
+             "grid double u[5] boundary dirichlet(1.0);\n"
              "grid double v like u;\n"
-             "kernel k(x) { if (u[x+2] > 0.5) { v[x] = 1.0; } else { let t = u[x-2]; v[x] = 2.0 * t; } }\n"
+             "kernel k(x) {\n"
+             "  if (u[x+2] > 0.5) { v[x] = 1.0; } else { let t = u[x-2]; v[x] = 2.0 * t; }\n"
+             "}\n"
              "run steps { k; }\n");
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c.program().grids[0].halo[0], 2);
   auto in = c.interp();
   in->run(1);
-  const double want[4] = {2, 2, 1, 1};
-  for (int x = 0; x < 4; ++x)
+  const double want[5] = {2, 2, 0, 1, 1};
+  for (int x = 0; x < 5; ++x)
     EXPECT_EQ(at(c, *in, "v", {x, 0, 0, 0}), want[x]) << x;
 }
 

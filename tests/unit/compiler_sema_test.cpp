@@ -627,6 +627,9 @@ TEST(CompilerSemaErrors, AssignmentTypeMismatch) {
                  {4, 35, "type mismatch: grid 'a' is int but the value is double"}});
 }
 
+// The rank error names the kernel and points at its name, as tests/lit/diagnostics/rank-5.stn
+// expects. (Language v2 shares the index checks of kernels, reductions and inits; that moved
+// the error to the first index, 11:10, and for a while dropped "kernel 'r' has".)
 TEST(CompilerSemaErrors, KernelIndices) {
   expect_kernel_errors("kernel f(x, x) { m[x, x] = 1.0; }\n"
                        "kernel g(N) { v[N] = 1.0; }\n"
@@ -980,6 +983,54 @@ TEST(CompilerSema, ReadsInConditionsWidenTheHalo) {
                  "kernel k(x) { if (u[x+2] > 0.0) { let t = u[x-3]; v[x] = t; } }\n"
                  "run steps { k; }\n");
   EXPECT_EQ(p.grids[0].halo, (ir::Offsets{3, 0, 0, 0}));
+}
+
+// The whole printed IR (--print-ir) of a small program using the v2 constructs.
+TEST(CompilerSema, PrintedProgram) {
+  auto p = valid("stencil pr;\n"
+                 "param int N = 4;\n"
+                 "grid double u[N] boundary(neumann, x+: dirichlet(1.0));\n"
+                 "grid double r like u;\n"
+                 "grid readonly int m[N];\n"
+                 "init m[i] = i % 2;\n"
+                 "kernel k(x) on red {\n"
+                 "  if (m[x] == 1) { u[x] = u[x-1]; } else { u[x] = 0.5 * u[x+1]; }\n"
+                 "}\n"
+                 "kernel res(x) { r[x] = u[x] - u[x-1]; }\n"
+                 "reduce nr(x) on [0:N] = norm2(r[x]);\n"
+                 "run until nr < 0.5 max 3 { k; res; nr; }\n");
+  EXPECT_EQ(ir::print(p), "stencil pr\n"
+                          "param int N = 4\n"
+                          "grid double u[N] halo [1] x-:neumann x+:dirichlet(1.0:double)\n"
+                          "grid double r[N] halo [0] x-:neumann x+:dirichlet(1.0:double)\n"
+                          "grid readonly int m[N] halo [0] x-:dirichlet(0) x+:dirichlet(0)\n"
+                          "init m = (i0 % 2)\n"
+                          "kernel k(x) on red\n"
+                          "  if (m[+0] == 1)\n"
+                          "    u = u[-1]\n"
+                          "  else\n"
+                          "    u = (0.5:double * u[+1])\n"
+                          "kernel res(x)\n"
+                          "  r = (u[+0] - u[-1])\n"
+                          "reduce nr = norm2(r[+0]) on [0:N]\n"
+                          "run until (nr < 0.5:double) max 3\n"
+                          "  k\n"
+                          "  res\n"
+                          "  nr\n");
+}
+
+// Periodic and neumann faces have no value, so nothing stops a grid of another type from
+// copying them with `like`; only a dirichlet value of the wrong type falls back to 0 (as
+// LikeCopiesExtentsAndBoundary checks). Today a grid of another type drops every face and
+// gets dirichlet 0 all round, silently turning a periodic grid into a dirichlet one.
+TEST(CompilerSema, LikeOfAnotherTypeKeepsPeriodicAndNeumannFaces) {
+  auto p = valid("stencil s;\n"
+                 "grid double u[4, 4] boundary(periodic, y-: neumann, y+: dirichlet(2.0));\n"
+                 "grid float f like u;\n"
+                 "kernel k(x, y) { f[x,y] = u[x-1,y] + u[x,y-1]; }\n"
+                 "run steps { k; }\n");
+  EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "f")]),
+            "x-:periodic x+:periodic y-:neumann y+:dirichlet(0.0:float)");
 }
 
 // ---------------------------------------------------------------- language v2: boundaries
