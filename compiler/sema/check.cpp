@@ -844,8 +844,29 @@ private:
                                      : ir::Expr::float_const(g.loc, ig.type, 0.0, "0.0");
     if (g.has_boundary && ig.rank <= ir::kMaxRank)
       check_boundary(g, ig, ok);
-    else if (like && like->type == ig.type)
+    else if (like) {
+      // `like` copies the faces; Dirichlet values convert to the new element type.
       ig.faces = like->faces;
+      for (auto &f : ig.faces) {
+        if (f.kind != ir::BoundaryKind::Dirichlet || !f.value || f.value->type == ig.type)
+          continue;
+        // A whole floating literal (the default 0.0) converts to int; anything else would
+        // truncate silently.
+        if (ig.type == Type::Int && f.value->op == Op::FloatConst &&
+            f.value->fval == std::floor(f.value->fval) && std::fabs(f.value->fval) < 1e15) {
+          f.value = ir::Expr::int_const(f.value->loc, static_cast<std::int64_t>(f.value->fval));
+          continue;
+        }
+        if (ig.type == Type::Int) {
+          diags_.error(g.like_loc, fmt::format("grid '{}' is int but copies the {} boundary values "
+                                               "of '{}'; give it its own boundary",
+                                               g.name, ir::type_name(f.value->type), g.like));
+          ok = false;
+          break;
+        }
+        f.value = ir::Expr::cast(ig.type, f.value);
+      }
+    }
     const int index = static_cast<int>(prog_.grids.size());
     // A grid whose declaration had errors is left out of later checks: its shape is
     // incomplete, and every use of it would only repeat the first error.
@@ -869,7 +890,7 @@ private:
 
   // Index names of a kernel, reduction or init: distinct, and not names of anything else.
   bool check_indices(const std::vector<std::string> &names, const std::vector<SourceLoc> &locs,
-                     const std::string &owner) {
+                     const std::string &owner, SourceLoc owner_loc) {
     bool ok = true;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const auto &n = names[i];
@@ -885,7 +906,7 @@ private:
       }
     }
     if (names.size() > static_cast<std::size_t>(ir::kMaxRank)) {
-      diags_.error(locs.front(), fmt::format("{} has {} indices; ranks 1 to {} are supported",
+      diags_.error(owner_loc, fmt::format("{} has {} indices; ranks 1 to {} are supported",
                                              owner, names.size(), ir::kMaxRank));
       ok = false;
     }
@@ -901,7 +922,8 @@ private:
       return;
     }
     if (bad_grids_.count(sym->index) ||
-        !check_indices(in.indices, in.index_locs, fmt::format("the init of '{}'", in.grid)))
+        !check_indices(in.indices, in.index_locs, fmt::format("the init of '{}'", in.grid),
+                       in.grid_loc))
       return;
     ir::Grid &g = prog_.grids[sym->index];
     if (g.init) {
@@ -1120,7 +1142,7 @@ private:
 
   void check_kernel(const ast::Kernel &k, ir::Kernel &ik) {
     const std::string owner = fmt::format("kernel '{}'", k.name);
-    if (!check_indices(k.indices, k.index_locs, owner))
+    if (!check_indices(k.indices, k.index_locs, owner, k.loc))
       return;
     if (!check_domain(k.domain, ik.rank, owner, ik.domain))
       return;
@@ -1182,7 +1204,7 @@ private:
 
   void check_reduction(const ast::Reduce &r, ir::Reduction &ir) {
     const std::string owner = fmt::format("reduction '{}'", r.name);
-    if (!check_indices(r.indices, r.index_locs, owner))
+    if (!check_indices(r.indices, r.index_locs, owner, r.loc))
       return;
     if (!check_domain(r.domain, ir.rank, owner, ir.domain))
       return;

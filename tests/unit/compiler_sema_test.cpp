@@ -1023,6 +1023,7 @@ TEST(CompilerSema, PrintedProgram) {
 // copying them with `like`; only a dirichlet value of the wrong type falls back to 0 (as
 // LikeCopiesExtentsAndBoundary checks). Today a grid of another type drops every face and
 // gets dirichlet 0 all round, silently turning a periodic grid into a dirichlet one.
+// `like` copies every face; a Dirichlet value converts to the new element type.
 TEST(CompilerSema, LikeOfAnotherTypeKeepsPeriodicAndNeumannFaces) {
   auto p = valid("stencil s;\n"
                  "grid double u[4, 4] boundary(periodic, y-: neumann, y+: dirichlet(2.0));\n"
@@ -1030,7 +1031,17 @@ TEST(CompilerSema, LikeOfAnotherTypeKeepsPeriodicAndNeumannFaces) {
                  "kernel k(x, y) { f[x,y] = u[x-1,y] + u[x,y-1]; }\n"
                  "run steps { k; }\n");
   EXPECT_EQ(faces_of(p, p.grids[grid_named(p, "f")]),
-            "x-:periodic x+:periodic y-:neumann y+:dirichlet(0.0:float)");
+            "x-:periodic x+:periodic y-:neumann y+:dirichlet(float(2.0:double))");
+}
+
+TEST(CompilerSemaErrors, IntLikeOfFloatBoundaryValue) {
+  expect_errors("stencil s;\n"
+                "grid double u[4] boundary dirichlet(2.5);\n"
+                "grid int n like u;\n"
+                "kernel k(x) { n[x] = 1; }\n"
+                "run steps { k; }\n",
+                {{3, 17, "grid 'n' is int but copies the double boundary values of 'u'; give it "
+                         "its own boundary"}});
 }
 
 // ---------------------------------------------------------------- language v2: boundaries

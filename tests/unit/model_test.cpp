@@ -312,15 +312,13 @@ TEST(ModelGpu, TailFactorDividesTheTime) {
   // tail factor 1057/2112. Halo (34)(10)/256 = 1.328125.
   // T_global = 2,705,920 * 12 * 1.328125 / 1e12 = 4.31256e-5 (T_shared 7.58e-6, T_compute 2.16e-6)
   // T = 4.31256e-5 * 2112/1057 + 4e-6 = 8.61696e-5 + 4e-6 = 9.01696e-5.
-  const auto p =
-      model::predict(heat3d(224, 1208, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
+  const auto p = model::predict(heat3d(224, 1208, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
   expect_close(p.t_memory, 4.31256e-5);
   expect_close(p.seconds_per_step, 9.01696e-5);
   EXPECT_EQ(p.note, "last wave 50% full");
   // The same tiles, 33 x 32 = 1056 blocks: no tail. 1056 * 256 * 10 = 2,703,360 cells:
   // T_global = 2,703,360 * 12 * 1.328125 / 1e12 = 4.30848e-5, T = 4.30848e-5 + 4e-6.
-  const auto q =
-      model::predict(heat3d(1056, 256, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
+  const auto q = model::predict(heat3d(1056, 256, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
   EXPECT_EQ(q.note, "");
   expect_close(q.seconds_per_step, 4.30848e-5 + 4e-6);
 }
@@ -397,7 +395,8 @@ TEST(ModelCpuTemporal, CacheFootprintPenalty) {
   EXPECT_EQ(spills.note, "working set 0.14 MB > cache 0.13 MB");
   EXPECT_GT(spills.seconds_per_step, fits.seconds_per_step);
   // ... and slower than naive (16,777,216 * 12 / 1e10 + 1e-6 = 2.01336592e-2).
-  const auto naive = model::predict(c, cpu(1e11, 1e10, 128 * 1024, 1e-6), plan("openmp", "naive", 1));
+  const auto naive =
+      model::predict(c, cpu(1e11, 1e10, 128 * 1024, 1e-6), plan("openmp", "naive", 1));
   expect_close(naive.seconds_per_step, 2.01326592e-2 + 1e-6);
   EXPECT_GT(spills.seconds_per_step, naive.seconds_per_step);
   // Exactly at the limit it still fits (ws <= cache).
@@ -572,7 +571,8 @@ TEST(ModelParsePlan, AcceptsEveryKey) {
   EXPECT_EQ(p.k, 4);
   EXPECT_EQ(p.tile_x, 64);
   EXPECT_EQ(p.tile_y, 32);
-  const auto q = model::parse_plan("procs=2x4x1,overlap=on,k=2", mpi_plan("mpi-cuda", 1, {8, 1, 1}, false));
+  const auto q =
+      model::parse_plan("procs=2x4x1,overlap=on,k=2", mpi_plan("mpi-cuda", 1, {8, 1, 1}, false));
   EXPECT_EQ(q.procs, (std::array<int, 3>{2, 4, 1}));
   EXPECT_TRUE(q.overlap);
   EXPECT_EQ(q.k, 2);
@@ -699,8 +699,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   auto m = cpu(3.1e10, 1.7e10, 2 * 1024 * 1024, 1.5e-6);
   m.name = "calibrated";
   m.threads = 8;
-  const auto back =
-      model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
+  const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
   EXPECT_EQ(back.name, "calibrated");
   EXPECT_EQ(back.kind, "cpu");
   EXPECT_DOUBLE_EQ(back.flops, 3.1e10);
