@@ -56,7 +56,8 @@ Analysis analyze(const ir::Program &p) {
       if (!written.count(g))
         s.bytes_streamed += elem_bytes(p.grids[g].type);
     for (int g : written)
-      s.bytes_streamed += 2.0 * elem_bytes(p.grids[g].type);
+      s.bytes_written += 2.0 * elem_bytes(p.grids[g].type);
+    s.bytes_streamed += s.bytes_written;
     a.kernels.push_back(s);
   }
   return a;

@@ -19,6 +19,7 @@ struct KernelStats {
   /// Bytes per point when each grid read streams once from memory and each written grid
   /// is read for ownership and written back (no reuse across points beyond the stencil).
   double bytes_streamed = 0;
+  double bytes_written = 0; // the part of bytes_streamed that is write-allocate and write-back
 };
 
 struct Analysis {

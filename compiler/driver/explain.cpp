@@ -31,6 +31,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     const KernelStats &s = a.kernels[r.a];
     c.flops_per_cell += s.flops;
     c.bytes_per_cell += s.bytes_streamed;
+    c.written_bytes_per_cell += s.bytes_written;
     c.loads_per_cell += s.loads;
     c.grids = std::max(c.grids, s.grids_read);
     for (int d = 0; d < k.rank; ++d)

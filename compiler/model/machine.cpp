@@ -17,7 +17,17 @@ const std::map<std::string, std::string> &embedded_machines();
 
 namespace stc::model {
 
+Machine machine_from_json_checked(const std::string &text, const std::string &origin);
+
 Machine machine_from_json(const std::string &text, const std::string &origin) {
+  try {
+    return machine_from_json_checked(text, origin);
+  } catch (const nlohmann::json::exception &e) {
+    throw stencilc::Error(origin + ": bad machine profile: " + e.what());
+  }
+}
+
+Machine machine_from_json_checked(const std::string &text, const std::string &origin) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     throw stencilc::Error(origin + ": not a JSON object");
@@ -32,6 +42,10 @@ Machine machine_from_json(const std::string &text, const std::string &origin) {
       throw stencilc::Error(fmt::format("{}: \"{}\" must be a non-negative number", origin, key));
     out = j[key].get<double>();
   };
+  if (j.contains("name") && !j["name"].is_string())
+    throw stencilc::Error(origin + ": \"name\" must be a string");
+  if (j.contains("kind") && !j["kind"].is_string())
+    throw stencilc::Error(origin + ": \"kind\" must be \"cpu\" or \"gpu\"");
   m.name = j.value("name", origin);
   m.kind = j.value("kind", std::string("cpu"));
   if (m.kind != "cpu" && m.kind != "gpu")
@@ -60,6 +74,9 @@ Machine machine_from_json(const std::string &text, const std::string &origin) {
   num("link_bandwidth", m.link_bandwidth, false);
   if (m.net_bandwidth <= 0)
     m.net_bandwidth = 1e10;
+  if (m.kind == "gpu" && (m.shared_bandwidth <= 0 || m.sms <= 0 || m.max_blocks_per_sm <= 0))
+    throw stencilc::Error(origin + ": a GPU profile needs positive \"shared_bandwidth\", \"sms\" "
+                                   "and \"max_blocks_per_sm\"");
   return m;
 }
 

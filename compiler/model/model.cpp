@@ -70,6 +70,12 @@ const char *bound_of(double compute, double memory, double shared = 0, double co
   return m == memory ? "memory" : "compute";
 }
 
+// Bytes per cell a tile moves per sweep: its input with the halo, its output without.
+double tile_bytes(const Cost &c, double halo) {
+  const double read = c.bytes_per_cell - c.written_bytes_per_cell;
+  return read * halo + c.written_bytes_per_cell;
+}
+
 // One device (CPU node or GPU) computing `cells` cells per step with the given scheme.
 Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
@@ -92,7 +98,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // 3.5D: each tile streams its input once per k steps, if its k levels fit in cache.
     const double ws = tile_working_set(c, k, tx, ty);
     if (ws <= m.cache_bytes) {
-      r.t_memory = cells * c.bytes_per_cell * halo / k / m.bandwidth;
+      r.t_memory = cells * tile_bytes(c, halo) / k / m.bandwidth;
       r.bound = bound_of(r.t_compute, r.t_memory);
     } else {
       // Levels spill: every level streams from memory, with the redundant halo work on top.
@@ -120,7 +126,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   const double bx = std::ceil(static_cast<double>(c.extent[0]) / tx);
   const double by = std::ceil(static_cast<double>(c.rank > 1 ? c.extent[1] : 1) / ty);
   const double tf = tail_factor(static_cast<std::int64_t>(bx * by), m);
-  r.t_memory = cells * c.bytes_per_cell * halo / k / m.bandwidth;
+  r.t_memory = cells * tile_bytes(c, halo) / k / m.bandwidth;
   r.t_shared = cells * c.loads_per_cell * c.elem_bytes * r.redundancy / m.shared_bandwidth;
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / k;
@@ -174,9 +180,11 @@ Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
   r.t_compute = (t_inner + t_boundary) / k;
   r.t_comm = t_comm / k;
   r.redundancy = cells_total / std::max(1.0, outer * n[0] * n[1] * n[2] * k);
-  r.bound = (p.overlap ? std::max(t_comm - t_inner, 0.0) : t_comm) > t_inner + t_boundary
-                ? "communication"
-                : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
+  // Communication bounds the period when it is on the critical path: with overlap, when it
+  // outlasts the inner region; without, when it takes longer than the computing.
+  const bool comm_bound = p.overlap ? t_comm > t_inner : t_comm > t_inner + t_boundary;
+  r.bound = comm_bound ? "communication"
+                       : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
   return r;
 }
 
@@ -225,6 +233,15 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
           continue;
         for (int k : {1, 2, 3, 4, 6, 8})
           for (bool overlap : {false, true}) {
+            // Ghosts k*r deep must come from the nearest neighbour's own cells.
+            const int procs[3] = {px, py, pz};
+            bool fits = true;
+            for (int d = 0; d < dims; ++d)
+              if (procs[d] > 1 && static_cast<std::int64_t>(k) * c.radius >
+                                      c.extent[d] / procs[d])
+                fits = false;
+            if (!fits)
+              continue;
             Plan p;
             p.target = target;
             p.scheme = "naive";
@@ -244,6 +261,8 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
   std::sort(out.begin(), out.end(), [](const Prediction &a, const Prediction &b) {
     if (a.seconds_per_step != b.seconds_per_step)
       return a.seconds_per_step < b.seconds_per_step;
+    if (a.plan.k != b.plan.k) // equal times: the simpler plan
+      return a.plan.k < b.plan.k;
     return a.plan.key() < b.plan.key();
   });
   return out;
@@ -277,6 +296,10 @@ Plan parse_plan(const std::string &text, Plan base) {
       if (value != "naive" && value != "temporal" && value != "streaming")
         throw stencilc::Error("--plan " + text + ": scheme is naive, temporal or streaming");
       base.scheme = value;
+      if (value == "naive") {
+        base.k = 1;
+        base.tile_x = base.tile_y = 0;
+      }
     } else if (key == "k") {
       base.k = ints(1)[0];
     } else if (key == "tile") {
@@ -295,6 +318,16 @@ Plan parse_plan(const std::string &text, Plan base) {
                             "' (scheme, k, tile, procs, overlap)");
     }
   }
+  const bool gpu = base.target == "cuda" || base.target == "hip";
+  const bool mpi = base.target.rfind("mpi-", 0) == 0;
+  if ((base.scheme == "streaming" && !gpu) || (mpi && base.scheme != "naive"))
+    throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " is not a plan of the " +
+                          base.target + " target");
+  if (base.scheme == "streaming" && base.k != 1)
+    throw stencilc::Error("--plan " + text + ": streaming takes k=1 (temporal blocking is "
+                          "scheme=temporal)");
+  if (base.scheme == "naive" && !mpi && base.k != 1)
+    throw stencilc::Error("--plan " + text + ": scheme naive takes k=1");
   if (base.scheme != "naive" && (base.tile_x == 0 || base.tile_y == 0))
     throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " needs tile=XxY");
   return base;

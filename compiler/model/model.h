@@ -36,6 +36,8 @@ struct Machine {
 struct Cost {
   double flops_per_cell = 0;
   double bytes_per_cell = 0;     // streamed bytes per cell per step, no temporal reuse
+  double written_bytes_per_cell = 0; // the part of bytes_per_cell that writes results (a tile
+                                     // writes its own cells only: no halo factor on these)
   double elem_bytes = 4;         // size of one grid element
   double loads_per_cell = 0;     // distinct reads per cell (shared-memory traffic on GPUs)
   int radius = 1;                // widest stencil offset
@@ -91,7 +93,8 @@ Prediction predict(const Cost &c, const Machine &m, const Plan &p);
 Plan parse_plan(const std::string &text, Plan base);
 
 /// Every candidate plan for the target (`ranks` MPI processes for mpi-* targets), predicted
-/// and sorted fastest first; ties broken by plan key, so the order is deterministic.
+/// and sorted fastest first; ties go to the smaller k, then the plan key, so the order is
+/// deterministic.
 std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::string &target,
                                    int ranks = 1);
 

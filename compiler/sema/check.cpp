@@ -1161,6 +1161,7 @@ private:
     scope.kernel = &ik;
     std::set<int> written;
     std::vector<Read> reads;
+    const int errors_before = diags_.error_count();
     check_body(k.body, scope, ik, ik.body, written, reads);
     // Races. Points are computed independently, so a grid the kernel writes may be read only
     // at the point being written -- except that a colour may read the other colour, which
@@ -1193,7 +1194,8 @@ private:
                                         k.name, prog_.grids[r.grid].name));
     }
     if (ik.domain_grid < 0) {
-      if (!diags_.has_errors())
+      // (If the body had errors, a failed assignment is the likelier story.)
+      if (diags_.error_count() == errors_before)
         diags_.error(k.loc, fmt::format("kernel '{}' writes no grid", k.name));
       return;
     }

@@ -582,7 +582,19 @@ TEST(ModelParsePlan, AcceptsEveryKey) {
   EXPECT_EQ(r.key(), "scheme=streaming,k=1,tile=32x8");
   // The empty text and a trailing comma change nothing.
   EXPECT_EQ(model::parse_plan("", base).key(), "scheme=naive");
-  EXPECT_EQ(model::parse_plan("k=2,", base).k, 2);
+  EXPECT_EQ(model::parse_plan("k=2,", plan("openmp", "temporal", 4, 64, 32)).k, 2);
+  // Naming scheme=naive drops the base's depth and tile.
+  EXPECT_EQ(model::parse_plan("scheme=naive", plan("openmp", "temporal", 4, 64, 32)).key(),
+            "scheme=naive");
+}
+
+TEST(ModelParsePlan, SchemesMustSuitTheTarget) {
+  expect_error([] { model::parse_plan("k=2", plan("openmp", "naive", 1)); },
+               "scheme naive takes k=1");
+  expect_error([] { model::parse_plan("scheme=streaming,tile=32x8", plan("openmp", "naive", 1)); },
+               "scheme streaming is not a plan of the openmp target");
+  expect_error([] { model::parse_plan("scheme=streaming,k=2,tile=32x8", plan("cuda", "naive", 1)); },
+               "streaming takes k=1");
 }
 
 TEST(ModelParsePlan, RejectsBadKeysAndValues) {
@@ -711,11 +723,11 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 1e10);
 }
 
-// ---- known bugs (docs/MODEL.md, "Known problems"): enable when fixed --------------------
+// ---- once known problems (docs/MODEL.md), fixed -------------------------------------------
 
 // A halo of depth k*r deeper than a neighbour's subdomain cannot come from the nearest
 // neighbour; today 16^3 on 16 ranks picks procs=16x1x1 (n = 1) with k = 4.
-TEST(ModelKnownBugs, DISABLED_HaloNoDeeperThanTheSubdomain) {
+TEST(ModelFixedBugs, HaloNoDeeperThanTheSubdomain) {
   const auto c = heat3d(16, 16, 16);
   for (const auto &p : model::candidates(c, cpu(5e10, 2e10), "mpi-openmp", 16))
     for (int d = 0; d < 3; ++d)
@@ -724,7 +736,7 @@ TEST(ModelKnownBugs, DISABLED_HaloNoDeeperThanTheSubdomain) {
 }
 
 // A non-string "kind" or "name" escapes as nlohmann::json::type_error, not stencilc::Error.
-TEST(ModelKnownBugs, DISABLED_NonStringKindIsAUserError) {
+TEST(ModelFixedBugs, NonStringKindIsAUserError) {
   expect_error([] { model::machine_from_json(R"({"kind": 3, "bandwidth": 1, "flops": 1})", "p"); },
                "p: \"kind\" must be");
 }
