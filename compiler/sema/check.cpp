@@ -411,8 +411,10 @@ private:
     if (s.locals)
       for (auto it = s.locals->rbegin(); it != s.locals->rend(); ++it)
         if (it->name == e->text) {
-          if (it->bad)
+          if (it->bad) {
+            ++silent_failures_;
             return std::nullopt;
+          }
           return Typed{ir::Expr::local(e->loc, it->type, it->id)};
         }
     if (s.indices) {
@@ -530,8 +532,10 @@ private:
       return std::nullopt;
     }
     const ir::Grid &g = prog_.grids[sym->index];
-    if (bad_grids_.count(sym->index))
+    if (bad_grids_.count(sym->index)) {
+      ++silent_failures_;
       return std::nullopt;
+    }
     const int rank = static_cast<int>(s.indices->size());
     if (static_cast<int>(e->args.size()) != g.rank) {
       diags_.error(e->loc, fmt::format("wrong number of subscripts: grid '{}' has rank {} but is "
@@ -1161,7 +1165,7 @@ private:
     scope.kernel = &ik;
     std::set<int> written;
     std::vector<Read> reads;
-    const int errors_before = diags_.error_count();
+    const int errors_before = diags_.error_count() + silent_failures_;
     check_body(k.body, scope, ik, ik.body, written, reads);
     // Races. Points are computed independently, so a grid the kernel writes may be read only
     // at the point being written -- except that a colour may read the other colour, which
@@ -1195,7 +1199,7 @@ private:
     }
     if (ik.domain_grid < 0) {
       // (If the body had errors, a failed assignment is the likelier story.)
-      if (diags_.error_count() == errors_before)
+      if (diags_.error_count() + silent_failures_ == errors_before)
         diags_.error(k.loc, fmt::format("kernel '{}' writes no grid", k.name));
       return;
     }
@@ -1401,6 +1405,7 @@ private:
   std::vector<std::optional<ir::Scalar>> defaults_;
   std::set<int> bad_grids_;
   std::set<int> used_reductions_;
+  int silent_failures_ = 0; // uses of names whose declaration already failed (not reported)
 };
 
 } // namespace
