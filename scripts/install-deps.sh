@@ -14,6 +14,7 @@ packages=(
   antlr4                  # the ANTLR tool (Java): grammar/Stn.g4 -> C++ parser at build time
   libantlr4-runtime-dev   # the ANTLR C++ runtime
   libclang-14-dev         # libFormat: formatting of the generated code
+  libclang-rt-14-dev      # libFuzzer and the sanitizer runtimes of clang (the parser fuzz test)
   libcli11-dev            # command-line parsing
   nlohmann-json3-dev      # JSON summaries
   libfmt-dev
