@@ -332,13 +332,17 @@ ast::Program build_program(P::ProgramContext *c) {
   return prog;
 }
 
-// The parser and the AST builder recurse; bound nesting and statement length up front so
-// hostile input gets an error instead of a stack overflow.
+// The parser, the AST builder and sema recurse over expressions and if/else chains; bound
+// their depth up front so hostile input gets an error instead of a stack overflow (also under
+// the sanitizers, whose stack frames are several times larger).
 bool check_limits(antlr4::CommonTokenStream &tokens, antlr4::CharStream &input,
                   DiagEngine &diags) {
-  constexpr int kMaxDepth = 100;
-  constexpr int kMaxTokensPerStatement = 5000;
-  int depth = 0, run = 0;
+  constexpr int kMaxDepth = 100;             // nested ( [ {
+  constexpr int kMaxTokensPerStatement = 1200; // binary operator chains are half that deep
+  constexpr int kMaxUnaryRun = 16;           // - - - x
+  constexpr int kMaxIfsPerDecl = 256;        // if / else if chains nest
+  int depth = 0, run = 0, unary = 0, ifs = 0;
+  std::string prev;
   for (antlr4::Token *t : tokens.getTokens()) {
     const std::string s = t->getText();
     // A closed comment is skipped by the lexer, so '/' right before '*' opens one that never
@@ -366,6 +370,25 @@ bool check_limits(antlr4::CommonTokenStream &tokens, antlr4::CharStream &input,
                                  " tokens");
       return false;
     }
+    // A sign after an operator or an opening bracket is unary.
+    const bool sign = s == "-" || s == "+" || s == "!";
+    const bool after_operand = !prev.empty() && (std::isalnum(static_cast<unsigned char>(prev.back())) ||
+                                                 prev.back() == '_' || prev.back() == '.' ||
+                                                 prev == ")" || prev == "]");
+    unary = sign && !after_operand ? unary + 1 : 0;
+    if (unary > kMaxUnaryRun) {
+      diags.error(loc_of(t), "more than " + std::to_string(kMaxUnaryRun) +
+                                 " unary operators in a row");
+      return false;
+    }
+    if (depth == 0 && (s == "kernel" || s == "reduce" || s == "run"))
+      ifs = 0;
+    if (s == "if" && ++ifs > kMaxIfsPerDecl) {
+      diags.error(loc_of(t), "more than " + std::to_string(kMaxIfsPerDecl) +
+                                 " if statements in one kernel");
+      return false;
+    }
+    prev = s;
   }
   return true;
 }

@@ -27,6 +27,11 @@ std::string SourceFile::line_text(int line) const {
 }
 
 void DiagEngine::error(SourceLoc loc, std::string message) {
+  // Past the limit, more errors only bury the first ones (and cost memory and time).
+  if (errors_ >= kMaxErrors) {
+    ++errors_;
+    return;
+  }
   diags_.push_back({Severity::Error, loc, std::move(message)});
   ++errors_;
 }
@@ -34,6 +39,8 @@ void DiagEngine::warning(SourceLoc loc, std::string message) {
   diags_.push_back({Severity::Warning, loc, std::move(message)});
 }
 void DiagEngine::note(SourceLoc loc, std::string message) {
+  if (errors_ > kMaxErrors)
+    return;
   diags_.push_back({Severity::Note, loc, std::move(message)});
 }
 
@@ -46,9 +53,20 @@ std::string format_diagnostic(const std::string &path, const SourceFile *file,
   out += std::string(": ") + kNames[static_cast<int>(d.severity)] + ": " + d.message + "\n";
   if (file && d.loc.line > 0) {
     std::string line = file->line_text(d.loc.line);
+    int col = d.loc.col;
+    // A very long line is shown as a window around the column.
+    constexpr int kWindow = 200;
+    if (static_cast<int>(line.size()) > kWindow) {
+      const int start = std::max(0, std::min(col - 1 - kWindow / 2,
+                                             static_cast<int>(line.size()) - kWindow));
+      std::string window = line.substr(start, kWindow);
+      const bool left = start > 0, right = start + kWindow < static_cast<int>(line.size());
+      line = (left ? "..." : "") + window + (right ? "..." : "");
+      col = col - start + (left ? 3 : 0);
+    }
     std::string caret;
     // Keep tabs so the caret lines up under the same column in a terminal.
-    for (int i = 0; i + 1 < d.loc.col && i < static_cast<int>(line.size()); ++i)
+    for (int i = 0; i + 1 < col && i < static_cast<int>(line.size()); ++i)
       caret += line[i] == '\t' ? '\t' : ' ';
     out += line + "\n" + caret + "^\n";
   }
@@ -73,6 +91,9 @@ std::string DiagEngine::render() const {
   for (const auto &g : groups)
     for (const Diagnostic *d : g)
       out += format_diagnostic(path, file_, *d);
+  if (errors_ > kMaxErrors)
+    out += path + ": error: too many errors (" + std::to_string(errors_) + "); the first " +
+           std::to_string(kMaxErrors) + " are shown\n";
   return out;
 }
 

@@ -36,6 +36,7 @@ struct Diagnostic {
 
 class DiagEngine {
 public:
+  static constexpr int kMaxErrors = 100; // kept and rendered; the rest are counted
   explicit DiagEngine(const SourceFile *file = nullptr) : file_(file) {}
   void set_file(const SourceFile *file) { file_ = file; }
   void error(SourceLoc loc, std::string message);
