@@ -9,11 +9,9 @@
 
 #include "codegen/c_emitter.h"
 #include "codegen/codegen.h"
+#include "codegen/openmp_common.h"
 
 namespace stc {
-namespace {
-
-namespace mus = kainjow::mustache;
 
 // Integer division, remainder or int() of a float: arithmetic that can fail per point.
 bool can_fail(const ir::ExprPtr &root) {
@@ -32,6 +30,44 @@ bool has_int_divmod(const std::vector<ir::Stmt> &body) {
   });
   return found;
 }
+
+std::string statements(const ir::Program &p, const CEmitter &em,
+                       const std::vector<ir::Stmt> &body, const std::vector<ir::Local> &locals,
+                       const std::string &x) {
+  std::string s;
+  for (const auto &st : body) {
+    switch (st.kind) {
+    case ir::Stmt::Kind::Assign:
+      s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
+      break;
+    case ir::Stmt::Kind::Let:
+      s += fmt::format("[[maybe_unused]] const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
+                       locals[st.local].name, em.expr(st.value));
+      break;
+    case ir::Stmt::Kind::If:
+      s += fmt::format("if ({}) {{\n{}}}", em.expr(st.value),
+                       statements(p, em, st.then_body, locals, x));
+      if (!st.else_body.empty())
+        s += fmt::format(" else {{\n{}}}", statements(p, em, st.else_body, locals, x));
+      s += "\n";
+      break;
+    }
+  }
+  return s;
+}
+
+std::set<int> params_of(const std::vector<ir::Stmt> &body) {
+  std::set<int> ps;
+  ir::walk(body, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::Param)
+      ps.insert(e.id);
+  });
+  return ps;
+}
+
+namespace {
+
+namespace mus = kainjow::mustache;
 
 // Inside a kernel or reduction sweep: params are local constants, indices the loop
 // variables, grid reads offsets from the grid's row pointer.
@@ -111,55 +147,8 @@ protected:
   }
 };
 
-std::set<int> grids_read(const std::vector<ir::Stmt> &body) {
-  std::set<int> g;
-  ir::walk(body, [&](const ir::Expr &e) {
-    if (e.op == ir::Op::GridRead)
-      g.insert(e.id);
-  });
-  return g;
-}
-std::set<int> grids_read(const ir::ExprPtr &e) {
-  std::set<int> g;
-  ir::walk(e, [&](const ir::Expr &x) {
-    if (x.op == ir::Op::GridRead)
-      g.insert(x.id);
-  });
-  return g;
-}
-std::set<int> grids_written(const std::vector<ir::Stmt> &body) {
-  std::set<int> g;
-  ir::for_each_stmt(body, [&](const ir::Stmt &s) {
-    if (s.kind == ir::Stmt::Kind::Assign)
-      g.insert(s.grid);
-  });
-  return g;
-}
-
-std::string statements(const ir::Program &p, const SweepEmitter &em,
-                       const std::vector<ir::Stmt> &body, const std::vector<ir::Local> &locals,
-                       const std::string &x) {
-  std::string s;
-  for (const auto &st : body) {
-    switch (st.kind) {
-    case ir::Stmt::Kind::Assign:
-      s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
-      break;
-    case ir::Stmt::Kind::Let:
-      s += fmt::format("[[maybe_unused]] const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
-                       locals[st.local].name, em.expr(st.value));
-      break;
-    case ir::Stmt::Kind::If:
-      s += fmt::format("if ({}) {{\n{}}}", em.expr(st.value),
-                       statements(p, em, st.then_body, locals, x));
-      if (!st.else_body.empty())
-        s += fmt::format(" else {{\n{}}}", statements(p, em, st.else_body, locals, x));
-      s += "\n";
-      break;
-    }
-  }
-  return s;
-}
+using ir::grids_read;
+using ir::grids_written;
 
 // The parts of a sweep over a domain shared by kernels and reductions: ghost refresh of the
 // grids read, local copies of params, bounds, row pointers and the loop nest around `body`.
@@ -177,7 +166,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   const int rank = static_cast<int>(sw.indices.size());
   std::string s;
   for (int g : sw.read)
-    s += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+    s += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
                      p.grids[g].name);
   // Local copies: the compiler then knows stores to grids cannot change them.
   for (int i : sw.params)
@@ -254,15 +243,6 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   return s;
 }
 
-std::set<int> params_of(const std::vector<ir::Stmt> &body) {
-  std::set<int> ps;
-  ir::walk(body, [&](const ir::Expr &e) {
-    if (e.op == ir::Op::Param)
-      ps.insert(e.id);
-  });
-  return ps;
-}
-
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   SweepEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
@@ -323,38 +303,29 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
 // The ghost cells of a grid from its faces, in the order the interpreter fills them.
 std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
   SetupEmitter setup(p);
-  std::string s = fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = "
-                              "params_;\n",
-                              g.name);
+  std::string s = fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
+                              "const Params &prm__ = params_;\n",
+                              g.name, ir::cxx_elem_name(g.type));
   for (int d = 0; d < g.rank; ++d)
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
       switch (f.kind) {
       case ir::BoundaryKind::Neumann:
-        s += fmt::format("  stencilc::fill_neumann({}_, {}, {});\n", g.name, d, side);
+        s += fmt::format("  stencilc::fill_neumann(g__, {}, {});\n", d, side);
         break;
       case ir::BoundaryKind::Periodic:
-        s += fmt::format("  stencilc::fill_periodic({}_, {}, {});\n", g.name, d, side);
+        s += fmt::format("  stencilc::fill_periodic(g__, {}, {});\n", d, side);
         break;
       case ir::BoundaryKind::Dirichlet:
-        s += fmt::format("  stencilc::fill_dirichlet({}_, {}, {}, [&]([[maybe_unused]] std::int64_t "
+        s += fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
                          "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
                          "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
                          "}});\n",
-                         g.name, d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
+                         d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
         break;
       }
     }
   return s + "}\n";
-}
-
-std::string faces_key(const ir::Program &p, const ir::Grid &g) {
-  SetupEmitter setup(p);
-  std::string k;
-  for (int f = 0; f < 2 * g.rank; ++f)
-    k += std::string(ir::boundary_name(g.faces[f].kind)) + "(" +
-         (g.faces[f].kind == ir::BoundaryKind::Dirichlet ? setup.expr(g.faces[f].value) : "") + ")";
-  return k;
 }
 
 // Run-time checks of sizes, mirroring the interpreter's (same messages).
@@ -451,6 +422,19 @@ std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
 
 } // namespace
 
+std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) { return SetupEmitter(p).expr(e); }
+
+std::string faces_key(const ir::Program &p, const ir::Grid &g) {
+  SetupEmitter setup(p);
+  std::string k;
+  for (int f = 0; f < 2 * g.rank; ++f)
+    k += std::string(ir::boundary_name(g.faces[f].kind)) + "(" +
+         (g.faces[f].kind == ir::BoundaryKind::Dirichlet ? setup.expr(g.faces[f].value) : "") + ")";
+  return k;
+}
+
+
+
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                                        const EmitOptions &opts) {
   SetupEmitter setup(p);
@@ -461,6 +445,16 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("ns", p.name);
   d.set("target", std::string("openmp"));
   d.set("plan", opts.plan);
+  const TemporalCode tc = temporal_code(p);
+  d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
+  d.set("why_not", cxx_string(tc.why_not));
+  d.set("row_fns", tc.row_fns);
+  d.set("temporal_describe", tc.describe);
+  d.set("temporal_block", tc.block);
+  d.set("temporal_alloc", tc.alloc);
+  d.set("temporal_views", tc.views);
+  d.set("shadow_members", tc.shadows);
+  d.set("keep_steps", tc.reductions ? std::string("1") : std::string("0"));
   d.set("header_file", p.name + ".h");
   d.set("source_file", p.name + ".cpp");
   d.set("main_file", p.name + "_main.cpp");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <cmath>
+#include <iterator>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include "sema/check.h"
 #include "stencilc/error.h"
 #include "stencilc/npy.h"
+#include "stencilc/temporal.h"
 
 namespace stc {
 namespace fs = std::filesystem;
@@ -55,17 +57,10 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                       const std::string &dir, const EmitOptions &opts_in) {
   check_target(target);
   EmitOptions opts = opts_in;
-  if (!opts.plan.empty() && opts.plan != "naive") {
-    model::Plan base;
-    base.target = target;
-    base.scheme = "naive";
-    const model::Plan p = model::parse_plan(opts.plan, base);
-    if (!implemented_plan(target, p))
-      throw stencilc::Error(fmt::format("--plan {}: the {} target implements only scheme=naive "
-                                        "in this version (temporal blocking is planned)",
-                                        opts.plan, target));
-  }
-  opts.plan = "naive";
+  if (opts.plan.empty() || opts.plan == "naive")
+    opts.plan = "scheme=naive";
+  // The same parser as the generated executable's --plan: what is compiled in must run.
+  opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
@@ -181,33 +176,38 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
               static_cast<unsigned long long>(opts.seed));
   std::fflush(stdout);
 
-  stencilc::RunOptions ref = run, gen = run;
+  stencilc::RunOptions ref = run;
   ref.saves.clear();
-  gen.saves.clear();
-  for (const auto &g : p.grids) {
+  for (const auto &g : p.grids)
     ref.saves.emplace_back(g.name, tmp.path() + "/ref_" + g.name + ".npy");
-    gen.saves.emplace_back(g.name, tmp.path() + "/gen_" + g.name + ".npy");
-  }
-  std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(*run.steps),
-                                  "--init-random", std::to_string(opts.seed)};
-  for (const auto &[k, v] : run.sets) {
-    cmd.push_back("--set");
-    cmd.push_back(k + "=" + v);
-  }
-  for (const auto &[k, v] : run.loads) {
-    cmd.push_back("--load");
-    cmd.push_back(k + "=" + v);
-  }
-  for (const auto &[k, v] : gen.saves) {
-    cmd.push_back("--save");
-    cmd.push_back(k + "=" + v);
-  }
-  if (opts.build.verbose)
-    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
-  const int rc = run_process(cmd, tmp.path() + "/gen.json");
-  if (rc != 0)
-    throw stencilc::Error(fmt::format("the generated executable failed (exit {}): {}", rc,
-                                      command_line(cmd)));
+  // One run of the executable with a plan ("" = compiled-in), its grids saved as PREFIX_G.npy.
+  auto run_exe = [&](const std::string &plan, const std::string &prefix) {
+    std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(*run.steps),
+                                    "--init-random", std::to_string(opts.seed)};
+    if (!plan.empty()) {
+      cmd.push_back("--plan");
+      cmd.push_back(plan);
+    }
+    for (const auto &[k, v] : run.sets) {
+      cmd.push_back("--set");
+      cmd.push_back(k + "=" + v);
+    }
+    for (const auto &[k, v] : run.loads) {
+      cmd.push_back("--load");
+      cmd.push_back(k + "=" + v);
+    }
+    for (const auto &g : p.grids) {
+      cmd.push_back("--save");
+      cmd.push_back(g.name + "=" + tmp.path() + "/" + prefix + "_" + g.name + ".npy");
+    }
+    if (opts.build.verbose)
+      std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+    const int rc = run_process(cmd, tmp.path() + "/" + prefix + ".json");
+    if (rc != 0)
+      throw stencilc::Error(fmt::format("the generated executable failed (exit {}): {}", rc,
+                                        command_line(cmd)));
+  };
+  run_exe("", "gen");
 
   // The interpreter's summary goes to a file too: only the comparison is printed.
   {
@@ -275,6 +275,40 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   std::printf("%s: %s\n", p.name.c_str(),
               ok ? "the generated code agrees with the interpreter"
                  : "the generated code DIFFERS from the interpreter");
+  // Other plans of the same build: the same bits as naive, grid by grid.
+  if (!opts.bitwise.empty()) {
+    auto bytes = [&](const std::string &file) {
+      std::ifstream in(tmp.path() + "/" + file, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    run_exe("scheme=naive", "naive");
+    const auto naive = summary("naive.json");
+    bool all = true;
+    for (std::size_t i = 0; i < opts.bitwise.size(); ++i) {
+      const std::string prefix = fmt::format("plan{}", i);
+      run_exe(opts.bitwise[i], prefix);
+      const auto sum = summary(prefix + ".json");
+      std::string differs;
+      for (const auto &g : p.grids)
+        if (bytes(prefix + "_" + g.name + ".npy") != bytes("naive_" + g.name + ".npy"))
+          differs += (differs.empty() ? "grid " : ", grid ") + g.name;
+      if (sum["steps"] != naive["steps"])
+        differs += (differs.empty() ? "" : ", ") + std::string("the step count");
+      auto reductions = [](const nlohmann::json &j) {
+        return j.contains("reductions") ? j["reductions"].dump() : std::string();
+      };
+      if (reductions(sum) != reductions(naive))
+        differs += (differs.empty() ? "" : ", ") + std::string("the reductions");
+      all &= differs.empty();
+      std::printf("  plan %-40s %s\n", sum["plan"].get<std::string>().c_str(),
+                  differs.empty() ? "bitwise equal to scheme=naive  ok"
+                                  : ("DIFFERS from scheme=naive: " + differs).c_str());
+    }
+    std::printf("%s: %s\n", p.name.c_str(),
+                all ? "every plan gives the naive plan's bits"
+                    : "a plan DIFFERS from the naive plan");
+    ok &= all;
+  }
   return ok ? 0 : 1;
 }
 

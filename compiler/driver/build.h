@@ -39,6 +39,9 @@ struct VerifyOptions {
   BuildOptions build;
   stencilc::RunOptions run; // --set and --steps are honoured; sizes default to small ones
   std::uint64_t seed = 1;
+  /// Plans to run the same executable with too: each must give every grid, reduction and the
+  /// step count bit for bit as the naive plan does.
+  std::vector<std::string> bitwise;
 };
 
 /// Builds, runs the executable and the interpreter on the same small random inputs, compares

@@ -103,6 +103,10 @@ int main(int argc, char **argv) {
   verify->add_option("--steps", vsteps, "steps to run (default: min(program default, 5))")
       ->check(CLI::NonNegativeNumber);
   verify->add_option("--seed", vopts.seed, "seed of the random inputs")->capture_default_str();
+  verify->add_option("--bitwise", vopts.bitwise,
+                     "PLAN: also run with this plan; every grid must equal the naive plan's bit "
+                     "for bit (repeatable)")
+      ->type_name("PLAN");
 
   ExplainOptions eopts;
   auto add_model = [&](CLI::App *sub) {

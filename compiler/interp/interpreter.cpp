@@ -29,24 +29,6 @@ template <typename T> T to_elem(const ir::Scalar &v) {
   return std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d);
 }
 
-// Grids a kernel or reduction touches.
-std::set<int> grids_read(const ir::ExprPtr &e) {
-  std::set<int> g;
-  ir::walk(e, [&](const ir::Expr &x) {
-    if (x.op == ir::Op::GridRead)
-      g.insert(x.id);
-  });
-  return g;
-}
-std::set<int> grids_read(const std::vector<ir::Stmt> &body) {
-  std::set<int> g;
-  ir::walk(body, [&](const ir::Expr &x) {
-    if (x.op == ir::Op::GridRead)
-      g.insert(x.id);
-  });
-  return g;
-}
-
 } // namespace
 
 Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params)
@@ -85,7 +67,7 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
       }
   };
   for (const auto &k : prog_.kernels) {
-    std::set<int> used = grids_read(k.body);
+    std::set<int> used = ir::grids_read(k.body);
     ir::for_each_stmt(k.body, [&](const ir::Stmt &s) {
       if (s.kind == ir::Stmt::Kind::Assign)
         used.insert(s.grid);
@@ -93,7 +75,7 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
     check(fmt::format("kernel '{}'", k.name), k.domain_grid, used, k.domain, k.rank);
   }
   for (const auto &r : prog_.reductions)
-    check(fmt::format("reduction '{}'", r.name), r.domain_grid, grids_read(r.value), r.domain,
+    check(fmt::format("reduction '{}'", r.name), r.domain_grid, ir::grids_read(r.value), r.domain,
           r.rank);
 
   for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
@@ -316,7 +298,7 @@ void Interpreter::exec(const ir::Kernel &k, const std::vector<ir::Stmt> &body, i
 }
 
 void Interpreter::run_kernel(const ir::Kernel &k) {
-  for (int g : grids_read(k.body))
+  for (int g : ir::grids_read(k.body))
     fill_ghosts(g);
   std::array<std::int64_t, 4> pt{0, 0, 0, 0};
   std::vector<ir::Scalar> locals(k.locals.size());
@@ -341,7 +323,7 @@ void Interpreter::run_kernel(const ir::Kernel &k) {
 // In double, in x-fastest order; norm2 is the square root of the sum of squares.
 void Interpreter::run_reduction(int id) {
   const ir::Reduction &r = prog_.reductions[id];
-  for (int g : grids_read(r.value))
+  for (int g : ir::grids_read(r.value))
     fill_ghosts(g);
   std::array<std::int64_t, 4> pt{0, 0, 0, 0};
   ir::Env env;

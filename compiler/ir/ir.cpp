@@ -280,4 +280,31 @@ std::string print(const Program &p) {
   return s;
 }
 
+std::set<int> grids_read(const ExprPtr &e) {
+  std::set<int> g;
+  walk(e, [&](const Expr &x) {
+    if (x.op == Op::GridRead)
+      g.insert(x.id);
+  });
+  return g;
+}
+
+std::set<int> grids_read(const std::vector<Stmt> &body) {
+  std::set<int> g;
+  walk(body, [&](const Expr &x) {
+    if (x.op == Op::GridRead)
+      g.insert(x.id);
+  });
+  return g;
+}
+
+std::set<int> grids_written(const std::vector<Stmt> &body) {
+  std::set<int> g;
+  for_each_stmt(body, [&](const Stmt &s) {
+    if (s.kind == Stmt::Kind::Assign)
+      g.insert(s.grid);
+  });
+  return g;
+}
+
 } // namespace stc::ir

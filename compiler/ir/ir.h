@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,11 @@ template <typename F> void for_each_stmt(const std::vector<Stmt> &body, F &&f) {
     for_each_stmt(s.else_body, f);
   }
 }
+
+/// Grids an expression or statements read, and grids statements assign.
+std::set<int> grids_read(const ExprPtr &e);
+std::set<int> grids_read(const std::vector<Stmt> &body);
+std::set<int> grids_written(const std::vector<Stmt> &body);
 
 /// Readable dump of the program (for --print-ir and tests).
 std::string print(const Program &p);

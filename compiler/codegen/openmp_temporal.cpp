@@ -1,0 +1,334 @@
+// The openmp target's temporal plan: a row function per kernel and a description of the run
+// block (stencilc::temporal::Step) that the runtime's blocking engine walks (runtime/src/
+// temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
+// grid reads differ, going through one pointer per row read.
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "codegen/openmp_common.h"
+#include "stencilc/temporal.h"
+
+namespace stc {
+namespace {
+
+using Slot = std::tuple<int, int, int>; // grid, offset in dimension 1, offset in dimension 2
+
+// A read of a grid the kernel writes, in the same row: the naive sweep reads it from the row
+// it stores to (the value stored earlier in the body, or the old one), and so does the row
+// function, from its output row (which then starts as a copy of the old row).
+bool own_row(const ir::Kernel &k, const ir::Expr &e) {
+  return ir::grids_written(k.body).count(e.id) && (k.rank < 2 || e.offset[1] == 0) &&
+         (k.rank < 3 || e.offset[2] == 0);
+}
+
+std::map<Slot, int> slots_of(const ir::Kernel &k) {
+  std::map<Slot, int> slots;
+  ir::walk(k.body, [&](const ir::Expr &e) {
+    if (e.op != ir::Op::GridRead || own_row(k, e))
+      return;
+    const Slot s{e.id, k.rank > 1 ? e.offset[1] : 0, k.rank > 2 ? e.offset[2] : 0};
+    if (!slots.count(s)) {
+      const int n = static_cast<int>(slots.size());
+      slots[s] = n;
+    }
+  });
+  return slots;
+}
+
+class RowEmitter : public CEmitter {
+public:
+  RowEmitter(const ir::Program &p, const ir::Kernel &k, const std::map<Slot, int> &slots)
+      : CEmitter(p), k_(k), slots_(slots) {}
+
+protected:
+  std::string index(const ir::Expr &e) const override { return k_.indices[e.id]; }
+  std::string local(const ir::Expr &e) const override { return k_.locals[e.id].name; }
+  std::string grid_read(const ir::Expr &e) const override {
+    std::string x = k_.indices[0];
+    if (e.offset[0] > 0)
+      x += fmt::format(" + {}", e.offset[0]);
+    else if (e.offset[0] < 0)
+      x += fmt::format(" - {}", -e.offset[0]);
+    if (own_row(k_, e))
+      return fmt::format("{}__r[{}]", prog_.grids[e.id].name, x);
+    const Slot s{e.id, k_.rank > 1 ? e.offset[1] : 0, k_.rank > 2 ? e.offset[2] : 0};
+    return fmt::format("{}__t{}[{}]", prog_.grids[e.id].name, slots_.at(s), x);
+  }
+
+private:
+  const ir::Kernel &k_;
+  const std::map<Slot, int> &slots_;
+};
+
+std::string row_function(const ir::Program &p, const ir::Kernel &k) {
+  const auto slots = slots_of(k);
+  RowEmitter em(p, k, slots);
+  const std::string y = k.indices[1], z = k.rank > 2 ? k.indices[2] : "z__";
+  std::string s = fmt::format(
+      "// Kernel '{}', one x-row, for the temporal plan.\n"
+      "void row__{}(void *const *out__, const void *const *in__, [[maybe_unused]] std::int64_t "
+      "lo0__, std::int64_t hi0__, [[maybe_unused]] std::int64_t {}, [[maybe_unused]] "
+      "std::int64_t {}, const void *ctx__) {{\n"
+      "  [[maybe_unused]] const Params &params_ = *static_cast<const Params *>(ctx__);\n",
+      k.name, k.name, y, z);
+  for (int i : params_of(k.body))
+    s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
+                     p.params[i].name, p.params[i].name);
+  for (const auto &[slot, i] : slots) {
+    const auto &g = p.grids[std::get<0>(slot)];
+    s += fmt::format("  const {0} *__restrict {1}__t{2} = static_cast<const {0} *>(in__[{2}]);\n",
+                     ir::cxx_elem_name(g.type), g.name, i);
+  }
+  int o = 0;
+  for (int w : ir::grids_written(k.body))
+    s += fmt::format("  {0} *__restrict {1}__r = static_cast<{0} *>(out__[{2}]);\n",
+                     ir::cxx_elem_name(p.grids[w].type), p.grids[w].name, o++);
+  const std::string &x = k.indices[0];
+  std::string loop = fmt::format("for (std::int64_t {0} = lo0__; {0} < hi0__; ++{0})", x);
+  if (k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black) {
+    // The naive sweep's colour loop, with the same parity of global coordinates.
+    std::string parity = k.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+    for (int d = 1; d < k.rank; ++d)
+      parity += " + " + k.indices[d];
+    loop = fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", x, parity);
+  }
+  s += "#pragma omp simd\n" + loop + " {\n" + statements(p, em, k.body, k.locals, x) + "}\n}\n\n";
+  return s;
+}
+
+// Dirichlet ghosts of dimension 0 of one row, computed as the naive plan's fill computes them
+// (the same expression and conversion), so the engine need not read them from memory.
+std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g) {
+  const char *t = ir::cxx_elem_name(g.type);
+  std::string s = fmt::format(
+      "void xghost__{}(void *row__, std::int64_t n0__, [[maybe_unused]] std::int64_t x1__, "
+      "[[maybe_unused]] std::int64_t x2__, const void *ctx__) {{\n"
+      "  [[maybe_unused]] const Params &prm__ = *static_cast<const Params *>(ctx__);\n"
+      "  [[maybe_unused]] const std::int64_t x3__ = 0;\n"
+      "  {} *r__ = static_cast<{} *>(row__);\n",
+      g.name, t, t);
+  if (g.faces[0].kind == ir::BoundaryKind::Dirichlet)
+    s += fmt::format("  for (std::int64_t x0__ = -{}; x0__ < 0; ++x0__)\n    r__[x0__] = "
+                     "static_cast<{}>({});\n",
+                     g.halo[0], t, setup_expr(p, g.faces[0].value));
+  if (g.faces[1].kind == ir::BoundaryKind::Dirichlet)
+    s += fmt::format("  for (std::int64_t x0__ = n0__; x0__ < n0__ + {}; ++x0__)\n    r__[x0__] = "
+                     "static_cast<{}>({});\n",
+                     g.halo[0], t, setup_expr(p, g.faces[1].value));
+  return s + "}\n\n";
+}
+
+const char *face_name(ir::BoundaryKind k) {
+  switch (k) {
+  case ir::BoundaryKind::Dirichlet: return "Dirichlet";
+  case ir::BoundaryKind::Neumann: return "Neumann";
+  case ir::BoundaryKind::Periodic: return "Periodic";
+  }
+  return "Dirichlet";
+}
+
+// Grids the run block uses, in declaration order (the engine's grid numbering).
+std::vector<int> step_grids(const ir::Program &p) {
+  std::set<int> used;
+  for (const auto &r : p.run) {
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      const auto &k = p.kernels[r.a];
+      for (int g : ir::grids_read(k.body))
+        used.insert(g);
+      for (int g : ir::grids_written(k.body))
+        used.insert(g);
+    } else if (r.kind == ir::RunStmt::Kind::Swap) {
+      used.insert(r.a);
+      used.insert(r.b);
+    }
+  }
+  return {used.begin(), used.end()};
+}
+
+// Why the program's run block cannot be blocked in time ("" if it can).
+std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
+  if (p.until)
+    return "the run block stops on a condition (run until), which is tested after every step";
+  bool kernels = false;
+  for (const auto &r : p.run) {
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      kernels = true;
+      const auto &k = p.kernels[r.a];
+      if (has_int_divmod(k.body))
+        return fmt::format("kernel '{}' has integer division or int() conversions, which can fail "
+                           "per cell",
+                           k.name);
+      bool uses_reduction = false;
+      ir::walk(k.body, [&](const ir::Expr &e) {
+        uses_reduction |= e.op == ir::Op::Reduction || e.op == ir::Op::ReductionFirst;
+      });
+      if (uses_reduction)
+        return fmt::format("kernel '{}' uses a reduction computed every step", k.name);
+      if (ir::grids_written(k.body).size() > 16 || slots_of(k).size() > 64)
+        return fmt::format("kernel '{}' writes more than 16 grids or reads more than 64 rows",
+                           k.name);
+    } else if (r.kind == ir::RunStmt::Kind::Reduce) {
+      if (can_fail(p.reductions[r.a].value))
+        return fmt::format("reduction '{}' has integer division or int() conversions, which can "
+                           "fail",
+                           p.reductions[r.a].name);
+    }
+  }
+  if (!kernels)
+    return "the run block calls no kernel";
+  const int rank = p.grids[grids.front()].rank;
+  for (int g : grids)
+    if (p.grids[g].rank != rank)
+      return "the run block uses grids of different ranks";
+  stencilc::temporal::Step st;
+  st.rank = rank;
+  for (int g : grids) {
+    stencilc::temporal::GridDesc d;
+    d.name = p.grids[g].name;
+    for (int dim = 0; dim < std::min(rank, 3); ++dim)
+      for (int side = 0; side < 2; ++side)
+        d.faces[dim][side] = static_cast<stencilc::temporal::Face>(
+            p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Dirichlet   ? 0
+            : p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Neumann ? 1
+                                                                                  : 2);
+    st.grids.push_back(d);
+  }
+  return stencilc::temporal::unsupported(st, {});
+}
+
+} // namespace
+
+TemporalCode temporal_code(const ir::Program &p) {
+  TemporalCode tc;
+  const std::vector<int> grids = step_grids(p);
+  tc.why_not = grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
+  if (!tc.why_not.empty())
+    return tc;
+  std::map<int, int> index; // program grid -> engine grid
+  for (std::size_t i = 0; i < grids.size(); ++i)
+    index[grids[i]] = static_cast<int>(i);
+  const int rank = p.grids[grids.front()].rank;
+
+  std::string &d = tc.describe;
+  d += fmt::format("  step__.rank = {};\n", rank);
+  for (int g : grids) {
+    const auto &grid = p.grids[g];
+    std::string faces;
+    for (int dim = 0; dim < 3; ++dim) {
+      const int lo = dim < rank ? 2 * dim : 0, hi = dim < rank ? 2 * dim + 1 : 0;
+      faces += fmt::format("{}{{F::{}, F::{}}}", dim ? ", " : "",
+                           dim < rank ? face_name(grid.faces[lo].kind) : "Dirichlet",
+                           dim < rank ? face_name(grid.faces[hi].kind) : "Dirichlet");
+    }
+    const bool xd = grid.halo[0] > 0 && (grid.faces[0].kind == ir::BoundaryKind::Dirichlet ||
+                                         grid.faces[1].kind == ir::BoundaryKind::Dirichlet);
+    d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}}});\n", grid.name,
+                     ir::cxx_elem_name(grid.type), faces, xd ? "xghost__" + grid.name : "nullptr");
+    if (xd)
+      tc.row_fns += x_dirichlet_function(p, grid);
+  }
+  std::set<int> kernels_done, state;
+  for (const auto &r : p.run) {
+    switch (r.kind) {
+    case ir::RunStmt::Kind::Call: {
+      const auto &k = p.kernels[r.a];
+      if (!kernels_done.count(r.a))
+        tc.row_fns += row_function(p, k);
+      kernels_done.insert(r.a);
+      d += fmt::format("  {{\n    Call c;\n    c.name = \"{}\";\n    c.fn = row__{};\n", k.name,
+                       k.name);
+      std::string writes;
+      for (int w : ir::grids_written(k.body)) {
+        writes += fmt::format("{}{}", writes.empty() ? "" : ", ", index.at(w));
+        state.insert(w);
+      }
+      d += fmt::format("    c.writes = {{{}}};\n", writes);
+      const auto slots = slots_of(k);
+      std::vector<Slot> ordered(slots.size());
+      for (const auto &[s, i] : slots)
+        ordered[i] = s;
+      std::string reads;
+      for (const auto &s : ordered)
+        reads += fmt::format("{}{{{}, {}, {}}}", reads.empty() ? "" : ", ",
+                             index.at(std::get<0>(s)), std::get<1>(s), std::get<2>(s));
+      d += fmt::format("    c.reads = {{{}}};\n", reads);
+      const bool colour =
+          k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black;
+      if (colour)
+        d += "    c.colour = true;\n";
+      // Reading what it writes: the output rows start as copies of the old ones.
+      bool in_place = false;
+      ir::walk(k.body, [&](const ir::Expr &e) { in_place |= e.op == ir::Op::GridRead && own_row(k, e); });
+      if (in_place)
+        d += "    c.in_place = true;\n";
+      const std::string &dom = p.grids[k.domain_grid].name;
+      for (int dim = 0; dim < std::min(rank, 3); ++dim) {
+        if (k.domain.kind == ir::Domain::Kind::Range)
+          d += fmt::format("    c.lo[{0}] = {1};\n    c.hi[{0}] = {2};\n", dim,
+                           setup_expr(p, k.domain.lo[dim]), setup_expr(p, k.domain.hi[dim]));
+        else
+          d += fmt::format("    c.hi[{0}] = {1}_.extent({0});\n", dim, dom);
+      }
+      d += "    step__.calls.push_back(c);\n  }\n";
+      break;
+    }
+    case ir::RunStmt::Kind::Swap:
+      state.insert(r.a);
+      state.insert(r.b);
+      d += fmt::format("  {{\n    Call c;\n    c.kind = Call::Kind::Swap;\n    c.a = {};\n    c.b = "
+                       "{};\n    step__.calls.push_back(c);\n  }}\n",
+                       index.at(r.a), index.at(r.b));
+      break;
+    case ir::RunStmt::Kind::Reduce:
+      tc.reductions = true;
+      break;
+    }
+  }
+
+  // Views of the current storage, and the shadows the results go to.
+  for (int g : grids)
+    tc.views += fmt::format("  v.push_back(stencilc::temporal::view_of({}_));\n", p.grids[g].name);
+  std::string &b = tc.block;
+  for (int g : grids)
+    b += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
+                     p.grids[g].name);
+  std::string &a = tc.alloc;
+  a += "  if (shadows__)\n    return;\n";
+  for (int g : state) {
+    const auto &grid = p.grids[g];
+    a += fmt::format("  shadow__{0}_ = stencilc::Grid<{1}>(\"{0}\", {2}, stencilc::Extents{{{0}_.extent(0), "
+                     "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3)}}, stencilc::Halos{{{0}_.halo(0), "
+                     "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}});\n",
+                     grid.name, ir::cxx_elem_name(grid.type), grid.rank);
+    // Ghost cells stay with a storage: a shadow gets its grid's once, then keeps them unless
+    // they follow the interior (Neumann, periodic).
+    a += fmt::format("  fill__{0}(shadow__{0}_);\n", grid.name);
+    tc.shadows += fmt::format("  stencilc::Grid<{}> shadow__{}_; // the temporal plan's results\n",
+                              ir::cxx_elem_name(grid.type), grid.name);
+  }
+  a += "  shadows__ = true;\n";
+  b += "  temporal_alloc__();\n  std::vector<stencilc::temporal::View> s;\n";
+  for (int g : grids)
+    b += state.count(g) ? fmt::format("  s.push_back(stencilc::temporal::view_of(shadow__{}_));\n",
+                                      p.grids[g].name)
+                        : "  s.emplace_back();\n";
+  b += "  stencilc::temporal::Options o;\n  o.k = plan__.k;\n  o.tile = plan__.tile;\n"
+       "  o.chunk = plan__.chunk;\n  o.all_results = last;\n"
+       "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
+  // A result carries the ghost cells of the grid that computed it; a swap partner with other
+  // boundaries must refill them.
+  std::set<int> refill;
+  for (const auto &r : p.run)
+    if (r.kind == ir::RunStmt::Kind::Swap && faces_key(p, p.grids[r.a]) != faces_key(p, p.grids[r.b]))
+      refill.insert({r.a, r.b});
+  for (int g : state)
+    b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,
+                     p.grids[g].time_dependent_ghosts() || refill.count(g)
+                         ? fmt::format("  dirty__{}_ = true;\n", p.grids[g].name)
+                         : "");
+  return tc;
+}
+
+} // namespace stc

@@ -1,0 +1,139 @@
+// Temporal blocking for CPUs: k steps of a run block per sweep over memory.
+//
+// The scheme (docs/PERFORMANCE.md): x-rows stay whole; rank 3 cuts dimension 1 (y) into tiles of
+// `tile` rows; the last dimension (z, or y for rank 2) is streamed. A thread owns a tile and
+// walks it plane by plane. Every kernel call of every one of the k steps is a stage; stage j
+// computes its plane L_j planes behind the front, so the planes it reads were computed by the
+// stages before it moments ago and are still in cache. A stage keeps its last few planes in a
+// ring; a tile computes an overlap (ghost zone) of the rows and planes around it that shrinks
+// stage by stage, so tiles never wait for each other: one barrier per k steps.
+//
+// Results are bitwise those of the naive plan: every cell is computed by the same row function
+// (the same expression) from the same inputs; boundary ghost cells are refilled inside the
+// tile by the rules the naive plan uses (boundary.h), in the same order.
+//
+// Results go to a second set of grids (`shadows`) that the caller then swaps in, so no tile
+// ever writes what another tile still reads.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stencilc/grid.h"
+
+namespace stencilc::temporal {
+
+enum class Face : std::uint8_t { Dirichlet, Neumann, Periodic };
+
+/// Computes one x-row of a kernel: cells [x_lo, x_hi) of the kernel's domain (or its colour)
+/// in row (y, z) -- global interior coordinates of dimensions 1 and 2 (z = 0 for rank 2).
+/// out[i] points at cell x = 0 of the row of the i-th written grid, in[s] at cell x = 0 of the
+/// row the s-th read slot names. ctx is the generated program's params.
+using RowFn = void (*)(void *const *out, const void *const *in, std::int64_t x_lo,
+                       std::int64_t x_hi, std::int64_t y, std::int64_t z, const void *ctx);
+
+/// A row a kernel reads: grid `grid` at offsets (d1, d2) in dimensions 1 and 2.
+struct Slot {
+  int grid = 0;
+  int d1 = 0, d2 = 0;
+};
+
+struct Call {
+  enum class Kind { Kernel, Swap, Reduce } kind = Kind::Kernel;
+  std::string name;
+  RowFn fn = nullptr;
+  std::vector<int> writes;
+  std::vector<Slot> reads;
+  bool colour = false;   // red/black: fn steps over one colour of the row
+  bool in_place = false; // fn reads its output rows: they start as copies of the old rows
+  // Domain in interior coordinates, [lo, hi) per dimension; set before each block.
+  std::array<std::int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};
+  int a = -1, b = -1; // Swap
+};
+
+/// Fills the Dirichlet ghost cells of dimension 0 of one row (y, z) whose cell x = 0 is at
+/// `row`, n0 = extent of dimension 0 -- with the values the naive plan's fill gives them.
+using GhostFn = void (*)(void *row, std::int64_t n0, std::int64_t y, std::int64_t z,
+                         const void *ctx);
+
+struct GridDesc {
+  std::string name;
+  int elem_bytes = 4;
+  std::array<std::array<Face, 2>, 3> faces{}; // [dimension][low, high]
+  GhostFn x_dirichlet = nullptr;              // needed if a face of dimension 0 is Dirichlet
+};
+
+/// One run-block iteration, as the generated code describes it.
+struct Step {
+  int rank = 3;
+  std::vector<GridDesc> grids;
+  std::vector<Call> calls;
+};
+
+/// Storage of one grid: the element pointer of interior cell (0, 0, 0) and the layout.
+struct View {
+  void *origin = nullptr;
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  std::array<int, 3> halo{0, 0, 0};
+  std::array<std::int64_t, 3> stride{1, 0, 0}; // elements
+};
+
+template <typename T> View view_of(Grid<T> &g) {
+  View v;
+  v.origin = g.origin();
+  for (int d = 0; d < 3; ++d) {
+    v.extent[d] = g.extent(d);
+    v.halo[d] = g.halo(d);
+    v.stride[d] = g.stride(d);
+  }
+  return v;
+}
+
+struct Options {
+  int k = 1;    // steps per block
+  int tile = 0; // rank 3: rows of dimension 1 per tile (0: whole extent)
+  int chunk = 0; // planes of the streamed dimension per tile (0: chosen from the thread count)
+  /// false: skip results the next block does not read (a grid whose old value the step
+  /// overwrites before reading, like the target of a ping-pong swap), leaving them stale in
+  /// both storages. Every block but the last of a run can do that.
+  bool all_results = true;
+};
+
+/// Per-thread ring buffers, kept by the caller between blocks.
+struct FreeBytes {
+  void operator()(unsigned char *p) const;
+};
+struct Workspace {
+  std::vector<std::unique_ptr<unsigned char, FreeBytes>> buffers;
+  std::vector<std::size_t> bytes;
+};
+
+/// Why `step` cannot be blocked ("" if it can): checked by the compiler before it offers the
+/// plan, and again here at run time against the actual sizes.
+std::string unsupported(const Step &step, const std::vector<View> &grids);
+
+/// Runs k steps of `step` over `grids` (current storage, ghost cells filled), writing every grid
+/// that a kernel of the step writes into the same-shaped `shadows` entry (interior cells only;
+/// other entries are ignored). Kernel calls only: reductions in the step are skipped (the
+/// caller runs the steps whose reductions are observed without blocking). Throws
+/// stencilc::Error if `unsupported` says so or the options are out of range.
+void run_block(const Step &step, const Options &opts, const std::vector<View> &grids,
+               const std::vector<View> &shadows, const void *ctx, Workspace &ws);
+
+/// The CPU plan of a generated program: "scheme=naive" or "scheme=temporal,k=K[,rows=R]
+/// [,chunk=C]": rows of dimension 1 per tile (rank 3; rank 2: of the streamed y, like chunk),
+/// planes of the streamed dimension per tile. Throws stencilc::Error on anything else, naming
+/// the bad part.
+struct CpuPlan {
+  bool temporal = false;
+  int k = 1;
+  int tile = 0;
+  int chunk = 0;
+  std::string key() const;
+};
+CpuPlan parse_cpu_plan(const std::string &text);
+
+} // namespace stencilc::temporal

@@ -1,0 +1,721 @@
+#include "stencilc/temporal.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <sstream>
+
+#include "stencilc/error.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace stencilc::temporal {
+namespace {
+
+// Dimensions as the engine sees them: X = 0 (whole rows), T (tiled: 1 for rank 3, absent for
+// rank 2) and S (streamed: the last one).
+struct Dims {
+  int t = -1, s = 1;
+  explicit Dims(int rank) : t(rank == 3 ? 1 : -1), s(rank - 1) {}
+};
+
+// A value of a grid during the block: the storage it starts in (producer < 0) or the output
+// of one stage.
+struct Version {
+  int grid = 0;
+  int producer = -1;
+  int need_t = -1, need_s = -1; // margins (rows, planes) around the tile it must cover; -1: unused
+  int depth = 0;                // ring planes
+  int final_of = -1;            // the grid whose result it is at the end of the block
+  bool direct = false;          // a result no stage reads beyond the tile: computed straight
+                                // into the shadow, no ring
+  std::size_t offset = 0;       // bytes into the thread's workspace
+  std::int64_t rows = 1;        // rows per ring plane
+};
+
+struct Stage {
+  int call = 0;
+  std::vector<int> in;    // version per read slot
+  std::vector<int> out;   // version per written grid
+  std::vector<int> prior; // version each written grid had before (copied where not computed)
+  bool full = true;       // the domain is the whole interior: nothing to copy
+  int m_t = -1, m_s = -1; // margins it computes; -1: not needed
+  std::int64_t lag = 0;   // planes behind the front
+};
+
+std::int64_t floor_mod(std::int64_t a, std::int64_t n) {
+  const std::int64_t r = a % n;
+  return r < 0 ? r + n : r;
+}
+
+struct Schedule {
+  int rank = 3;
+  Dims dims{3};
+  std::vector<Version> versions;
+  std::vector<Stage> stages;
+  std::vector<int> finals; // per grid: its version at the end (-1: not written by the step)
+  std::vector<bool> dead;  // per grid: the block never reads its value from before the block
+  std::int64_t n0 = 1, nt = 1, ns = 1;
+  bool periodic_t = false, periodic_s = false;
+  int halo_s = 0; // widest halo of the streamed dimension
+  std::size_t workspace = 0;
+};
+
+bool periodic(const GridDesc &g, int d) {
+  return g.faces[d][0] == Face::Periodic && g.faces[d][1] == Face::Periodic;
+}
+
+} // namespace
+
+std::string unsupported(const Step &step, const std::vector<View> &grids) {
+  if (step.rank != 2 && step.rank != 3)
+    return "rank " + std::to_string(step.rank) + " (temporal blocking covers ranks 2 and 3)";
+  for (int d = 0; d < step.rank; ++d) {
+    int per = 0, total = 0;
+    for (const auto &g : step.grids) {
+      ++total;
+      if (periodic(g, d))
+        ++per;
+      else if (g.faces[d][0] == Face::Periodic || g.faces[d][1] == Face::Periodic)
+        return "grid '" + g.name + "' is periodic on one face of dimension " +
+               std::to_string(d + 1) + " only";
+    }
+    if (per != 0 && per != total)
+      return "dimension " + std::to_string(d + 1) + " is periodic for some grids only";
+  }
+  if (!grids.empty())
+    for (std::size_t g = 1; g < grids.size(); ++g)
+      for (int d = 0; d < step.rank; ++d)
+        if (grids[g].extent[d] != grids[0].extent[d])
+          return "grids '" + step.grids[0].name + "' and '" + step.grids[g].name +
+                 "' have different shapes";
+  return "";
+}
+
+namespace {
+
+Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids) {
+  Schedule sc;
+  sc.rank = step.rank;
+  sc.dims = Dims(step.rank);
+  const Dims &dm = sc.dims;
+  const int ng = static_cast<int>(step.grids.size());
+  sc.n0 = grids[0].extent[0];
+  sc.nt = dm.t >= 0 ? grids[0].extent[dm.t] : 1;
+  sc.ns = grids[0].extent[dm.s];
+  sc.periodic_t = dm.t >= 0 && periodic(step.grids[0], dm.t);
+  sc.periodic_s = periodic(step.grids[0], dm.s);
+  for (const auto &v : grids)
+    sc.halo_s = std::max(sc.halo_s, v.halo[dm.s]);
+  sc.halo_s = std::max(sc.halo_s, 1);
+
+  std::vector<int> cur(ng);
+  for (int g = 0; g < ng; ++g) {
+    Version v;
+    v.grid = g;
+    sc.versions.push_back(v);
+    cur[g] = g;
+  }
+  for (int t = 0; t < o.k; ++t)
+    for (std::size_t c = 0; c < step.calls.size(); ++c) {
+      const Call &call = step.calls[c];
+      if (call.kind == Call::Kind::Swap) {
+        std::swap(cur[call.a], cur[call.b]);
+        continue;
+      }
+      if (call.kind == Call::Kind::Reduce)
+        continue;
+      Stage st;
+      st.call = static_cast<int>(c);
+      for (const Slot &s : call.reads)
+        st.in.push_back(cur[s.grid]);
+      st.full = !call.colour && !call.in_place;
+      for (int d = 0; d < step.rank; ++d)
+        st.full = st.full && call.lo[d] == 0 && call.hi[d] == grids[0].extent[d];
+      const int id = static_cast<int>(sc.stages.size());
+      for (int w : call.writes) {
+        st.prior.push_back(cur[w]);
+        Version v;
+        v.grid = w;
+        v.producer = id;
+        cur[w] = static_cast<int>(sc.versions.size());
+        st.out.push_back(cur[w]);
+        sc.versions.push_back(v);
+      }
+      sc.stages.push_back(st);
+    }
+  sc.finals.assign(ng, -1);
+  // Every grid a kernel writes or a swap moves has a result (in its shadow).
+  for (const auto &call : step.calls) {
+    for (int w : call.writes)
+      sc.finals[w] = 0;
+    if (call.kind == Call::Kind::Swap)
+      sc.finals[call.a] = sc.finals[call.b] = 0;
+  }
+  // A grid whose value from before the block no stage reads is dead between blocks.
+  sc.dead.assign(ng, true);
+  for (const auto &st : sc.stages) {
+    for (int v : st.in)
+      if (v < ng)
+        sc.dead[v] = false;
+    if (!st.full)
+      for (int v : st.prior)
+        if (v < ng)
+          sc.dead[v] = false;
+  }
+  for (int g = 0; g < ng; ++g)
+    if (sc.finals[g] == 0 && !o.all_results && sc.dead[g])
+      sc.finals[g] = -1;
+  for (int g = 0; g < ng; ++g)
+    if (sc.finals[g] == 0) {
+      sc.finals[g] = cur[g];
+      sc.versions[cur[g]].final_of = g;
+      sc.versions[cur[g]].need_t = std::max(sc.versions[cur[g]].need_t, 0);
+      sc.versions[cur[g]].need_s = std::max(sc.versions[cur[g]].need_s, 0);
+    }
+
+  // Margins, last stage first: a stage computes what its outputs must cover; its inputs must
+  // cover that plus the offsets it reads them at. Margins are symmetric, so the interior cells
+  // a Neumann ghost mirrors are always inside the computed range.
+  auto st_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d2) : std::abs(s.d1); };
+  auto tt_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d1) : 0; };
+  for (int j = static_cast<int>(sc.stages.size()) - 1; j >= 0; --j) {
+    Stage &st = sc.stages[j];
+    for (int v : st.out) {
+      st.m_t = std::max(st.m_t, sc.versions[v].need_t);
+      st.m_s = std::max(st.m_s, sc.versions[v].need_s);
+    }
+    if (st.m_t < 0 || st.m_s < 0) {
+      st.m_t = st.m_s = -1;
+      continue;
+    }
+    const Call &call = step.calls[st.call];
+    for (std::size_t i = 0; i < st.in.size(); ++i) {
+      Version &v = sc.versions[st.in[i]];
+      v.need_t = std::max(v.need_t, st.m_t + tt_off(call.reads[i]));
+      v.need_s = std::max(v.need_s, st.m_s + st_off(call.reads[i]));
+    }
+    if (!st.full)
+      for (int p : st.prior) {
+        sc.versions[p].need_t = std::max(sc.versions[p].need_t, st.m_t);
+        sc.versions[p].need_s = std::max(sc.versions[p].need_s, st.m_s);
+      }
+    for (int v : st.out) { // a stage computes all its outputs over its margins
+      sc.versions[v].need_t = st.m_t;
+      sc.versions[v].need_s = st.m_s;
+    }
+  }
+  for (auto &v : sc.versions)
+    v.direct = v.producer >= 0 && v.final_of >= 0 && v.need_t == 0 && v.need_s == 0;
+  // Lags: a stage runs halo_s planes behind every stage whose output it uses, so those planes
+  // (and the low ghost planes a Neumann face mirrors from them) exist when it reads them.
+  for (auto &st : sc.stages) {
+    if (st.m_t < 0)
+      continue;
+    std::int64_t lag = 0;
+    auto dep = [&](int v) {
+      const int p = sc.versions[v].producer;
+      if (p >= 0)
+        lag = std::max(lag, sc.stages[p].lag + sc.halo_s);
+    };
+    for (int v : st.in)
+      dep(v);
+    if (!st.full)
+      for (int v : st.prior)
+        dep(v);
+    st.lag = lag;
+  }
+  // Ring depths: from the newest plane of a version to the oldest one its readers still need.
+  for (auto &st : sc.stages) {
+    if (st.m_t < 0)
+      continue;
+    // A Neumann face of S mirrors planes within the version: 2h + 1 planes cover that.
+    for (int v : st.out) {
+      const auto &f = step.grids[sc.versions[v].grid].faces[dm.s];
+      const bool mirror = f[0] == Face::Neumann || f[1] == Face::Neumann;
+      sc.versions[v].depth = mirror ? 2 * sc.halo_s + 1 : 1;
+    }
+  }
+  for (auto &st : sc.stages) {
+    if (st.m_t < 0)
+      continue;
+    auto use = [&](int v) {
+      Version &ver = sc.versions[v];
+      if (ver.producer >= 0)
+        ver.depth = std::max<int>(ver.depth, static_cast<int>(st.lag - sc.stages[ver.producer].lag +
+                                                              sc.halo_s + 1));
+    };
+    for (int v : st.in)
+      use(v);
+    if (!st.full)
+      for (int v : st.prior)
+        use(v);
+  }
+  return sc;
+}
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+// A few cells (x ghosts): element copies the compiler inlines, not a memcpy call per cell.
+inline void copy_cells(unsigned char *dst, const unsigned char *src, std::int64_t n,
+                       std::size_t e) {
+  if (e == 4)
+    for (std::int64_t i = 0; i < n; ++i)
+      reinterpret_cast<std::uint32_t *>(dst)[i] = reinterpret_cast<const std::uint32_t *>(src)[i];
+  else if (e == 8)
+    for (std::int64_t i = 0; i < n; ++i)
+      reinterpret_cast<std::uint64_t *>(dst)[i] = reinterpret_cast<const std::uint64_t *>(src)[i];
+  else
+    std::memcpy(dst, src, static_cast<std::size_t>(n) * e);
+}
+
+// Results go to memory that no thread reads during the block: stream them past the caches
+// (no read-for-ownership of the destination). Whole 64-byte lines only: a partly written line
+// costs the memory controller a read-modify-write.
+void stream_lines(unsigned char *dst, const unsigned char *src, std::size_t bytes) {
+#if defined(__SSE2__)
+  if (reinterpret_cast<std::uintptr_t>(dst) % 64 == 0 && bytes % 64 == 0) {
+    for (std::size_t i = 0; i < bytes; i += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+    return;
+  }
+#endif
+  std::memcpy(dst, src, bytes);
+}
+
+// One thread's walk over one tile: rows [t0, t1) of T, planes [s0, s1) of S.
+class TileRun {
+public:
+  TileRun(const Step &step, const Schedule &sc, const std::vector<View> &grids,
+          const std::vector<View> &shadows, const void *ctx, unsigned char *ws)
+      : step_(step), sc_(sc), grids_(grids), shadows_(shadows), ctx_(ctx), ws_(ws) {}
+
+  void run(std::int64_t t0, std::int64_t t1, std::int64_t s0, std::int64_t s1) {
+    t0_ = t0;
+    t1_ = t1;
+    s0_ = s0;
+    s1_ = s1;
+    std::int64_t p0 = INT64_MAX, p1 = INT64_MIN;
+    for (const auto &st : sc_.stages) {
+      if (st.m_t < 0)
+        continue;
+      std::int64_t lo, hi;
+      plane_range(st, lo, hi);
+      p0 = std::min(p0, lo + st.lag);
+      p1 = std::max(p1, hi + st.lag);
+    }
+    for (std::int64_t p = p0; p < p1; ++p)
+      for (std::size_t j = 0; j < sc_.stages.size(); ++j) {
+        const Stage &st = sc_.stages[j];
+        if (st.m_t < 0)
+          continue;
+        std::int64_t lo, hi;
+        plane_range(st, lo, hi);
+        const std::int64_t s = p - st.lag;
+        if (s >= lo && s < hi)
+          produce(st, s);
+      }
+    // Results that are a grid's value from before the block (e.g. after an odd number of
+    // swaps with k = 1) are copied across.
+    for (std::size_t g = 0; g < sc_.finals.size(); ++g) {
+      const int v = sc_.finals[g];
+      if (v >= 0 && sc_.versions[v].producer < 0)
+        for (std::int64_t s = s0_; s < s1_; ++s)
+          for (std::int64_t t = t0_; t < t1_; ++t)
+            write_row(static_cast<int>(g), global_row(static_cast<int>(g), shadows_, t, s),
+                      global_row(sc_.versions[v].grid, grids_, t, s));
+    }
+  }
+
+private:
+  std::size_t elem(int g) const { return static_cast<std::size_t>(step_.grids[g].elem_bytes); }
+
+  void plane_range(const Stage &st, std::int64_t &lo, std::int64_t &hi) const {
+    lo = s0_ - st.m_s;
+    hi = s1_ + st.m_s;
+    if (!sc_.periodic_s) {
+      lo = std::max<std::int64_t>(lo, -sc_.halo_s);
+      hi = std::min<std::int64_t>(hi, sc_.ns + sc_.halo_s);
+    }
+  }
+  void row_range(const Stage &st, std::int64_t &lo, std::int64_t &hi) const {
+    lo = t0_ - st.m_t;
+    hi = t1_ + st.m_t;
+  }
+  int halo(int g, int d) const { return d < 0 ? 0 : grids_[g].halo[d]; }
+
+  // Cell x = 0 of row (t, s) of a grid's storage; periodic coordinates wrap.
+  unsigned char *global_row(int g, const std::vector<View> &views, std::int64_t t,
+                            std::int64_t s) const {
+    const View &v = views[g];
+    const Dims &dm = sc_.dims;
+    if (sc_.periodic_s)
+      s = floor_mod(s, sc_.ns);
+    std::int64_t off = s * v.stride[dm.s];
+    if (dm.t >= 0) {
+      if (sc_.periodic_t)
+        t = floor_mod(t, sc_.nt);
+      off += t * v.stride[dm.t];
+    }
+    return static_cast<unsigned char *>(v.origin) + off * static_cast<std::int64_t>(elem(g));
+  }
+  // Cell x = 0 of row (t, s) of a version.
+  unsigned char *row(int vid, std::int64_t t, std::int64_t s) const {
+    const Version &v = sc_.versions[vid];
+    if (v.producer < 0 || v.direct)
+      return v.direct ? global_row(v.final_of, shadows_, t, s) : global_row(v.grid, grids_, t, s);
+    const Stage &st = sc_.stages[v.producer];
+    const std::int64_t slot = floor_mod(s, v.depth);
+    const std::int64_t r = sc_.dims.t >= 0 ? t - (t0_ - st.m_t) : 0;
+    const std::int64_t pitch = grids_[v.grid].stride[1];
+    const std::int64_t cell = (slot * v.rows + r) * pitch + halo(v.grid, 0);
+    return ws_ + v.offset + static_cast<std::size_t>(cell) * elem(v.grid);
+  }
+  // Rows of one plane of a version: cell x = 0 of row t is at(c, t).
+  struct Cursor {
+    unsigned char *base = nullptr; // row t = first
+    std::int64_t first = 0, row_bytes = 0, shift = 0;
+    bool wrap = false; // a periodic T in global storage
+  };
+  Cursor cursor(int vid, std::int64_t s) const {
+    const Version &v = sc_.versions[vid];
+    Cursor c;
+    const std::int64_t e = static_cast<std::int64_t>(elem(v.grid));
+    if (v.producer < 0 || v.direct) {
+      c.base = v.direct ? global_row(v.final_of, shadows_, 0, s) : global_row(v.grid, grids_, 0, s);
+      c.row_bytes = sc_.dims.t >= 0 ? grids_[v.grid].stride[sc_.dims.t] * e : 0;
+      c.wrap = sc_.periodic_t;
+      return c;
+    }
+    c.first = sc_.dims.t >= 0 ? t0_ - sc_.stages[v.producer].m_t : 0;
+    c.base = row(vid, c.first, s);
+    c.row_bytes = sc_.dims.t >= 0 ? grids_[v.grid].stride[1] * e : 0;
+    return c;
+  }
+  unsigned char *at(const Cursor &c, std::int64_t t) const {
+    t += c.shift;
+    if (c.wrap && (t < 0 || t >= sc_.nt))
+      t = floor_mod(t, sc_.nt);
+    return c.base + (t - c.first) * c.row_bytes;
+  }
+
+  // The bytes of a whole row, x ghosts included, from its cell x = 0.
+  void copy_row(int g, unsigned char *dst, const unsigned char *src) const {
+    const std::size_t e = elem(g);
+    const std::int64_t h = halo(g, 0);
+    std::memcpy(dst - h * e, src - h * e, (sc_.n0 + 2 * h) * e);
+  }
+
+  // A result row into a shadow: the whole pitch from the first ghost cell (rows start on a
+  // 64-byte line). The x ghosts it carries are the boundary values of this very row.
+  void write_row(int g, unsigned char *dst, const unsigned char *src) const {
+    const std::size_t e = elem(g);
+    const std::int64_t h = halo(g, 0);
+    stream_lines(dst - h * static_cast<std::int64_t>(e), src - h * static_cast<std::int64_t>(e),
+                 static_cast<std::size_t>(grids_[g].stride[1]) * e);
+  }
+
+  // Ghost cells of dimension 0 of one computed row (boundary.h: fill_* for d = 0).
+  void x_ghosts(int g, unsigned char *r, std::int64_t t, std::int64_t s) const {
+    const std::int64_t h = halo(g, 0), n = sc_.n0;
+    if (h == 0)
+      return;
+    if (step_.grids[g].x_dirichlet) {
+      const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
+      const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
+      step_.grids[g].x_dirichlet(r, n, sc_.dims.t >= 0 ? gt : gs, sc_.dims.t >= 0 ? gs : 0, ctx_);
+    }
+    const std::size_t e = elem(g);
+    const auto &f = step_.grids[g].faces[0];
+    for (int side = 0; side < 2; ++side) {
+      const std::int64_t first = side == 0 ? -h : n;
+      switch (f[side]) {
+      case Face::Dirichlet:
+        break; // below
+      case Face::Neumann:
+        for (std::int64_t x = first; x < first + h; ++x) {
+          const std::int64_t m = x < 0 ? -x - 1 : 2 * n - 1 - x;
+          copy_cells(r + x * static_cast<std::int64_t>(e), r + m * static_cast<std::int64_t>(e), 1, e);
+        }
+        break;
+      case Face::Periodic:
+        for (std::int64_t x = first; x < first + h; ++x) {
+          const std::int64_t m = x < 0 ? x + n : x - n;
+          copy_cells(r + x * static_cast<std::int64_t>(e), r + m * static_cast<std::int64_t>(e), 1, e);
+        }
+        break;
+      }
+    }
+  }
+
+  bool in_domain(const Call &c, std::int64_t t, std::int64_t s) const {
+    const Dims &dm = sc_.dims;
+    const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
+    if (gs < c.lo[dm.s] || gs >= c.hi[dm.s])
+      return false;
+    if (dm.t >= 0) {
+      const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
+      if (gt < c.lo[dm.t] || gt >= c.hi[dm.t])
+        return false;
+    }
+    return true;
+  }
+
+  void produce(const Stage &st, std::int64_t s) {
+    const Call &call = step_.calls[st.call];
+    const Dims &dm = sc_.dims;
+    std::int64_t rlo, rhi;
+    row_range(st, rlo, rhi);
+    const bool ghost_plane = !sc_.periodic_s && (s < 0 || s >= sc_.ns);
+    if (ghost_plane) {
+      for (int v : st.out) {
+        const int g = sc_.versions[v].grid;
+        const int h = halo(g, dm.s);
+        if (s < -h || s >= sc_.ns + h)
+          continue;
+        const int side = s < 0 ? 0 : 1;
+        const Face f = step_.grids[g].faces[dm.s][side];
+        const int ht = halo(g, dm.t);
+        const std::int64_t lo = sc_.periodic_t ? rlo : std::max<std::int64_t>(rlo, -ht);
+        const std::int64_t hi = sc_.periodic_t ? rhi : std::min<std::int64_t>(rhi, sc_.nt + ht);
+        if (f == Face::Dirichlet) {
+          for (std::int64_t t = lo; t < hi; ++t)
+            copy_row(g, row(v, t, s), global_row(g, grids_, t, s));
+        } else if (side == 1) { // Neumann, high: the mirrored plane is already there
+          for (std::int64_t t = lo; t < hi; ++t)
+            copy_row(g, row(v, t, s), row(v, t, 2 * sc_.ns - 1 - s));
+        } // Neumann, low: filled when the plane it mirrors is computed (below)
+      }
+      write_back(st, s);
+      return;
+    }
+    void *out[16];
+    const void *in[64];
+    const std::int64_t tlo = sc_.periodic_t ? rlo : std::max<std::int64_t>(rlo, 0);
+    const std::int64_t thi = sc_.periodic_t ? rhi : std::min<std::int64_t>(rhi, sc_.nt);
+    const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
+    // Row addresses per plane, not per row: a ring slot costs a division.
+    Cursor oc[16], pc[16], ic[64];
+    const std::size_t nout = st.out.size(), nin = st.in.size();
+    for (std::size_t i = 0; i < nout; ++i) {
+      oc[i] = cursor(st.out[i], s);
+      if (!st.full)
+        pc[i] = cursor(st.prior[i], s);
+    }
+    for (std::size_t i = 0; i < nin; ++i) {
+      const Slot &sl = call.reads[i];
+      ic[i] = cursor(st.in[i], s + (dm.t >= 0 ? sl.d2 : sl.d1));
+      ic[i].shift = dm.t >= 0 ? sl.d1 : 0;
+    }
+    for (std::int64_t t = tlo; t < thi; ++t) {
+      for (std::size_t i = 0; i < nout; ++i) {
+        out[i] = at(oc[i], t);
+        // The old row, x ghosts included: an in-place kernel reads them as the naive sweep does.
+        if (!st.full)
+          copy_row(sc_.versions[st.out[i]].grid, static_cast<unsigned char *>(out[i]), at(pc[i], t));
+      }
+      if (in_domain(call, t, s)) {
+        for (std::size_t i = 0; i < nin; ++i)
+          in[i] = at(ic[i], t);
+        const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
+        if (dm.t >= 0)
+          call.fn(out, in, call.lo[0], call.hi[0], gt, gs, ctx_);
+        else
+          call.fn(out, in, call.lo[0], call.hi[0], gs, 0, ctx_);
+      }
+      for (std::size_t i = 0; i < nout; ++i)
+        x_ghosts(sc_.versions[st.out[i]].grid, static_cast<unsigned char *>(out[i]), t, s);
+    }
+    // Ghost rows of dimension T (whole rows, x ghosts included), after the interior rows.
+    if (dm.t >= 0 && !sc_.periodic_t)
+      for (int v : st.out) {
+        const int g = sc_.versions[v].grid;
+        const int ht = halo(g, dm.t);
+        for (int side = 0; side < 2; ++side) {
+          const std::int64_t lo = side == 0 ? std::max<std::int64_t>(rlo, -ht) : std::max<std::int64_t>(rlo, sc_.nt);
+          const std::int64_t hi = side == 0 ? std::min<std::int64_t>(rhi, 0) : std::min<std::int64_t>(rhi, sc_.nt + ht);
+          const Face f = step_.grids[g].faces[dm.t][side];
+          for (std::int64_t t = lo; t < hi; ++t) {
+            if (f == Face::Dirichlet)
+              copy_row(g, row(v, t, s), global_row(g, grids_, t, s));
+            else
+              copy_row(g, row(v, t, s), row(v, t < 0 ? -t - 1 : 2 * sc_.nt - 1 - t, s));
+          }
+        }
+      }
+    // A low Neumann ghost plane mirrors this plane: fill it now that the plane exists.
+    if (!sc_.periodic_s)
+      for (int v : st.out) {
+        const int g = sc_.versions[v].grid;
+        std::int64_t lo, hi;
+        plane_range(st, lo, hi);
+        const std::int64_t ghost = -s - 1;
+        if (s >= halo(g, dm.s) || ghost < lo || step_.grids[g].faces[dm.s][0] != Face::Neumann)
+          continue;
+        const int ht = halo(g, dm.t);
+        const std::int64_t a = sc_.periodic_t ? rlo : std::max<std::int64_t>(rlo, -ht);
+        const std::int64_t b = sc_.periodic_t ? rhi : std::min<std::int64_t>(rhi, sc_.nt + ht);
+        for (std::int64_t t = a; t < b; ++t)
+          copy_row(g, row(v, t, ghost), row(v, t, s));
+      }
+    write_back(st, s);
+  }
+
+  // A version that is a grid's result: its tile cells go to the grid's shadow.
+  void write_back(const Stage &st, std::int64_t s) {
+    if (s < s0_ || s >= s1_)
+      return;
+    for (int v : st.out) {
+      const int g = sc_.versions[v].final_of;
+      if (g < 0 || sc_.versions[v].direct)
+        continue;
+      for (std::int64_t t = t0_; t < t1_; ++t)
+        write_row(g, global_row(g, shadows_, t, s), row(v, t, s));
+    }
+  }
+
+  const Step &step_;
+  const Schedule &sc_;
+  const std::vector<View> &grids_, &shadows_;
+  const void *ctx_;
+  unsigned char *ws_;
+  std::int64_t t0_ = 0, t1_ = 1, s0_ = 0, s1_ = 1;
+};
+
+} // namespace
+
+void FreeBytes::operator()(unsigned char *p) const { std::free(p); }
+
+void run_block(const Step &step, const Options &o, const std::vector<View> &grids,
+               const std::vector<View> &shadows, const void *ctx, Workspace &ws) {
+  if (grids.size() != step.grids.size() || shadows.size() != step.grids.size())
+    throw Error("temporal block: expected one view and one shadow per grid");
+  const std::string why = unsupported(step, grids);
+  if (!why.empty())
+    throw Error("temporal blocking does not apply: " + why);
+  if (o.k < 1 || o.k > 64)
+    throw Error("temporal blocking: k = " + std::to_string(o.k) + " is outside 1..64");
+  if (o.tile < 0 || o.chunk < 0)
+    throw Error("temporal blocking: tile sizes must not be negative");
+  for (const auto &c : step.calls)
+    if (c.kind == Call::Kind::Kernel && (c.writes.size() > 16 || c.reads.size() > 64))
+      throw Error("temporal blocking: kernel '" + c.name + "' writes more than 16 grids or "
+                  "reads more than 64 rows");
+  Schedule sc = plan(step, o, grids);
+  const Dims &dm = sc.dims;
+
+  // Tiles: T in runs of `tile` rows; S in chunks, enough of them to give every thread work.
+  const std::int64_t tile = dm.t >= 0 && o.tile > 0 ? std::min<std::int64_t>(o.tile, sc.nt) : sc.nt;
+  const std::int64_t ntiles_t = (sc.nt + tile - 1) / tile;
+  const int threads = omp_get_max_threads();
+  std::int64_t chunk = o.chunk > 0 ? o.chunk : (dm.t < 0 && o.tile > 0 ? o.tile : 0);
+  if (chunk <= 0) {
+    const std::int64_t want = std::max<std::int64_t>(1, (2 * threads + ntiles_t - 1) / ntiles_t);
+    chunk = (sc.ns + want - 1) / want;
+  }
+  chunk = std::min<std::int64_t>(std::max<std::int64_t>(chunk, 1), sc.ns);
+  const std::int64_t nchunks = (sc.ns + chunk - 1) / chunk;
+
+  // Workspace layout, the same for every tile (sized for a whole tile).
+  std::size_t bytes = 0;
+  for (auto &v : sc.versions) {
+    if (v.producer < 0 || sc.stages[v.producer].m_t < 0 || v.direct)
+      continue;
+    v.rows = dm.t >= 0 ? tile + 2 * sc.stages[v.producer].m_t : 1;
+    v.offset = bytes;
+    const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);
+    bytes = round_up(bytes + static_cast<std::size_t>(v.depth * v.rows * grids[v.grid].stride[1]) * e, 64);
+  }
+  sc.workspace = bytes;
+
+  const std::int64_t ntiles = ntiles_t * nchunks;
+  // Each thread's rings; kept in `ws` between blocks, since fresh memory would fault its pages
+  // in every block.
+  const int threads_now = omp_get_max_threads();
+  if (ws.buffers.size() < static_cast<std::size_t>(threads_now)) {
+    ws.buffers.resize(threads_now);
+    ws.bytes.resize(threads_now, 0);
+  }
+  for (int i = 0; i < threads_now; ++i)
+    if (ws.bytes[i] < bytes) {
+      ws.buffers[i].reset(static_cast<unsigned char *>(std::aligned_alloc(64, round_up(bytes, 64))));
+      if (!ws.buffers[i])
+        throw std::bad_alloc();
+      ws.bytes[i] = bytes;
+    }
+#pragma omp parallel num_threads(threads_now)
+  {
+    TileRun tr(step, sc, grids, shadows, ctx, ws.buffers[omp_get_thread_num()].get());
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < ntiles; ++i) {
+      const std::int64_t ti = i % ntiles_t, ci = i / ntiles_t;
+      tr.run(ti * tile, std::min(sc.nt, (ti + 1) * tile), ci * chunk,
+             std::min(sc.ns, (ci + 1) * chunk));
+    }
+#if defined(__SSE2__)
+    _mm_sfence(); // the streamed results are visible before the caller swaps them in
+#endif
+  }
+}
+
+std::string CpuPlan::key() const {
+  if (!temporal)
+    return "scheme=naive";
+  std::string s = "scheme=temporal,k=" + std::to_string(k);
+  if (tile > 0)
+    s += ",rows=" + std::to_string(tile);
+  if (chunk > 0)
+    s += ",chunk=" + std::to_string(chunk);
+  return s;
+}
+
+CpuPlan parse_cpu_plan(const std::string &text) {
+  CpuPlan p;
+  std::stringstream in(text);
+  std::string part;
+  bool tile_given = false;
+  auto bad = [&](const std::string &why) -> Error {
+    return Error("--plan " + text + ": " + why);
+  };
+  auto number = [&](const std::string &v, const std::string &what) {
+    char *end = nullptr;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end || n < 0 || n > 1000000)
+      throw bad("'" + v + "' is not a valid " + what);
+    return static_cast<int>(n);
+  };
+  while (std::getline(in, part, ',')) {
+    const auto eq = part.find('=');
+    if (eq == std::string::npos)
+      throw bad("'" + part + "' is not KEY=VALUE");
+    const std::string key = part.substr(0, eq), value = part.substr(eq + 1);
+    if (key == "scheme") {
+      if (value != "naive" && value != "temporal")
+        throw bad("scheme is naive or temporal on this target");
+      p.temporal = value == "temporal";
+    } else if (key == "k") {
+      p.k = number(value, "k");
+      if (p.k < 1 || p.k > 64)
+        throw bad("k must be in 1..64");
+    } else if (key == "rows") {
+      p.tile = number(value, "row count");
+      tile_given = true;
+    } else if (key == "chunk") {
+      p.chunk = number(value, "chunk");
+    } else {
+      throw bad("unknown key '" + key + "' (scheme, k, rows, chunk)");
+    }
+  }
+  if (!p.temporal && (p.k != 1 || tile_given || p.chunk))
+    throw bad("k, rows and chunk belong to scheme=temporal");
+  return p;
+}
+
+} // namespace stencilc::temporal
