@@ -22,6 +22,10 @@ struct EmitOptions {
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &a,
                                        const EmitOptions &opts);
 
+/// Why the openmp temporal plan cannot run this program ("" if it can): rank, `run until`,
+/// arithmetic that can fail per cell, ...
+std::string temporal_unsupported(const ir::Program &p);
+
 /// Template text by path under templates/ (embedded at build time).
 const std::string &template_text(const std::string &path);
 

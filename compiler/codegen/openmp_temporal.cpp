@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/codegen.h"
 #include "codegen/openmp_common.h"
 #include "stencilc/temporal.h"
 
@@ -199,6 +200,11 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
 }
 
 } // namespace
+
+std::string temporal_unsupported(const ir::Program &p) {
+  const std::vector<int> grids = step_grids(p);
+  return grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
+}
 
 TemporalCode temporal_code(const ir::Program &p) {
   TemporalCode tc;

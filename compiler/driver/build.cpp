@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/explain.h"
 #include "driver/process.h"
 #include "interp/interpreter.h"
 #include "sema/check.h"
@@ -49,16 +50,36 @@ void check_target(const std::string &target, bool model_only) {
                                     target));
 }
 
-bool implemented_plan(const std::string &target, const model::Plan &plan) {
-  return target == "openmp" && plan.scheme == "naive" && plan.k == 1;
+bool implemented_plan(const std::string &target, const model::Plan &plan, const ir::Program &p) {
+  if (target != "openmp")
+    return false;
+  if (plan.scheme == "naive")
+    return plan.k == 1;
+  return plan.scheme == "temporal" && plan.tile_x == 0 && temporal_unsupported(p).empty();
 }
 
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,
                                       const std::string &dir, const EmitOptions &opts_in) {
   check_target(target);
   EmitOptions opts = opts_in;
-  if (opts.plan.empty() || opts.plan == "naive")
-    opts.plan = "scheme=naive";
+  if (opts.plan.empty()) {
+    // The model's choice for this machine at the program's default sizes.
+    opts.plan = chosen_plan(c, target, "", {}).plan.key();
+  } else {
+    model::Plan base;
+    base.target = target;
+    base.scheme = "naive";
+    const model::Plan p = model::parse_plan(opts.plan == "naive" ? "scheme=naive" : opts.plan, base);
+    if (p.scheme == "temporal" && !temporal_unsupported(c.program).empty())
+      throw stencilc::Error(fmt::format("--plan {}: temporal blocking does not apply to {}: {}",
+                                        opts.plan, c.program.name,
+                                        temporal_unsupported(c.program)));
+    if (!implemented_plan(target, p, c.program))
+      throw stencilc::Error(fmt::format("--plan {}: the {} target implements scheme=naive and "
+                                        "scheme=temporal,k=K,rows=R",
+                                        opts.plan, target));
+    opts.plan = p.key();
+  }
   // The same parser as the generated executable's --plan: what is compiled in must run.
   opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
   std::error_code ec;

@@ -16,8 +16,9 @@ namespace stc {
 /// target) one whose code generation is not implemented yet.
 void check_target(const std::string &target, bool model_only = false);
 
-/// Whether the code generator implements this plan for the target.
-bool implemented_plan(const std::string &target, const model::Plan &plan);
+/// Whether the code generator implements this plan for the target and program (the openmp
+/// temporal plan does not apply to every program: codegen's temporal_unsupported says why).
+bool implemented_plan(const std::string &target, const model::Plan &plan, const ir::Program &p);
 
 /// Writes the target's sources into `dir` (created if missing); returns their paths.
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,

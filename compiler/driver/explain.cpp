@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -24,11 +25,30 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   ir::Env env;
   env.params = &params;
   bool first = true;
+  // Grids the step changes (written or swapped); the others are coefficients.
+  std::set<int> state;
+  for (const auto &r : p.run)
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      for (int g : ir::grids_written(p.kernels[r.a].body))
+        state.insert(g);
+    } else if (r.kind == ir::RunStmt::Kind::Swap) {
+      state.insert({r.a, r.b});
+    }
+  c.step_radius = 0;
+  c.stages = 0;
   for (const auto &r : p.run) {
     if (r.kind != ir::RunStmt::Kind::Call)
       continue;
     const ir::Kernel &k = p.kernels[r.a];
     const KernelStats &s = a.kernels[r.a];
+    ++c.stages;
+    int reach = 0;
+    for (int d = 1; d < k.rank; ++d)
+      reach = std::max(reach, s.radius[d]);
+    c.step_radius += reach;
+    for (int g : ir::grids_read(k.body))
+      if (!state.count(g))
+        c.readonly_bytes_per_cell += p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;
     c.flops_per_cell += s.flops;
     c.bytes_per_cell += s.bytes_streamed;
     c.written_bytes_per_cell += s.bytes_written;
@@ -46,6 +66,8 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     }
   }
   c.steps = p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
+  c.step_radius = std::max(c.step_radius, 1);
+  c.stages = std::max(c.stages, 1);
   return c;
 }
 
@@ -78,6 +100,28 @@ std::string si(double v, const char *unit) {
 
 } // namespace
 
+std::vector<model::Prediction> program_candidates(const Compiled &c, const std::string &target,
+                                                  const model::Machine &m,
+                                                  const std::vector<ir::Scalar> &params,
+                                                  int ranks) {
+  const model::Cost cost = program_cost(c.program, c.analysis, params);
+  auto cands = model::candidates(cost, m, target, ranks);
+  if (target == "openmp" && !temporal_unsupported(c.program).empty())
+    cands.erase(std::remove_if(cands.begin(), cands.end(),
+                               [](const model::Prediction &p) { return p.plan.scheme != "naive"; }),
+                cands.end());
+  if (cands.empty())
+    throw stencilc::Error("the model found no plan that fits this machine");
+  return cands;
+}
+
+model::Prediction chosen_plan(const Compiled &c, const std::string &target,
+                              const std::string &machine, const stencilc::RunOptions &run) {
+  std::string from;
+  const model::Machine m = model::load_machine(machine, target, from);
+  return program_candidates(c, target, m, param_values(c.program, run)).front();
+}
+
 int explain(const Compiled &c, const ExplainOptions &opts) {
   check_target(opts.target, true);
   const auto params = param_values(c.program, opts.run);
@@ -85,9 +129,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
   std::string from;
   const model::Machine m = model::load_machine(opts.machine, opts.target, from);
   const int ranks = opts.target.rfind("mpi-", 0) == 0 ? opts.ranks : 1;
-  auto cands = model::candidates(cost, m, opts.target, ranks);
-  if (cands.empty())
-    throw stencilc::Error("the model found no plan that fits this machine");
+  auto cands = program_candidates(c, opts.target, m, params, ranks);
+  const std::string why_naive = opts.target == "openmp" ? temporal_unsupported(c.program) : "";
   model::Prediction chosen = cands.front();
   bool overridden = false;
   if (!opts.plan.empty()) {
@@ -123,6 +166,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       return r;
     };
     j["chosen"] = row(chosen);
+    if (!why_naive.empty())
+      j["temporal_blocking"] = "does not apply: " + why_naive;
     j["override"] = overridden;
     j["candidates"] = nlohmann::ordered_json::array();
     for (const auto &p : cands)
@@ -146,6 +191,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                   .c_str());
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);
+  if (!why_naive.empty())
+    std::printf("  temporal blocking does not apply: %s; naive plans only\n", why_naive.c_str());
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
   std::printf("    %-48s %12s %12s %10s  %-14s %s\n", "plan", "s/step", "cells/s", "redundant",
@@ -184,56 +231,78 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   const model::Cost cost = program_cost(c.program, c.analysis, params);
   std::string from;
   const model::Machine m = model::load_machine(opts.explain.machine, opts.explain.target, from);
-  const auto cands = model::candidates(cost, m, opts.explain.target, 1);
-  // Only plans the code generator implements can be measured.
+  const auto cands = program_candidates(c, opts.explain.target, m, params);
+  // What to measure: the model's best few, the best it predicts for every k and for every tile
+  // height (so a mistake of the model in either shows), and naive.
   std::vector<model::Prediction> runnable;
-  for (const auto &p : cands)
-    if (implemented_plan(opts.explain.target, p.plan))
+  auto take = [&](const model::Prediction &p) {
+    for (const auto &q : runnable)
+      if (q.plan.key() == p.plan.key())
+        return;
+    if (implemented_plan(opts.explain.target, p.plan, c.program) &&
+        static_cast<int>(runnable.size()) < opts.max_candidates)
       runnable.push_back(p);
-  std::printf("tune %s on %s, machine %s: %zu candidate plans, %zu implemented here\n",
+  };
+  for (std::size_t i = 0; i < cands.size() && i < 4; ++i)
+    take(cands[i]);
+  std::set<int> ks, rows;
+  for (const auto &p : cands)
+    if (ks.insert(p.plan.k).second)
+      take(p);
+  for (const auto &p : cands)
+    if (p.plan.scheme == "temporal" && rows.insert(p.plan.rows).second)
+      take(p);
+  for (const auto &p : cands)
+    if (p.plan.scheme == "naive")
+      take(p);
+  std::printf("tune %s on %s, machine %s: %zu candidate plans, measuring %zu (%d round%s)\n",
               c.program.name.c_str(), opts.explain.target.c_str(), m.name.c_str(), cands.size(),
-              runnable.size());
+              runnable.size(), opts.rounds, opts.rounds == 1 ? "" : "s");
   if (runnable.empty())
     throw stencilc::Error("no candidate plan is implemented for this target yet");
-  if (runnable.front().plan.key() != cands.front().plan.key())
-    std::printf("  the model's choice, %s, is not implemented yet; below, * marks the fastest "
-                "predicted of the implemented plans\n",
-                cands.front().plan.key().c_str());
+  std::fflush(stdout);
+  // One build; the plans are chosen at run time with --plan.
   TempDir tmp;
+  const std::string exe = tmp.path() + "/candidate";
+  BuildOptions b = opts.build;
+  b.target = opts.explain.target;
+  b.emit.plan = "scheme=naive";
+  build_executable(c, b, exe);
   const double cells = cost.cells();
-  double best = 0;
-  std::vector<double> measured;
-  for (const auto &p : runnable) {
-    BuildOptions b = opts.build;
-    b.target = opts.explain.target;
-    b.emit.plan = p.plan.key();
-    const std::string exe = tmp.path() + "/candidate";
-    build_executable(c, b, exe);
-    std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(opts.steps),
-                                    "--init-random", "1"};
-    for (const auto &[k, v] : opts.explain.run.sets) {
-      cmd.push_back("--set");
-      cmd.push_back(k + "=" + v);
+  std::vector<double> measured(runnable.size(), 0);
+  for (int round = 0; round < opts.rounds; ++round)
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(opts.steps),
+                                      "--init-random", "1", "--plan", runnable[i].plan.key()};
+      for (const auto &[k, v] : opts.explain.run.sets) {
+        cmd.push_back("--set");
+        cmd.push_back(k + "=" + v);
+      }
+      const std::string out = tmp.path() + "/out.json";
+      if (run_process(cmd, out) != 0)
+        throw stencilc::Error("candidate " + runnable[i].plan.key() +
+                              " failed: " + command_line(cmd));
+      std::ifstream in(out);
+      std::string line;
+      std::getline(in, line);
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.contains("cells_per_second"))
+        throw stencilc::Error("cannot read the summary of candidate " + runnable[i].plan.key());
+      measured[i] = std::max(measured[i], j["cells_per_second"].get<double>());
     }
-    const std::string out = tmp.path() + "/out.json";
-    if (run_process(cmd, out) != 0)
-      throw stencilc::Error("candidate " + p.plan.key() + " failed: " + command_line(cmd));
-    std::ifstream in(out);
-    std::string line;
-    std::getline(in, line);
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded())
-      throw stencilc::Error("cannot read the summary of candidate " + p.plan.key());
-    const double rate = j["cells_per_second"].get<double>();
-    measured.push_back(rate);
-    best = std::max(best, rate);
-  }
-  std::printf("  %-48s %14s %14s\n", "plan", "predicted c/s", "measured c/s");
+  const double best = *std::max_element(measured.begin(), measured.end());
+  std::size_t best_i = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i)
+    if (measured[i] == best)
+      best_i = i;
+  std::printf("  %-46s %14s %14s\n", "plan (* = the model's choice, + = fastest measured)",
+              "predicted c/s", "measured c/s");
   for (std::size_t i = 0; i < runnable.size(); ++i)
-    std::printf("  %s %-46s %14.4g %14.4g\n", i == 0 ? "*" : " ", runnable[i].plan.key().c_str(),
-                cells / runnable[i].seconds_per_step, measured[i]);
-  std::printf("  the choice (*) reaches %.1f%% of the best measured candidate\n",
-              100.0 * measured[0] / best);
+    std::printf("  %s%s %-44s %14.4g %14.4g\n", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
+                runnable[i].plan.key().c_str(), cells / runnable[i].seconds_per_step,
+                measured[i]);
+  std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
+              100.0 * measured[0] / best, runnable[best_i].plan.key().c_str());
   return 0;
 }
 

@@ -16,6 +16,18 @@ namespace stc {
 model::Cost program_cost(const ir::Program &p, const Analysis &a,
                          const std::vector<ir::Scalar> &params);
 
+/// The candidates of the model for the target, fastest first, with the plans that cannot run
+/// this program left out (openmp: temporal where temporal_unsupported says so).
+std::vector<model::Prediction> program_candidates(const Compiled &c, const std::string &target,
+                                                  const model::Machine &m,
+                                                  const std::vector<ir::Scalar> &params,
+                                                  int ranks = 1);
+
+/// The plan the model chooses for the program on the target with the default (or calibrated)
+/// machine profile `machine` ("" = default) and these --set values.
+model::Prediction chosen_plan(const Compiled &c, const std::string &target,
+                              const std::string &machine, const stencilc::RunOptions &run);
+
 struct ExplainOptions {
   std::string target = "openmp";
   std::string machine;
@@ -31,6 +43,8 @@ struct TuneOptions {
   ExplainOptions explain;
   BuildOptions build;
   std::int64_t steps = 10;
+  int rounds = 1;          // measure every candidate this often, keep its best
+  int max_candidates = 12; // measured at most
 };
 
 int tune(const Compiled &c, const TuneOptions &opts);

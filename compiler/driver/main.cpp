@@ -139,6 +139,12 @@ int main(int argc, char **argv) {
   add_model(tunec);
   add_cxx(tunec);
   tunec->add_option("--steps", topts.steps, "steps per measurement")->capture_default_str();
+  tunec->add_option("--rounds", topts.rounds, "measure every candidate N times, keep the best")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  tunec->add_option("--max-candidates", topts.max_candidates, "measure at most N plans")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
 
   CalibrateOptions copts;
   auto *calib = app.add_subcommand("calibrate", "measure this machine for the performance model");

@@ -25,6 +25,8 @@ std::string Plan::key() const {
     s += fmt::format(",k={}", k);
   if (tile_x)
     s += fmt::format(",tile={}x{}", tile_x, tile_y);
+  if (rows)
+    s += fmt::format(",rows={}", rows);
   if (target.rfind("mpi-", 0) == 0)
     s += fmt::format(",procs={}x{}x{},overlap={}", procs[0], procs[1], procs[2],
                      overlap ? "on" : "off");
@@ -45,6 +47,20 @@ double redundancy(int k, int r, int tx, int ty) {
 double tile_working_set(const Cost &c, int k, int tx, int ty) {
   return static_cast<double>(2 * c.radius + 1) * k * (tx + 2.0 * c.radius * k) *
          (ty + 2.0 * c.radius * k) * c.elem_bytes * c.grids;
+}
+
+double row_redundancy(int k, int r, int rows) {
+  double sum = 0;
+  for (int j = 1; j <= k; ++j)
+    sum += rows + 2.0 * r * (k - j);
+  return sum / (static_cast<double>(k) * rows);
+}
+
+double ring_working_set(const Cost &c, int k, int rows) {
+  const double planes = (static_cast<double>(k) * c.stages - 1) * (2 * c.radius + 1) + 1 +
+                        (2 * c.radius + 1) * c.grids;
+  const double plane_rows = c.rank >= 3 ? rows + 2.0 * c.step_radius * k : 1.0;
+  return planes * plane_rows * (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
 }
 
 double tail_factor(std::int64_t blocks, const Machine &m) {
@@ -76,6 +92,34 @@ double tile_bytes(const Cost &c, double halo) {
   return read * halo + c.written_bytes_per_cell;
 }
 
+// The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a
+// tile's rings fit in its thread's cache, a block of k steps reads the state once and writes
+// it once (the last stage stores straight to memory, read for ownership: twice the written
+// bytes), coefficients stream at every stage; otherwise every stage streams from memory.
+Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
+  Prediction r;
+  r.plan = p;
+  const int k = p.k;
+  const int rows = p.rows > 0 ? p.rows : static_cast<int>(std::max<std::int64_t>(1, c.extent[1]));
+  r.redundancy = row_redundancy(k, c.step_radius, rows);
+  r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
+  const double ws = ring_working_set(c, k, rows);
+  const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
+  if (ws <= m.cache_bytes) {
+    r.t_memory = cells *
+                 ((state_read + c.written_bytes_per_cell) / k +
+                  c.readonly_bytes_per_cell * r.redundancy) /
+                 m.bandwidth;
+    r.bound = bound_of(r.t_compute, r.t_memory);
+  } else {
+    r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
+    r.bound = "cache";
+    r.note = fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6, m.cache_bytes / 1e6);
+  }
+  r.seconds_per_step = std::max(r.t_compute, r.t_memory) + m.barrier_seconds / k;
+  return r;
+}
+
 // One device (CPU node or GPU) computing `cells` cells per step with the given scheme.
 Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
@@ -90,28 +134,12 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     r.bound = bound_of(r.t_compute, r.t_memory);
     return r;
   }
+  if (m.kind != "gpu")
+    return cpu_temporal(c, m, p, cells);
   const int tx = p.tile_x, ty = p.tile_y, k = p.k;
   const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty);
   r.redundancy = redundancy(k, rad, tx, ty);
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
-  if (m.kind != "gpu") {
-    // 3.5D: each tile streams its input once per k steps, if its k levels fit in cache.
-    const double ws = tile_working_set(c, k, tx, ty);
-    if (ws <= m.cache_bytes) {
-      r.t_memory = cells * tile_bytes(c, halo) / k / m.bandwidth;
-      r.bound = bound_of(r.t_compute, r.t_memory);
-    } else {
-      // Levels spill: every level streams from memory, with the redundant halo work on top.
-      r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
-      r.bound = "cache";
-      r.note = fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6,
-                           m.cache_bytes / 1e6);
-    }
-    r.seconds_per_step = std::max(r.t_compute, r.t_memory) + m.barrier_seconds / k;
-    if (r.bound != "cache")
-      r.bound = bound_of(r.t_compute, r.t_memory);
-    return r;
-  }
   // GPU 2.5D streaming (k = 1) and temporal blocking of degree k: blocks of tx x ty stream
   // along the outer dimension; planes of every level live in shared memory.
   const double smem = (2.0 * rad + 1) * k * (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) *
@@ -212,10 +240,12 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
     add("naive", 1, 0, 0);
     if (c.rank == 2 || c.rank == 3)
       for (int k : {2, 3, 4, 6, 8})
-        for (int tx : {64, 128, 256, 512})
-          for (int ty : {8, 16, 32, 64, 128})
-            if (tx <= c.extent[0] + 2 * c.radius * k && ty <= c.extent[1] + 2 * c.radius * k)
-              add("temporal", k, tx, ty);
+        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128}
+                                    : std::vector<int>{64, 256, 1024})
+          if (rows <= c.extent[1]) {
+            add("temporal", k, 0, 0);
+            plans.back().rows = rows;
+          }
   } else if (target == "cuda" || target == "hip") {
     add("naive", 1, 0, 0);
     for (int k : {1, 2, 3, 4})
@@ -298,7 +328,7 @@ Plan parse_plan(const std::string &text, Plan base) {
       base.scheme = value;
       if (value == "naive") {
         base.k = 1;
-        base.tile_x = base.tile_y = 0;
+        base.tile_x = base.tile_y = base.rows = 0;
       }
     } else if (key == "k") {
       base.k = ints(1)[0];
@@ -306,6 +336,8 @@ Plan parse_plan(const std::string &text, Plan base) {
       auto v = ints(2);
       base.tile_x = v[0];
       base.tile_y = v[1];
+    } else if (key == "rows") {
+      base.rows = ints(1)[0];
     } else if (key == "procs") {
       auto v = ints(3);
       base.procs = {v[0], v[1], v[2]};
@@ -315,7 +347,7 @@ Plan parse_plan(const std::string &text, Plan base) {
       base.overlap = value == "on";
     } else {
       throw stencilc::Error("--plan " + text + ": unknown key '" + key +
-                            "' (scheme, k, tile, procs, overlap)");
+                            "' (scheme, k, tile, rows, procs, overlap)");
     }
   }
   const bool gpu = base.target == "cuda" || base.target == "hip";
@@ -328,7 +360,13 @@ Plan parse_plan(const std::string &text, Plan base) {
                           "scheme=temporal)");
   if (base.scheme == "naive" && !mpi && base.k != 1)
     throw stencilc::Error("--plan " + text + ": scheme naive takes k=1");
-  if (base.scheme != "naive" && (base.tile_x == 0 || base.tile_y == 0))
+  const bool cpu = base.target == "openmp";
+  if (cpu && base.tile_x != 0)
+    throw stencilc::Error("--plan " + text + ": the openmp temporal plan keeps x-rows whole; give "
+                          "its tile as rows=N");
+  if (!cpu && base.rows != 0)
+    throw stencilc::Error("--plan " + text + ": rows=N is a plan of the openmp target");
+  if (!cpu && base.scheme != "naive" && (base.tile_x == 0 || base.tile_y == 0))
     throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " needs tile=XxY");
   return base;
 }

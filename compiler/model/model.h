@@ -40,7 +40,13 @@ struct Cost {
                                      // writes its own cells only: no halo factor on these)
   double elem_bytes = 4;         // size of one grid element
   double loads_per_cell = 0;     // distinct reads per cell (shared-memory traffic on GPUs)
+  double readonly_bytes_per_cell = 0; // the part of bytes_per_cell read from grids no kernel
+                                      // of the step writes (coefficients): a temporal tile
+                                      // streams these at every stage
   int radius = 1;                // widest stencil offset
+  int step_radius = 1;           // how far one step reaches in dimensions 1.. (summed over the
+                                 // kernel calls of a step): a tile's ghost zone per step
+  int stages = 1;                // kernel calls per step
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
@@ -53,7 +59,9 @@ struct Plan {
   std::string target;  // openmp, cuda, hip, mpi-openmp, mpi-cuda, mpi-hip
   std::string scheme;  // naive, temporal (CPU 3.5D), streaming (GPU 2.5D), temporal (GPU)
   int k = 1;           // time steps per sweep (temporal depth; MPI: halo depth k*r)
-  int tile_x = 0, tile_y = 0; // CPU tile or GPU block
+  int tile_x = 0, tile_y = 0; // GPU block
+  int rows = 0;               // openmp temporal: rows of dimension 1 per tile (rank 2: of the
+                              // streamed y); x-rows stay whole
   std::array<int, 3> procs{1, 1, 1}; // MPI process grid
   bool overlap = false;              // MPI: communicate while computing the inner region
   std::string key() const;           // "scheme=temporal,k=4,tile=64x32,..."
@@ -78,6 +86,15 @@ double redundancy(int k, int r, int tx, int ty);
 /// Bytes a 3.5D tile keeps in cache: (2r+1) planes per time level and grid, k levels.
 double tile_working_set(const Cost &c, int k, int tx, int ty);
 
+/// The openmp temporal plan (runtime/src/temporal.cpp): a tile of `rows` rows computes, at
+/// stage j of k steps, rows + 2 R (k - j) rows (R = step_radius); the average over the steps
+/// per useful row.
+double row_redundancy(int k, int r, int rows);
+
+/// Bytes an openmp temporal tile keeps in cache: the stages' rings ((2r+1) planes each, one
+/// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
+double ring_working_set(const Cost &c, int k, int rows);
+
 /// GPU wave quantisation: useful fraction of the last wave of `blocks` thread blocks.
 double tail_factor(std::int64_t blocks, const Machine &m);
 
@@ -88,7 +105,7 @@ double period(double t_inner, double t_boundary, double t_comm, bool overlap);
 
 Prediction predict(const Cost &c, const Machine &m, const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, tile=XxY, procs=AxBxC, overlap=on|off) over a
+/// Parses --plan KEY=VALUE,... (scheme, k, tile=XxY, rows=N, procs=AxBxC, overlap=on|off) over a
 /// starting plan. Throws stencilc::Error naming the bad key or value.
 Plan parse_plan(const std::string &text, Plan base);
 
