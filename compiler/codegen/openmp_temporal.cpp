@@ -2,7 +2,9 @@
 // block (stencilc::temporal::Step) that the runtime's blocking engine walks (runtime/src/
 // temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
 // grid reads differ, going through one pointer per row read.
+#include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -22,6 +24,36 @@ using Slot = std::tuple<int, int, int>; // grid, offset in dimension 1, offset i
 bool own_row(const ir::Kernel &k, const ir::Expr &e) {
   return ir::grids_written(k.body).count(e.id) && (k.rank < 2 || e.offset[1] == 0) &&
          (k.rank < 3 || e.offset[2] == 0);
+}
+
+// Whether the kernel reads old values of a grid it writes in the same row (before storing to
+// the cell, or a neighbour in the row, as a colour kernel does): then the output row must
+// start as a copy of the old one. A read after the store sees the new value either way.
+bool reads_old_row(const ir::Kernel &k) {
+  bool old = false;
+  std::function<void(const std::vector<ir::Stmt> &, std::set<int> &)> visit =
+      [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
+        for (const auto &st : body) {
+          ir::walk(st.value, [&](const ir::Expr &e) {
+            old |= e.op == ir::Op::GridRead && own_row(k, e) &&
+                   (e.offset[0] != 0 || !stored.count(e.id));
+          });
+          if (st.kind == ir::Stmt::Kind::Assign) {
+            stored.insert(st.grid);
+          } else if (st.kind == ir::Stmt::Kind::If) {
+            std::set<int> a = stored, b = stored, both;
+            visit(st.then_body, a);
+            visit(st.else_body, b);
+            for (int g : a)
+              if (b.count(g))
+                both.insert(g);
+            stored = both;
+          }
+        }
+      };
+  std::set<int> stored;
+  visit(k.body, stored);
+  return old;
 }
 
 std::map<Slot, int> slots_of(const ir::Kernel &k) {
@@ -265,9 +297,7 @@ TemporalCode temporal_code(const ir::Program &p) {
       if (colour)
         d += "    c.colour = true;\n";
       // Reading what it writes: the output rows start as copies of the old ones.
-      bool in_place = false;
-      ir::walk(k.body, [&](const ir::Expr &e) { in_place |= e.op == ir::Op::GridRead && own_row(k, e); });
-      if (in_place)
+      if (reads_old_row(k))
         d += "    c.in_place = true;\n";
       const std::string &dom = p.grids[k.domain_grid].name;
       for (int dim = 0; dim < std::min(rank, 3); ++dim) {
