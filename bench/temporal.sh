@@ -1,0 +1,365 @@
+#!/usr/bin/env bash
+# Temporal blocking against hand-written OpenMP loops: for each workload the executable stencilc
+# generates, running the plan its performance model chooses for the benchmark size, and the
+# loop a competent user writes by hand, built with the same compiler and flags and run
+# alternately in one invocation (memory bandwidth drifts a lot on shared machines, so only
+# ratios within a run mean something).
+#
+#   bench/temporal.sh [ROUNDS]     (default 3; OMP_NUM_THREADS defaults to 2; BUILD_DIR, CXX as
+#                                   in bench/run.sh)
+#
+# Workloads (baseline sizes include the fixed boundary faces; stencilc's grids hold only the
+# interior and keep the faces in ghost cells, so stencilc runs SIZE-2 per dimension: the same
+# problem and the same memory layout, see bench/run.sh):
+#   heat3d fp32  512^3, 100 steps   ../shared/bench/heat3d_naive.cpp vs samples/heat3d.stn
+#                                   (also stencilc's naive plan, --plan scheme=naive, in the
+#                                   same rounds: the gain of temporal blocking itself)
+#   heat3d fp64  512^3, 100 steps   bench/baselines/heat3d_f64.cpp vs bench/heat3d_f64.stn
+#   heat2d fp32  8192^2, 40 steps   bench/baselines/heat2d.cpp vs samples/heat2d.stn
+#   himeno M     128x128x256 points (imax x jmax x kmax, boundary planes included), i.e.
+#                NX x NY x NZ = 254 x 126 x 126, 100 iterations
+#                                   bench/baselines/himeno.cpp vs samples/himeno.stn
+#   ceiling      the hand-written heat3d loop on 128x128x64 (2000 steps), whose two grids
+#                (8 MiB) stay in cache: the compute ceiling of this loop; stencilc's heat3d
+#                512^3 fp32 rate is reported as a fraction of it (and stencilc's own in-cache
+#                rate, with the model's plan for that size, is shown too)
+#
+# The plan: `stencilc explain SPEC --set <bench size> --json` gives the model's choice
+# (.chosen.plan), passed to the executable with --plan (an executable built by `stencilc build`
+# has the choice for the program's default sizes compiled in). Each round prints the plan the
+# executable reports it ran.
+#
+# Before timing anything, a check runs every baseline and every stencilc plan used on the same
+# input (small grids loaded from .npy for the heat workloads, the benchmark's own initial
+# values at size M for himeno) and stops unless the checksums (and gosa) agree.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+rounds=${1:-3}
+case $rounds in '' | *[!0-9]* | 0) echo "usage: $0 [ROUNDS]  (ROUNDS a positive integer)" >&2; exit 2 ;; esac
+build=${BUILD_DIR:-$root/build}
+stencilc=$build/bin/stencilc
+shared=$root/../shared/bench
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+cxx=${CXX:-c++}
+
+if [ ! -d "$shared" ] || [ ! -f "$shared/heat3d_naive.cpp" ]; then
+  echo "error: the shared baseline directory $shared (with heat3d_naive.cpp) is missing;" \
+       "bench/temporal.sh needs ../shared/bench next to the repository" >&2
+  exit 1
+fi
+if [ ! -x "$stencilc" ]; then
+  echo "error: stencilc is not built ($stencilc not found): build it first" \
+       "(./test.sh, or cmake --build $build)" >&2
+  exit 1
+fi
+command -v python3 >/dev/null || { echo "error: python3 is required" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# ---- sizes ----------------------------------------------------------------------------------
+H3=512; H3_STEPS=100; H3N=$((H3 - 2))
+H2=8192; H2_STEPS=40; H2N=$((H2 - 2))
+HM_I=128; HM_J=128; HM_K=256; HM_ITER=100            # himeno M: imax jmax kmax
+HM_NX=$((HM_K - 2)); HM_NY=$((HM_J - 2)); HM_NZ=$((HM_I - 2))
+IC_X=128; IC_Y=128; IC_Z=64; IC_STEPS=2000            # the in-cache ceiling
+
+# ---- build ----------------------------------------------------------------------------------
+flags=(-O3 -march=native -fopenmp)
+# stencilc compiles without FMA contraction by default (results equal the interpreter's); give
+# it the baselines' default back so both sides are built with exactly the same flags.
+flag_args=(--cxxflag=-ffp-contract=fast)
+for f in "${flags[@]}"; do flag_args+=(--cxxflag="$f"); done
+
+echo "== build: $cxx ${flags[*]} (stencilc: the same, plus -ffp-contract=fast)"
+"$cxx" "${flags[@]}" "$shared/heat3d_naive.cpp" -o "$work/b_heat3d"
+"$cxx" "${flags[@]}" "$here/baselines/heat3d_f64.cpp" -o "$work/b_heat3d_f64"
+"$cxx" "${flags[@]}" "$here/baselines/heat2d.cpp" -o "$work/b_heat2d"
+"$cxx" "${flags[@]}" "$here/baselines/himeno.cpp" -o "$work/b_himeno"
+spec_heat3d=$root/samples/heat3d.stn
+spec_heat3d_f64=$here/heat3d_f64.stn
+spec_heat2d=$root/samples/heat2d.stn
+spec_himeno=$root/samples/himeno.stn
+for w in heat3d heat3d_f64 heat2d himeno; do
+  spec_var=spec_$w
+  "$stencilc" build "${!spec_var}" --target openmp --cxx "$cxx" "${flag_args[@]}" \
+    -o "$work/s_$w" >/dev/null
+done
+
+# ---- helpers --------------------------------------------------------------------------------
+# field JSON KEY[.KEY...]: one value from a JSON line.
+field() {
+  python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+for k in sys.argv[2].split("."):
+    d = d[k]
+print(d)' "$1" "$2"
+}
+# run_json NAME CMD...: run a benchmark, check it printed a JSON line with cells_per_second,
+# and print that line with two fields added: "others", the share of the machine's CPU time
+# that other processes used while it ran (busy time in /proc/stat minus this script's own
+# children), and "steal", the share the hypervisor gave to other guests. On a 2-core machine a
+# concurrent compile makes an OpenMP program wait at every barrier, so rounds with others
+# above 0.1 are flagged: their rates say little about the code.
+run_json() {
+  local name=$1 out stat0 stat1 wall0 wall1 times0 times1
+  shift
+  stat0=$(head -n 1 /proc/stat); wall0=$(date +%s.%N); times >"$work/times"; times0=$(tail -n 1 "$work/times")
+  if ! out=$("$@" 2>"$work/stderr"); then
+    echo "error: $name failed: $*" >&2
+    cat "$work/stderr" >&2
+    exit 1
+  fi
+  stat1=$(head -n 1 /proc/stat); wall1=$(date +%s.%N); times >"$work/times"; times1=$(tail -n 1 "$work/times")
+  out=$(printf '%s\n' "$out" | tail -n 1)
+  if ! python3 - "$out" "$stat0" "$stat1" "$wall0" "$wall1" "$times0" "$times1" "$(nproc)" \
+       "$(getconf CLK_TCK)" <<'PY'
+import json, math, re, sys
+out, st0, st1, w0, w1, tm0, tm1, ncpu, hz = sys.argv[1:]
+d = json.loads(out)
+v = d["cells_per_second"]
+if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
+    sys.exit(1)
+def stat(line):  # busy and steal jiffies: user nice system idle iowait irq softirq steal
+    f = [int(x) for x in line.split()[1:9]]
+    return f[0] + f[1] + f[2] + f[5] + f[6], f[7]
+def children(line):  # bash `times`, second line: children's user and system time
+    return sum(int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", line))
+(b0, s0), (b1, s1) = stat(st0), stat(st1)
+cap = (float(w1) - float(w0)) * int(ncpu)
+mine = children(tm1) - children(tm0)
+d["others"] = round(max(0.0, ((b1 - b0) / int(hz) - mine) / cap), 3)
+d["steal"] = round(max(0.0, (s1 - s0) / int(hz) / cap), 3)
+print(json.dumps(d))
+PY
+  then
+    echo "error: $name printed no valid cells_per_second: $out" >&2
+    exit 1
+  fi
+}
+fmt() { python3 -c 'import sys; print(f"{float(sys.argv[1]):.3e}")' "$1"; }
+div() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
+# explain SPEC --set ...: the model's chosen plan and its predicted cells/s ("PLAN PRED").
+explain() {
+  local j
+  j=$("$stencilc" explain "$@" --json)
+  python3 -c '
+import json, sys
+c = json.loads(sys.argv[1])["chosen"]
+print(c["plan"], "%.3e" % c["cells_per_second"])' "$j"
+}
+results=$work/results.tsv
+: >"$results"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }   # workload key value
+
+# ---- the model's plans ----------------------------------------------------------------------
+sets3() { echo --set NX=$1 --set NY=$2 --set NZ=$3; }
+read -r plan_h3 pred_h3 < <(explain "$spec_heat3d" $(sets3 $H3N $H3N $H3N))
+read -r plan_h3d pred_h3d < <(explain "$spec_heat3d_f64" $(sets3 $H3N $H3N $H3N))
+read -r plan_h2 pred_h2 < <(explain "$spec_heat2d" --set NX=$H2N --set NY=$H2N)
+read -r plan_hm pred_hm < <(explain "$spec_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ))
+read -r plan_ic pred_ic < <(explain "$spec_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y - 2)) $((IC_Z - 2))))
+for v in plan_h3 plan_h3d plan_h2 plan_hm plan_ic; do
+  [ -n "${!v}" ] || { echo "error: stencilc explain gave no plan ($v)" >&2; exit 1; }
+done
+
+echo "== stencilc temporal blocking vs hand-written OpenMP loops"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus," \
+     "OMP_NUM_THREADS=$OMP_NUM_THREADS; $("$cxx" --version | head -n 1)"
+echo "$("$stencilc" --version | head -n 1), repository at" \
+     "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "machine profile: $(python3 -c 'import json, os, sys
+p = os.path.expanduser("~/.config/stencilc/machine.json")
+try:
+    m = json.load(open(p))
+    print("%s: %.2f GB/s, %.1f Gflop/s, cache %.0f MiB"
+          % (p, m["bandwidth"] / 1e9, m["flops"] / 1e9, m["cache_bytes"] / 2**20))
+except OSError:
+    print("none (stencilc calibrate not run): generic-cpu")')"
+echo "model's plans (stencilc explain --set <size> --json, .chosen.plan; predicted cells/s):"
+printf '  %-34s %-32s %s\n' "heat3d fp32 ${H3N}^3" "$plan_h3" "$pred_h3" \
+  "heat3d fp64 ${H3N}^3" "$plan_h3d" "$pred_h3d" \
+  "heat2d fp32 ${H2N}^2" "$plan_h2" "$pred_h2" \
+  "himeno ${HM_NX}x${HM_NY}x${HM_NZ}" "$plan_hm" "$pred_hm" \
+  "heat3d fp32 $((IC_X - 2))x$((IC_Y - 2))x$((IC_Z - 2)) (in cache)" "$plan_ic" "$pred_ic"
+
+# ---- check: the same input gives the same result --------------------------------------------
+# write_pattern FILE DTYPE NX NY [NZ]: the baselines' initial interior (1 + (7x + 13y [+ 29z]
+# mod 97) / 97 at storage index x = interior index + 1, rounded as the baselines do) as .npy.
+write_pattern() {
+  python3 - "$@" <<'EOF'
+import array, itertools, sys
+path, dtype, dims = sys.argv[1], sys.argv[2], [int(v) for v in sys.argv[3:]]
+code = "f" if dtype == "<f4" else "d"
+coef = [7, 13, 29][: len(dims)]
+shape = tuple(reversed(dims))           # C order, indexed [z, y, x]
+vals = array.array(code)
+for rev in itertools.product(*[range(n) for n in shape]):   # z slowest, x fastest
+    idx = reversed(rev)                                      # (x, y[, z])
+    m = sum(c * (i + 1) for c, i in zip(coef, idx)) % 97
+    q = array.array(code, [m / 97.0])[0]                     # m / 97 in the element type
+    vals.append(1.0 + q)                                     # rounded again on append
+header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+    dtype, ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else ""))
+pad = 64 - (10 + len(header) + 1) % 64
+header = header + " " * (pad % 64) + "\n"
+with open(path, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1"))
+    f.write(vals.tobytes())
+EOF
+}
+# agree NAME A B TOL: stop unless |A - B| <= TOL |B|.
+agree() {
+  if python3 -c 'import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= t * abs(b) else 1)' "$2" "$3" "$4"; then
+    printf '  %-58s %s\n' "$1" "$(python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print(f"{a:.10g} vs {b:.10g} (relative difference {abs(a - b) / abs(b):.1e})")' "$2" "$3")"
+  else
+    echo "error: check failed: $1: stencilc $2, hand-written $3 (tolerance $4 relative)" >&2
+    exit 1
+  fi
+}
+echo "== check: stencilc and the hand-written loops agree on the same input"
+cs=7   # steps of the heat checks (not a multiple of the plans' k)
+write_pattern "$work/h3.npy" '<f4' 38 34 30
+write_pattern "$work/h3d.npy" '<f8' 38 34 30
+write_pattern "$work/h2.npy" '<f4' 126 98
+b=$(run_json baseline "$work/b_heat3d" 40 36 32 $cs)
+for p in "$plan_h3" scheme=naive; do
+  s=$(run_json stencilc "$work/s_heat3d" $(sets3 38 34 30) --steps $cs --load u="$work/h3.npy" --plan "$p" --json)
+  agree "heat3d fp32 38x34x30, $cs steps, $(field "$s" plan)" "$(field "$s" checksums.u)" "$(field "$b" checksum)" 1e-5
+done
+b=$(run_json baseline "$work/b_heat3d_f64" 40 36 32 $cs)
+s=$(run_json stencilc "$work/s_heat3d_f64" $(sets3 38 34 30) --steps $cs --load u="$work/h3d.npy" --plan "$plan_h3d" --json)
+agree "heat3d fp64 38x34x30, $cs steps, $(field "$s" plan)" "$(field "$s" checksums.u)" "$(field "$b" checksum)" 1e-12
+b=$(run_json baseline "$work/b_heat2d" 128 100 $cs)
+s=$(run_json stencilc "$work/s_heat2d" --set NX=126 --set NY=98 --steps $cs --load u="$work/h2.npy" --plan "$plan_h2" --json)
+agree "heat2d fp32 126x98, $cs steps, $(field "$s" plan)" "$(field "$s" checksums.u)" "$(field "$b" checksum)" 1e-5
+b=$(run_json baseline "$work/b_himeno" $HM_I $HM_J $HM_K 5)
+s=$(run_json stencilc "$work/s_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ) --steps 5 --plan "$plan_hm" --json)
+agree "himeno M, 5 iterations, $(field "$s" plan): gosa" "$(field "$s" reductions.gosa)" "$(field "$b" gosa)" 1e-5
+agree "himeno M, 5 iterations, $(field "$s" plan): checksum p" "$(field "$s" checksums.p)" "$(field "$b" checksum)" 1e-5
+
+# ---- rounds ---------------------------------------------------------------------------------
+# load JSON...: one line on the CPU time other processes took during these runs (the largest
+# share of any run), recorded for the summary.
+load() {
+  local line
+  line=$(python3 -c '
+import json, sys
+ds = [json.loads(a) for a in sys.argv[1:]]
+o, s = max(d["others"] for d in ds), max(d["steal"] for d in ds)
+flag = "  <-- DISTURBED: the rates of this round are not reliable" if o > 0.1 or s > 0.1 else ""
+print(f"{max(o, s)}\t           other processes used up to {o:.0%} of the CPUs during a run of this round (steal {s:.0%}){flag}")' "$@")
+  record load max "${line%%$'\t'*}"
+  printf '%s\n' "${line#*$'\t'}"
+}
+
+# pair WORKLOAD ROUND BASELINE_JSON STENCILC_JSON: print and record one comparison.
+pair() {
+  local wl=$1 r=$2 b=$3 s=$4 bc sc ratio
+  bc=$(field "$b" cells_per_second)
+  sc=$(field "$s" cells_per_second)
+  ratio=$(div "$sc" "$bc")
+  record "$wl" baseline "$bc"
+  record "$wl" stencilc "$sc"
+  record "$wl" ratio "$ratio"
+  record "$wl" plan "$(field "$s" plan)"
+  record "$wl" stream "$(field "$b" stream_gbs)"
+  printf '  round %d: hand-written %s cells/s, stencilc %s cells/s (plan %s), ratio %s;' \
+    "$r" "$(fmt "$bc")" "$(fmt "$sc")" "$(field "$s" plan)" "$ratio"
+  printf ' stream %s GB/s, stencilc at %s x the naive bandwidth bound\n' \
+    "$(field "$b" stream_gbs)" "$(div "$sc" "$(field "$b" bandwidth_bound_cells_per_second)")"
+}
+
+echo "== heat3d fp32: ${H3}^3 hand-written (${H3N}^3 interior), $H3_STEPS steps; stencilc's naive plan" \
+     "and the in-cache ceiling (hand-written ${IC_X}x${IC_Y}x${IC_Z}, $IC_STEPS steps) in the same rounds"
+for r in $(seq "$rounds"); do
+  b=$(run_json baseline "$work/b_heat3d" $H3 $H3 $H3 $H3_STEPS)
+  s=$(run_json stencilc "$work/s_heat3d" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS --init-random 1 --plan "$plan_h3" --json)
+  n=$(run_json stencilc-naive "$work/s_heat3d" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS --init-random 1 --plan scheme=naive --json)
+  c=$(run_json ceiling "$work/b_heat3d" $IC_X $IC_Y $IC_Z $IC_STEPS)
+  ci=$(run_json stencilc-in-cache "$work/s_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y - 2)) $((IC_Z - 2))) --steps $IC_STEPS --init-random 1 --plan "$plan_ic" --json)
+  pair heat3d_f32 "$r" "$b" "$s"
+  bc=$(field "$b" cells_per_second); sc=$(field "$s" cells_per_second); nc=$(field "$n" cells_per_second)
+  cc=$(field "$c" cells_per_second); cic=$(field "$ci" cells_per_second)
+  record heat3d_f32_naive baseline "$bc"
+  record heat3d_f32_naive stencilc "$nc"
+  record heat3d_f32_naive ratio "$(div "$nc" "$bc")"
+  record heat3d_f32_naive plan "$(field "$n" plan)"
+  record heat3d_f32 gain "$(div "$sc" "$nc")"
+  record ceiling baseline "$cc"
+  record ceiling stencilc "$cic"
+  record ceiling fraction "$(div "$sc" "$cc")"
+  record ceiling plan "$(field "$ci" plan)"
+  printf '           stencilc naive plan %s cells/s (plan %s), ratio %s to hand-written; temporal / naive %s\n' \
+    "$(fmt "$nc")" "$(field "$n" plan)" "$(div "$nc" "$bc")" "$(div "$sc" "$nc")"
+  printf '           in cache: hand-written %s cells/s, stencilc %s cells/s (plan %s); stencilc %s^3 at %s of the hand-written in-cache rate\n' \
+    "$(fmt "$cc")" "$(fmt "$cic")" "$(field "$ci" plan)" "$H3" "$(div "$sc" "$cc")"
+  load "$b" "$s" "$n" "$c" "$ci"
+done
+
+echo "== heat3d fp64: ${H3}^3 hand-written (${H3N}^3 interior), $H3_STEPS steps"
+for r in $(seq "$rounds"); do
+  b=$(run_json baseline "$work/b_heat3d_f64" $H3 $H3 $H3 $H3_STEPS)
+  s=$(run_json stencilc "$work/s_heat3d_f64" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS --init-random 1 --plan "$plan_h3d" --json)
+  pair heat3d_f64 "$r" "$b" "$s"
+  load "$b" "$s"
+done
+
+echo "== heat2d fp32: ${H2}^2 hand-written (${H2N}^2 interior), $H2_STEPS steps"
+for r in $(seq "$rounds"); do
+  b=$(run_json baseline "$work/b_heat2d" $H2 $H2 $H2_STEPS)
+  s=$(run_json stencilc "$work/s_heat2d" --set NX=$H2N --set NY=$H2N --steps $H2_STEPS --init-random 1 --plan "$plan_h2" --json)
+  pair heat2d "$r" "$b" "$s"
+  load "$b" "$s"
+done
+
+echo "== himeno M fp32: ${HM_I}x${HM_J}x${HM_K} points hand-written (imax x jmax x kmax)," \
+     "NX x NY x NZ = ${HM_NX}x${HM_NY}x${HM_NZ}, $HM_ITER iterations (both from the benchmark's initial values)"
+for r in $(seq "$rounds"); do
+  b=$(run_json baseline "$work/b_himeno" $HM_I $HM_J $HM_K $HM_ITER)
+  s=$(run_json stencilc "$work/s_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ) --steps $HM_ITER --plan "$plan_hm" --json)
+  pair himeno "$r" "$b" "$s"
+  printf '           gosa: hand-written %s, stencilc %s\n' "$(field "$b" gosa)" "$(field "$s" reductions.gosa)"
+  load "$b" "$s"
+done
+
+# ---- summary --------------------------------------------------------------------------------
+echo "== summary: medians over $rounds round(s), $OMP_NUM_THREADS threads (ratio = stencilc / hand-written, the median of the per-round ratios)"
+python3 - "$results" "$rounds" \
+  "heat3d_f32=heat3d fp32 ${H3}^3, $H3_STEPS steps" \
+  "heat3d_f32_naive=  same, stencilc naive plan" \
+  "heat3d_f64=heat3d fp64 ${H3}^3, $H3_STEPS steps" \
+  "heat2d=heat2d fp32 ${H2}^2, $H2_STEPS steps" \
+  "himeno=himeno M fp32, $HM_ITER iterations" \
+  "ceiling=heat3d fp32 ${IC_X}x${IC_Y}x${IC_Z} in cache" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    wl, key, value = line.rstrip("\n").split("\t")
+    rows.setdefault(wl, {}).setdefault(key, []).append(value)
+names = dict(a.split("=", 1) for a in sys.argv[3:])
+med = lambda vs: statistics.median(float(v) for v in vs)
+def plans(vs):
+    return ", ".join(sorted(set(vs)))
+print(f"{'workload':<36} {'hand-written':>13} {'stencilc':>13} {'ratio':>7}  plan")
+for wl in ("heat3d_f32", "heat3d_f32_naive", "heat3d_f64", "heat2d", "himeno"):
+    d = rows[wl]
+    print(f"{names[wl]:<36} {med(d['baseline']):>13.3e} {med(d['stencilc']):>13.3e} "
+          f"{med(d['ratio']):>7.3f}  {plans(d['plan'])}")
+d = rows["ceiling"]
+print(f"{names['ceiling']:<36} {med(d['baseline']):>13.3e} {med(d['stencilc']):>13.3e} "
+      f"{med(d['stencilc']) / med(d['baseline']):>7.3f}  {plans(d['plan'])}  (ratio of the medians)")
+print(f"{names['heat3d_f32'].split(',')[0]}: temporal / naive plan "
+      f"{med(rows['heat3d_f32']['gain']):.3f}; stencilc at {med(d['fraction']):.3f} of the "
+      f"hand-written in-cache rate (median per-round fraction)")
+streams = [float(v) for wl in rows for v in rows[wl].get("stream", [])]
+print(f"stream bandwidth measured by the hand-written programs: {min(streams):.2f} to "
+      f"{max(streams):.2f} GB/s")
+loads = [float(v) for v in rows["load"]["max"]]
+bad = sum(v > 0.1 for v in loads)
+print(f"other processes: up to {max(loads):.0%} of the CPUs during a run; "
+      + (f"{bad} of {len(loads)} round(s) DISTURBED (over 10%): rerun on an idle machine"
+         if bad else "no round disturbed (all under 10%)"))
+EOF
