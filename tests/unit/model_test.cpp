@@ -342,9 +342,9 @@ TEST(ModelGpu, SharedMemoryLimitExcludesAPlan) {
   EXPECT_TRUE(saw_small);
 }
 
-// ---- CPU 3.5D blocking: redundancy, working set, cache penalty -------------------------
+// ---- trapezoid tiles of the GPU plans: redundancy and working set ------------------------
 
-TEST(ModelCpuTemporal, RedundancyByHand) {
+TEST(ModelGpuTile, RedundancyByHand) {
   // k = 1: no redundant work.
   EXPECT_DOUBLE_EQ(model::redundancy(1, 1, 64, 32), 1.0);
   EXPECT_DOUBLE_EQ(model::redundancy(1, 3, 5, 7), 1.0);
@@ -359,7 +359,7 @@ TEST(ModelCpuTemporal, RedundancyByHand) {
   EXPECT_DOUBLE_EQ(model::redundancy(4, 1, 64, 32), 1.1474609375);
 }
 
-TEST(ModelCpuTemporal, TileWorkingSet) {
+TEST(ModelGpuTile, WorkingSet) {
   // (2r+1) planes * k levels * (tx + 2rk) (ty + 2rk) * elem * grids:
   // 3 * 4 * 72 * 40 * 4 * 1 = 138,240 B.
   auto c = heat3d(256, 256, 256);
@@ -373,47 +373,177 @@ TEST(ModelCpuTemporal, TileWorkingSet) {
   EXPECT_DOUBLE_EQ(model::tile_working_set(c, 1, 16, 16), 32000.0);
 }
 
+// ---- CPU temporal blocking (the openmp plan): whole x-rows, tiles of rows ----------------
+
+// heat3d as program_cost() gives it: of the 12 bytes, 8 are the written grid (read for
+// ownership and written back), 4 the state it reads; no coefficients; one stage of reach 1.
+model::Cost heat3d_cpu(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
+  model::Cost c = heat3d(nx, ny, nz);
+  c.written_bytes_per_cell = 8;
+  c.readonly_bytes_per_cell = 0;
+  c.step_radius = 1;
+  c.stages = 1;
+  return c;
+}
+
+model::Plan rows_plan(int k, int rows) {
+  model::Plan p = plan("openmp", "temporal", k);
+  p.rows = rows;
+  return p;
+}
+
+TEST(ModelCpuTemporal, RowRedundancyByHand) {
+  // Stage j of k computes rows + 2R(k - j) rows for `rows` useful ones.
+  // k = 1: nothing redundant.
+  EXPECT_DOUBLE_EQ(model::row_redundancy(1, 1, 32), 1.0);
+  EXPECT_DOUBLE_EQ(model::row_redundancy(1, 4, 3), 1.0);
+  // k = 4, R = 1, 32 rows: (38 + 36 + 34 + 32) / (4 * 32) = 140 / 128 = 1.09375.
+  EXPECT_DOUBLE_EQ(model::row_redundancy(4, 1, 32), 1.09375);
+  // k = 2, R = 2, 8 rows: (8 + 4) + 8 = 20; 20 / (2 * 8) = 1.25.
+  EXPECT_DOUBLE_EQ(model::row_redundancy(2, 2, 8), 1.25);
+  // k = 3, R = 1, 1 row: 5 + 3 + 1 = 9; 9 / 3 = 3.
+  EXPECT_DOUBLE_EQ(model::row_redundancy(3, 1, 1), 3.0);
+  // k = 8, R = 1, 64 rows: 8 * 64 + 2 * (7 + 6 + ... + 0) = 512 + 56 = 568; 568 / 512.
+  EXPECT_DOUBLE_EQ(model::row_redundancy(8, 1, 64), 568.0 / 512);
+  // Only one dimension overlaps: far less than the trapezoid tile of the same rows
+  // (redundancy(4, 1, 64, 32) = 1.1474609375 above, row_redundancy(4, 1, 32) = 1.09375).
+  EXPECT_LT(model::row_redundancy(4, 1, 32), model::redundancy(4, 1, 64, 32));
+}
+
+TEST(ModelCpuTemporal, RingWorkingSetByHand) {
+  // ((k s - 1)(2r+1) + 1 + (2r+1) g) planes, each (rows + 2Rk) rows (rank 3) of N0 + 2r cells.
+  // heat3d 256^3, k = 4, 32 rows: (3 * 3 + 1 + 3 * 1) = 13 planes of 32 + 8 = 40 rows of
+  // 258 floats: 13 * 40 * 258 * 4 = 536,640 B.
+  auto c = heat3d_cpu(256, 256, 256);
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32), 536640.0);
+  // k = 1 keeps no ring but the output plane: (0 + 1 + 3) = 4 planes of 32 + 2 = 34 rows:
+  // 4 * 34 * 258 * 4 = 140,352 B.
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 1, 32), 140352.0);
+  // Two stages of reach 1 each (R = 2), two grids read, doubles, N0 = 100, k = 2, 16 rows:
+  // (2*2 - 1) * 3 + 1 + 3 * 2 = 16 planes of 16 + 2*2*2 = 24 rows of 102 doubles:
+  // 16 * 24 * 102 * 8 = 313,344 B.
+  c.stages = 2;
+  c.step_radius = 2;
+  c.grids = 2;
+  c.elem_bytes = 8;
+  c.extent = {100, 64, 64, 1};
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 2, 16), 313344.0);
+  // Radius 2, one stage, one grid, floats, N0 = 64, k = 1, 8 rows: (0 + 1 + 5) = 6 planes of
+  // 8 + 2*2*1 = 12 rows of 68 floats: 6 * 12 * 68 * 4 = 19,584 B.
+  model::Cost r2 = heat3d_cpu(64, 64, 64);
+  r2.radius = 2;
+  r2.step_radius = 2;
+  EXPECT_DOUBLE_EQ(model::ring_working_set(r2, 1, 8), 19584.0);
+  // Rank 2: a plane is one x-row, whatever the rows: 2D heat 1024 x 1024, k = 4:
+  // 13 planes * 1 row * 1026 floats * 4 = 53,352 B.
+  model::Cost h2 = heat3d_cpu(1024, 1024, 1);
+  h2.rank = 2;
+  EXPECT_DOUBLE_EQ(model::ring_working_set(h2, 4, 256), 53352.0);
+  EXPECT_DOUBLE_EQ(model::ring_working_set(h2, 4, 64), 53352.0);
+}
+
 TEST(ModelCpuTemporal, CacheFootprintPenalty) {
-  // heat3d 256^3 = 16,777,216 cells, k = 4, tile 64x32, working set 138,240 B (above).
-  // halo (72)(40)/(64*32) = 1.40625, redundancy 1.1474609375. F = 1e11, B = 1e10, barrier 1 us.
-  const auto c = heat3d(256, 256, 256);
-  const auto p = plan("openmp", "temporal", 4, 64, 32);
-  // Fits a 1 MiB cache: T_memory = 16,777,216 * 12 * 1.40625 / 4 / 1e10 = 7.077888e-3,
-  // T_compute = 16,777,216 * 8 * 1.1474609375 / 1e11 = 1.540096e-3; + 1e-6 / 4.
+  // heat3d 256^3 = 16,777,216 cells, k = 4, 32 rows: redundancy 1.09375, working set
+  // 536,640 B (above). F = 1e11, B = 1e10, barrier 1 us.
+  // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3.
+  const auto c = heat3d_cpu(256, 256, 256);
+  const auto p = rows_plan(4, 32);
+  // Fits a 1 MiB cache: the state is read once (4 B) and written once (8 B) per 4 steps:
+  // T_memory = 16,777,216 * (4 + 8) / 4 / 1e10 = 5.0331648e-3; + 1e-6 / 4 for the barrier.
   const auto fits = model::predict(c, cpu(1e11, 1e10, 1 << 20, 1e-6), p);
-  expect_close(fits.t_memory, 7.077888e-3);
-  expect_close(fits.t_compute, 1.540096e-3);
-  expect_close(fits.seconds_per_step, 7.077888e-3 + 0.25e-6);
+  expect_close(fits.redundancy, 1.09375);
+  expect_close(fits.t_compute, 1.4680064e-3);
+  expect_close(fits.t_memory, 5.0331648e-3);
+  expect_close(fits.seconds_per_step, 5.0331648e-3 + 0.25e-6);
   EXPECT_EQ(fits.bound, "memory");
   EXPECT_EQ(fits.note, "");
-  // A 128 KiB cache (131,072 < 138,240 B): every level streams, with the redundancy:
-  // T_memory = 16,777,216 * 12 * 1.1474609375 / 1e10 = 2.310144e-2.
-  const auto spills = model::predict(c, cpu(1e11, 1e10, 128 * 1024, 1e-6), p);
-  expect_close(spills.t_memory, 2.310144e-2);
-  expect_close(spills.seconds_per_step, 2.310144e-2 + 0.25e-6);
+  EXPECT_EQ(fits.plan.key(), "scheme=temporal,k=4,rows=32");
+  // A 512 KiB cache (524,288 < 536,640 B): the rings spill, every stage streams all 12 bytes,
+  // with the redundancy: T_memory = 16,777,216 * 12 * 1.09375 / 1e10 = 2.2020096e-2.
+  const auto spills = model::predict(c, cpu(1e11, 1e10, 512 * 1024, 1e-6), p);
+  expect_close(spills.t_compute, 1.4680064e-3);
+  expect_close(spills.t_memory, 2.2020096e-2);
+  expect_close(spills.seconds_per_step, 2.2020096e-2 + 0.25e-6);
   EXPECT_EQ(spills.bound, "cache");
-  EXPECT_EQ(spills.note, "working set 0.14 MB > cache 0.13 MB");
+  EXPECT_EQ(spills.note, "working set 0.54 MB > cache 0.52 MB");
   EXPECT_GT(spills.seconds_per_step, fits.seconds_per_step);
-  // ... and slower than naive (16,777,216 * 12 / 1e10 + 1e-6 = 2.01336592e-2).
+  // ... and slower than naive: 16,777,216 * 12 / 1e10 = 2.01326592e-2, + 1e-6.
   const auto naive =
-      model::predict(c, cpu(1e11, 1e10, 128 * 1024, 1e-6), plan("openmp", "naive", 1));
+      model::predict(c, cpu(1e11, 1e10, 512 * 1024, 1e-6), plan("openmp", "naive", 1));
   expect_close(naive.seconds_per_step, 2.01326592e-2 + 1e-6);
   EXPECT_GT(spills.seconds_per_step, naive.seconds_per_step);
   // Exactly at the limit it still fits (ws <= cache).
-  EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 138240, 1e-6), p).bound, "memory");
+  EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 536640, 1e-6), p).bound, "memory");
+  EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 536639, 1e-6), p).bound, "cache");
+}
+
+TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
+  // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
+  // two grids read, 10 flops. k = 4, 32 rows, redundancy 1.09375.
+  // Working set: (3 * 3 + 1 + 3 * 2) = 16 planes * 40 rows * 258 * 4 = 660,480 B < 1 MiB.
+  auto c = heat3d_cpu(256, 256, 256);
+  c.flops_per_cell = 10;
+  c.bytes_per_cell = 16;
+  c.readonly_bytes_per_cell = 4;
+  c.grids = 2;
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32), 660480.0);
+  // T_memory = 16,777,216 * ((4 + 8) / 4 + 4 * 1.09375) / 1e10
+  //          = 16,777,216 * 7.375 / 1e10 = 1.23731968e-2;
+  // T_compute = 16,777,216 * 10 * 1.09375 / 1e11 = 1.835008e-3; no barrier.
+  const auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  const auto t = model::predict(c, m, rows_plan(4, 32));
+  expect_close(t.t_memory, 1.23731968e-2);
+  expect_close(t.t_compute, 1.835008e-3);
+  expect_close(t.seconds_per_step, 1.23731968e-2);
+  EXPECT_EQ(t.bound, "memory");
+  // Naive streams all 16 bytes every step: 16,777,216 * 16 / 1e10 = 2.68435456e-2. The
+  // weights keep temporal blocking from a 4x gain (2.17x here).
+  const auto n = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(n.seconds_per_step, 2.68435456e-2);
+  EXPECT_LT(t.seconds_per_step, n.seconds_per_step);
+}
+
+TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
+  // Two kernel calls per step, each reaching 1 row (R = 2): the ghost zone grows by 2 rows
+  // per step. k = 2, 8 rows: redundancy ((8 + 4) + 8) / 16 = 1.25, not the 1.125 of R = 1.
+  auto c = heat3d_cpu(64, 64, 64);
+  c.stages = 2;
+  c.step_radius = 2;
+  const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(2, 8));
+  EXPECT_DOUBLE_EQ(p.redundancy, 1.25);
+  // 64^3 = 262,144 cells: T_compute = 262,144 * 8 * 1.25 / 1e11 = 2.62144e-5.
+  expect_close(p.t_compute, 2.62144e-5);
+  // Working set: (2*2 - 1) * 3 + 1 + 3 = 13 planes * (8 + 8) rows * 66 * 4 = 54,912 B: fits;
+  // T_memory = 262,144 * (4 + 8) / 2 / 1e10 = 1.572864e-4.
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 2, 8), 54912.0);
+  expect_close(p.t_memory, 1.572864e-4);
+}
+
+TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
+  // rows = 0 (a plan given as scheme=temporal,k=4): one tile of all 256 rows:
+  // (262 + 260 + 258 + 256) / 1024 = 1036 / 1024 = 1.01171875.
+  const auto c = heat3d_cpu(256, 256, 256);
+  const auto m = cpu(1e11, 1e10, 64 << 20, 0);
+  const auto whole = model::predict(c, m, rows_plan(4, 0));
+  EXPECT_DOUBLE_EQ(whole.redundancy, 1.01171875);
+  EXPECT_EQ(whole.seconds_per_step, model::predict(c, m, rows_plan(4, 256)).seconds_per_step);
 }
 
 TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
-  // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.1474609375 / 1e11 = 3.8502400e-2,
-  // T_memory as above 7.077888e-3: compute-bound, slower than naive's 3.3554432e-2.
-  auto c = heat3d(256, 256, 256);
+  // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.09375 / 1e11 = 3.670016e-2,
+  // T_memory as above 5.0331648e-3: compute-bound, slower than naive's
+  // 16,777,216 * 200 / 1e11 = 3.3554432e-2 (its memory time 2.01e-2 is less).
+  auto c = heat3d_cpu(256, 256, 256);
   c.flops_per_cell = 200;
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
-  const auto t = model::predict(c, m, plan("openmp", "temporal", 4, 64, 32));
-  expect_close(t.seconds_per_step, 3.85024e-2);
+  const auto t = model::predict(c, m, rows_plan(4, 32));
+  expect_close(t.t_memory, 5.0331648e-3);
+  expect_close(t.seconds_per_step, 3.670016e-2);
   EXPECT_EQ(t.bound, "compute");
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 3.3554432e-2);
+  EXPECT_EQ(n.bound, "compute");
+  EXPECT_GT(t.seconds_per_step, n.seconds_per_step);
 }
 
 // ---- candidates() and the optimizer ----------------------------------------------------
@@ -464,9 +594,23 @@ TEST(ModelCandidates, SortedDeterministicAndUnique) {
 }
 
 TEST(ModelCandidates, CountsPerTarget) {
-  // openmp 256^3: naive + temporal k in {2,3,4,6,8} x tx in {64,128,256,512} x ty in
-  // {8,16,32,64,128} with tx <= 256 + 2k: tx = 512 never fits, so 1 + 5 * 3 * 5 = 76.
-  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10), "openmp").size(), 76u);
+  // openmp 256^3: naive + temporal k in {2,3,4,6,8} x rows in {8,16,32,48,64,96,128}, all
+  // of them <= 256 rows: 1 + 5 * 7 = 36.
+  const auto omp = model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10), "openmp");
+  EXPECT_EQ(omp.size(), 36u);
+  for (const auto &p : omp) {
+    EXPECT_EQ(p.plan.tile_x, 0) << p.plan.key(); // x-rows stay whole
+    EXPECT_EQ(p.plan.rows == 0, p.plan.scheme == "naive") << p.plan.key();
+  }
+  // 256 x 100 x 256: rows <= 100 leaves {8,16,32,48,64,96}: 1 + 5 * 6 = 31.
+  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), "openmp").size(), 31u);
+  // Rank 2: rows (of the streamed y) in {64, 256, 1024}: 256 x 256 keeps 64 and 256,
+  // 1 + 5 * 2 = 11; 2048 x 2048 keeps all three, 1 + 5 * 3 = 16.
+  auto h2 = heat3d(256, 256, 1);
+  h2.rank = 2;
+  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 11u);
+  h2.extent = {2048, 2048, 1, 1};
+  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 16u);
   // cuda: naive + 4 k x 5 block shapes = 21 (a roomy shared memory keeps all).
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), "cuda").size(), 21u);
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), "hip").size(), 21u);
@@ -501,6 +645,8 @@ TEST(ModelCandidates, LargeMemoryBoundDomainGetsTemporalBlocking) {
   const auto best = model::candidates(c, cpu(5e10, 2e10), "openmp").front();
   EXPECT_EQ(best.plan.scheme, "temporal");
   EXPECT_GT(best.plan.k, 1);
+  EXPECT_GT(best.plan.rows, 0);
+  EXPECT_EQ(best.plan.tile_x, 0);
   EXPECT_NE(best.bound, "cache");
   // Also with the built-in generic CPU profile, and on the H100 profile for cuda.
   std::string from;
@@ -511,11 +657,17 @@ TEST(ModelCandidates, LargeMemoryBoundDomainGetsTemporalBlocking) {
 }
 
 TEST(ModelCandidates, TinyDomainIsNaive) {
-  // 16^3: no tile of at least 64 fits 16 + 2k for k <= 8, so naive is the only plan.
-  const auto cands = model::candidates(heat3d(16, 16, 16), cpu(5e10, 2e10), "openmp");
+  // 16 x 4 x 16: no tile of at least 8 rows fits 4 rows, so naive is the only plan.
+  const auto cands = model::candidates(heat3d(16, 4, 16), cpu(5e10, 2e10), "openmp");
   ASSERT_EQ(cands.size(), 1u);
   EXPECT_EQ(cands[0].plan.scheme, "naive");
   EXPECT_EQ(cands[0].plan.k, 1);
+  // Rank 2, 32 x 32: the smallest chunk, 64 rows, does not fit 32.
+  auto c2 = heat3d(32, 32, 1);
+  c2.rank = 2;
+  const auto two = model::candidates(c2, cpu(5e10, 2e10), "openmp");
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0].plan.key(), "scheme=naive");
   // On the GPU, 16^3 is one wave of a few blocks: naive (no tail factor) wins.
   std::string from;
   const auto h100 = model::load_machine("h100-sxm", "cuda", from);
@@ -554,6 +706,8 @@ TEST(ModelCandidates, TiesAreBrokenByPlanKey) {
 TEST(ModelPlan, KeyNamesOnlyWhatApplies) {
   EXPECT_EQ(plan("openmp", "naive", 1).key(), "scheme=naive");
   EXPECT_EQ(plan("openmp", "temporal", 4, 64, 32).key(), "scheme=temporal,k=4,tile=64x32");
+  EXPECT_EQ(rows_plan(4, 32).key(), "scheme=temporal,k=4,rows=32");
+  EXPECT_EQ(rows_plan(2, 0).key(), "scheme=temporal,k=2");
   EXPECT_EQ(plan("cuda", "streaming", 1, 32, 8).key(), "scheme=streaming,k=1,tile=32x8");
   EXPECT_EQ(mpi_plan("mpi-cuda", 3, {1, 4, 4}, true).key(),
             "scheme=naive,k=3,procs=1x4x4,overlap=on");
@@ -565,12 +719,21 @@ TEST(ModelPlan, KeyNamesOnlyWhatApplies) {
 
 TEST(ModelParsePlan, AcceptsEveryKey) {
   const auto base = plan("openmp", "naive", 1);
-  const auto p = model::parse_plan("scheme=temporal,k=4,tile=64x32", base);
+  const auto p = model::parse_plan("scheme=temporal,k=4,rows=32", base);
   EXPECT_EQ(p.target, "openmp");
   EXPECT_EQ(p.scheme, "temporal");
   EXPECT_EQ(p.k, 4);
-  EXPECT_EQ(p.tile_x, 64);
-  EXPECT_EQ(p.tile_y, 32);
+  EXPECT_EQ(p.rows, 32);
+  EXPECT_EQ(p.tile_x, 0);
+  EXPECT_EQ(p.tile_y, 0);
+  EXPECT_EQ(p.key(), "scheme=temporal,k=4,rows=32");
+  // rows is optional: the whole extent of dimension 1.
+  EXPECT_EQ(model::parse_plan("scheme=temporal,k=2", base).key(), "scheme=temporal,k=2");
+  // A GPU block is tile=XxY.
+  const auto g = model::parse_plan("scheme=temporal,k=2,tile=32x8", plan("cuda", "naive", 1));
+  EXPECT_EQ(g.tile_x, 32);
+  EXPECT_EQ(g.tile_y, 8);
+  EXPECT_EQ(g.rows, 0);
   const auto q =
       model::parse_plan("procs=2x4x1,overlap=on,k=2", mpi_plan("mpi-cuda", 1, {8, 1, 1}, false));
   EXPECT_EQ(q.procs, (std::array<int, 3>{2, 4, 1}));
@@ -582,9 +745,11 @@ TEST(ModelParsePlan, AcceptsEveryKey) {
   EXPECT_EQ(r.key(), "scheme=streaming,k=1,tile=32x8");
   // The empty text and a trailing comma change nothing.
   EXPECT_EQ(model::parse_plan("", base).key(), "scheme=naive");
-  EXPECT_EQ(model::parse_plan("k=2,", plan("openmp", "temporal", 4, 64, 32)).k, 2);
-  // Naming scheme=naive drops the base's depth and tile.
-  EXPECT_EQ(model::parse_plan("scheme=naive", plan("openmp", "temporal", 4, 64, 32)).key(),
+  EXPECT_EQ(model::parse_plan("k=2,", rows_plan(4, 32)).key(), "scheme=temporal,k=2,rows=32");
+  EXPECT_EQ(model::parse_plan("rows=8", rows_plan(4, 32)).key(), "scheme=temporal,k=4,rows=8");
+  // Naming scheme=naive drops the base's depth, rows and tile.
+  EXPECT_EQ(model::parse_plan("scheme=naive", rows_plan(4, 32)).key(), "scheme=naive");
+  EXPECT_EQ(model::parse_plan("scheme=naive", plan("cuda", "temporal", 4, 64, 32)).key(),
             "scheme=naive");
 }
 
@@ -602,8 +767,8 @@ TEST(ModelParsePlan, RejectsBadKeysAndValues) {
   auto parse = [&](const std::string &text) { return [=] { model::parse_plan(text, base); }; };
   expect_error(parse("k"), "--plan k: 'k' is not KEY=VALUE");
   expect_error(parse("k=2,,tile=8x8"), "'' is not KEY=VALUE");
-  expect_error(parse("depth=2"), "--plan depth=2: unknown key 'depth' (scheme, k, tile, procs, "
-                                 "overlap)");
+  expect_error(parse("depth=2"), "--plan depth=2: unknown key 'depth' (scheme, k, tile, rows, "
+                                 "procs, overlap)");
   expect_error(parse("k=0"), "bad value '0' for k");
   expect_error(parse("k=-3"), "bad value '-3' for k");
   expect_error(parse("k=two"), "bad value 'two' for k");
@@ -618,8 +783,24 @@ TEST(ModelParsePlan, RejectsBadKeysAndValues) {
   expect_error(parse("procs=2x2"), "procs needs 3 numbers separated by 'x'");
   expect_error(parse("overlap=yes"), "overlap is on or off");
   expect_error(parse("scheme=fast"), "scheme is naive, temporal or streaming");
-  expect_error(parse("scheme=temporal,k=4"), "--plan scheme=temporal,k=4: scheme temporal needs "
-                                             "tile=XxY");
+  expect_error(parse("scheme=temporal,rows=0"), "bad value '0' for rows");
+  expect_error(parse("scheme=temporal,rows=many"), "bad value 'many' for rows");
+  expect_error(parse("scheme=temporal,rows=8x8"), "rows needs 1 number separated by 'x'");
+  expect_error(parse("scheme=temporal,rows="), "rows needs 1 number separated by 'x'");
+  // The openmp plan cuts dimension 1 only: a GPU-style tile is refused, naming rows=N.
+  expect_error(parse("scheme=temporal,k=4,tile=64x32"),
+               "--plan scheme=temporal,k=4,tile=64x32: the openmp temporal plan keeps x-rows "
+               "whole; give its tile as rows=N");
+  // ... and rows belong to the openmp target.
+  expect_error([] { model::parse_plan("scheme=temporal,k=2,tile=32x8,rows=16",
+                                      plan("cuda", "naive", 1)); },
+               "--plan scheme=temporal,k=2,tile=32x8,rows=16: rows=N is a plan of the openmp "
+               "target");
+  expect_error([] { model::parse_plan("rows=16", mpi_plan("mpi-openmp", 1, {2, 1, 1}, false)); },
+               "rows=N is a plan of the openmp target");
+  // A GPU temporal plan needs its block.
+  expect_error([] { model::parse_plan("scheme=temporal,k=4", plan("cuda", "naive", 1)); },
+               "--plan scheme=temporal,k=4: scheme temporal needs tile=XxY");
 }
 
 // ---- machine profiles ------------------------------------------------------------------

@@ -1,0 +1,537 @@
+// Unit tests of the CPU temporal-blocking runtime (runtime/include/stencilc/temporal.h): the plan
+// parser the generated executables use for --plan, the checks of what can be blocked, and
+// run_block end to end on small hand-written steps, bit for bit against plain naive sweeps.
+#include "stencilc/temporal.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "stencilc/boundary.h"
+#include "stencilc/error.h"
+#include "stencilc/grid.h"
+
+namespace {
+
+namespace tb = stencilc::temporal;
+using stencilc::Grid;
+
+// Expects `f` to throw stencilc::Error whose message is exactly `message`.
+void expect_error(const std::function<void()> &f, const std::string &message) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected: " << message;
+  } catch (const stencilc::Error &e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+// ---- parse_cpu_plan ----------------------------------------------------------------------
+
+TEST(TemporalPlan, NaivePlans) {
+  for (const char *text : {"scheme=naive", "", "scheme=naive,k=1"}) {
+    const tb::CpuPlan p = tb::parse_cpu_plan(text);
+    EXPECT_FALSE(p.temporal) << text;
+    EXPECT_EQ(p.k, 1) << text;
+    EXPECT_EQ(p.tile, 0) << text;
+    EXPECT_EQ(p.chunk, 0) << text;
+    EXPECT_EQ(p.key(), "scheme=naive") << text;
+  }
+  // The default plan is naive.
+  EXPECT_EQ(tb::CpuPlan().key(), "scheme=naive");
+}
+
+TEST(TemporalPlan, TemporalPlans) {
+  const tb::CpuPlan a = tb::parse_cpu_plan("scheme=temporal,k=4,rows=32");
+  EXPECT_TRUE(a.temporal);
+  EXPECT_EQ(a.k, 4);
+  EXPECT_EQ(a.tile, 32);
+  EXPECT_EQ(a.chunk, 0);
+  EXPECT_EQ(a.key(), "scheme=temporal,k=4,rows=32");
+  const tb::CpuPlan b = tb::parse_cpu_plan("scheme=temporal,k=2,rows=8,chunk=16");
+  EXPECT_EQ(b.tile, 8);
+  EXPECT_EQ(b.chunk, 16);
+  EXPECT_EQ(b.key(), "scheme=temporal,k=2,rows=8,chunk=16");
+  // Any order; k defaults to 1; rows=0 and chunk=0 mean "choose", and the key leaves them out.
+  EXPECT_EQ(tb::parse_cpu_plan("chunk=5,k=3,scheme=temporal").key(), "scheme=temporal,k=3,chunk=5");
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal").key(), "scheme=temporal,k=1");
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal,k=2,rows=0,chunk=0").key(), "scheme=temporal,k=2");
+  // The limits of k; a trailing comma changes nothing.
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal,k=64").k, 64);
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal,k=1").k, 1);
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal,k=2,").key(), "scheme=temporal,k=2");
+  // The last of a repeated key wins.
+  EXPECT_EQ(tb::parse_cpu_plan("scheme=temporal,k=2,k=6").k, 6);
+}
+
+TEST(TemporalPlan, KeyRoundTrips) {
+  for (const char *text :
+       {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",
+        "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1"}) {
+    const tb::CpuPlan p = tb::parse_cpu_plan(text);
+    EXPECT_EQ(p.key(), text);
+    const tb::CpuPlan q = tb::parse_cpu_plan(p.key());
+    EXPECT_EQ(q.temporal, p.temporal) << text;
+    EXPECT_EQ(q.k, p.k) << text;
+    EXPECT_EQ(q.tile, p.tile) << text;
+    EXPECT_EQ(q.chunk, p.chunk) << text;
+  }
+  // A hand-built plan prints what parses back to it.
+  tb::CpuPlan p;
+  p.temporal = true;
+  p.k = 5;
+  p.tile = 12;
+  p.chunk = 3;
+  const tb::CpuPlan q = tb::parse_cpu_plan(p.key());
+  EXPECT_EQ(q.key(), "scheme=temporal,k=5,rows=12,chunk=3");
+  EXPECT_TRUE(q.temporal);
+  EXPECT_EQ(q.k, 5);
+  EXPECT_EQ(q.tile, 12);
+  EXPECT_EQ(q.chunk, 3);
+}
+
+TEST(TemporalPlan, EveryErrorNamesThePlanAndTheBadPart) {
+  auto parse = [](const std::string &text) { return [=] { tb::parse_cpu_plan(text); }; };
+  expect_error(parse("scheme"), "--plan scheme: 'scheme' is not KEY=VALUE");
+  expect_error(parse(",k=2"), "--plan ,k=2: '' is not KEY=VALUE");
+  expect_error(parse("scheme=temporal,,k=2"), "--plan scheme=temporal,,k=2: '' is not KEY=VALUE");
+  expect_error(parse("scheme=streaming"),
+               "--plan scheme=streaming: scheme is naive or temporal on this target");
+  expect_error(parse("scheme="), "--plan scheme=: scheme is naive or temporal on this target");
+  expect_error(parse("scheme=temporal,k=abc"), "--plan scheme=temporal,k=abc: 'abc' is not a valid k");
+  expect_error(parse("scheme=temporal,k="), "--plan scheme=temporal,k=: '' is not a valid k");
+  expect_error(parse("scheme=temporal,k=-1"), "--plan scheme=temporal,k=-1: '-1' is not a valid k");
+  expect_error(parse("scheme=temporal,k=4x"), "--plan scheme=temporal,k=4x: '4x' is not a valid k");
+  expect_error(parse("scheme=temporal,k=2000000"),
+               "--plan scheme=temporal,k=2000000: '2000000' is not a valid k");
+  expect_error(parse("scheme=temporal,k=0"), "--plan scheme=temporal,k=0: k must be in 1..64");
+  expect_error(parse("scheme=temporal,k=65"), "--plan scheme=temporal,k=65: k must be in 1..64");
+  expect_error(parse("scheme=temporal,rows=x"),
+               "--plan scheme=temporal,rows=x: 'x' is not a valid row count");
+  expect_error(parse("scheme=temporal,rows=-8"),
+               "--plan scheme=temporal,rows=-8: '-8' is not a valid row count");
+  expect_error(parse("scheme=temporal,chunk=1.5"),
+               "--plan scheme=temporal,chunk=1.5: '1.5' is not a valid chunk");
+  expect_error(parse("scheme=temporal,tile=64x32"),
+               "--plan scheme=temporal,tile=64x32: unknown key 'tile' (scheme, k, rows, chunk)");
+  expect_error(parse("K=2"), "--plan K=2: unknown key 'K' (scheme, k, rows, chunk)");
+  // Depth and tiles without scheme=temporal (also the model's spelling without a scheme).
+  for (const char *text : {"k=2", "rows=8", "chunk=4", "scheme=naive,rows=0", "scheme=naive,k=3",
+                           "scheme=temporal,k=2,scheme=naive"})
+    expect_error(parse(text),
+                 std::string("--plan ") + text + ": k, rows and chunk belong to scheme=temporal");
+}
+
+// ---- unsupported ---------------------------------------------------------------------------
+
+tb::GridDesc desc(const std::string &name, tb::Face f = tb::Face::Dirichlet) {
+  tb::GridDesc g;
+  g.name = name;
+  for (auto &d : g.faces)
+    d = {f, f};
+  return g;
+}
+
+tb::View view(std::int64_t nx, std::int64_t ny, std::int64_t nz = 1) {
+  tb::View v;
+  v.extent = {nx, ny, nz};
+  return v;
+}
+
+TEST(TemporalUnsupported, RanksTwoAndThreeOnly) {
+  tb::Step s;
+  s.grids = {desc("u"), desc("v")};
+  for (int rank : {2, 3}) {
+    s.rank = rank;
+    EXPECT_EQ(tb::unsupported(s, {}), "") << rank;
+  }
+  s.rank = 1;
+  EXPECT_EQ(tb::unsupported(s, {}), "rank 1 (temporal blocking covers ranks 2 and 3)");
+  s.rank = 4;
+  EXPECT_EQ(tb::unsupported(s, {}), "rank 4 (temporal blocking covers ranks 2 and 3)");
+}
+
+TEST(TemporalUnsupported, PeriodicFaces) {
+  tb::Step s;
+  s.rank = 3;
+  // Periodic on both faces of a dimension, for every grid: fine (any dimension, Neumann too).
+  s.grids = {desc("u", tb::Face::Periodic), desc("v", tb::Face::Periodic)};
+  EXPECT_EQ(tb::unsupported(s, {}), "");
+  s.grids = {desc("u", tb::Face::Neumann), desc("v")};
+  EXPECT_EQ(tb::unsupported(s, {}), "");
+  // One face of dimension 2 (index 1) periodic, the other not.
+  s.grids = {desc("u"), desc("v")};
+  s.grids[1].faces[1] = {tb::Face::Dirichlet, tb::Face::Periodic};
+  EXPECT_EQ(tb::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
+  s.grids[1].faces[1] = {tb::Face::Periodic, tb::Face::Neumann};
+  EXPECT_EQ(tb::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
+  // Dimension 1 periodic for u, not for v.
+  s.grids = {desc("u"), desc("v")};
+  s.grids[0].faces[0] = {tb::Face::Periodic, tb::Face::Periodic};
+  EXPECT_EQ(tb::unsupported(s, {}), "dimension 1 is periodic for some grids only");
+  // Dimension 3 of a rank-3 step counts; of a rank-2 step it does not exist.
+  s.grids = {desc("u"), desc("v")};
+  s.grids[0].faces[2] = {tb::Face::Periodic, tb::Face::Dirichlet};
+  EXPECT_EQ(tb::unsupported(s, {}), "grid 'u' is periodic on one face of dimension 3 only");
+  s.rank = 2;
+  EXPECT_EQ(tb::unsupported(s, {}), "");
+}
+
+TEST(TemporalUnsupported, GridsOfDifferentShapes) {
+  tb::Step s;
+  s.rank = 2;
+  s.grids = {desc("u"), desc("v"), desc("w")};
+  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(16, 8), view(16, 8)}), "");
+  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(16, 8), view(16, 9)}),
+            "grids 'u' and 'w' have different shapes");
+  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(15, 8), view(16, 8)}),
+            "grids 'u' and 'v' have different shapes");
+  // Dimensions beyond the rank are not compared.
+  EXPECT_EQ(tb::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}), "");
+  s.rank = 3;
+  EXPECT_EQ(tb::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}),
+            "grids 'u' and 'v' have different shapes");
+  // No views: only the step is checked (what the compiler does before it offers the plan).
+  EXPECT_EQ(tb::unsupported(s, {}), "");
+}
+
+// ---- run_block end to end: a 5-point average on a rank-2 float grid ------------------------
+
+// Dirichlet ghost values that depend on the ghost cell's position, so a ghost taken from the
+// wrong place shows.
+float ghost_value(std::int64_t x, std::int64_t y) {
+  return 1.0f + 0.01f * static_cast<float>(x) - 0.1f * static_cast<float>(y);
+}
+
+// The one expression both plans evaluate for a cell.
+inline float avg5(float c, float w, float e, float s, float n) {
+  return 0.2f * ((((c + w) + e) + s) + n);
+}
+
+// The row function: out[0] = v at row y; in[0..2] = u at rows y, y - 1, y + 1.
+void avg5_row(void *const *out, const void *const *in, std::int64_t x_lo, std::int64_t x_hi,
+              std::int64_t, std::int64_t, const void *) {
+  float *v = static_cast<float *>(out[0]);
+  const float *u = static_cast<const float *>(in[0]);
+  const float *s = static_cast<const float *>(in[1]);
+  const float *n = static_cast<const float *>(in[2]);
+  for (std::int64_t x = x_lo; x < x_hi; ++x)
+    v[x] = avg5(u[x], u[x - 1], u[x + 1], s[x], n[x]);
+}
+
+// x ghosts of one row (halo 1), as fill_dirichlet of dimension 0 gives them.
+void avg5_x_ghosts(void *row, std::int64_t n0, std::int64_t y, std::int64_t, const void *) {
+  float *r = static_cast<float *>(row);
+  r[-1] = ghost_value(-1, y);
+  r[n0] = ghost_value(n0, y);
+}
+
+// A second grid with other boundary values (see the disabled test below).
+void other_x_ghosts(void *row, std::int64_t n0, std::int64_t y, std::int64_t, const void *) {
+  float *r = static_cast<float *>(row);
+  r[-1] = 2.0f * ghost_value(-1, y);
+  r[n0] = 2.0f * ghost_value(n0, y);
+}
+
+void fill_ghosts(Grid<float> &g, float scale = 1.0f) {
+  for (int d = 0; d < 2; ++d)
+    for (int side = 0; side < 2; ++side)
+      stencilc::fill_dirichlet(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t,
+                                               std::int64_t) { return scale * ghost_value(x, y); });
+}
+
+Grid<float> grid2(const char *name, std::int64_t nx, std::int64_t ny) {
+  return Grid<float>(name, 2, {nx, ny, 1, 1}, {1, 1, 0, 0});
+}
+
+// Step: avg (u -> v); swap u, v.
+tb::Step avg5_step(std::int64_t nx, std::int64_t ny, tb::GhostFn v_ghosts = avg5_x_ghosts) {
+  tb::Step s;
+  s.rank = 2;
+  s.grids = {desc("u"), desc("v")};
+  s.grids[0].x_dirichlet = avg5_x_ghosts;
+  s.grids[1].x_dirichlet = v_ghosts;
+  tb::Call k;
+  k.name = "avg";
+  k.fn = avg5_row;
+  k.writes = {1};
+  k.reads = {{0, 0, 0}, {0, -1, 0}, {0, 1, 0}};
+  k.hi = {nx, ny, 1};
+  tb::Call swap;
+  swap.kind = tb::Call::Kind::Swap;
+  swap.a = 0;
+  swap.b = 1;
+  s.calls = {k, swap};
+  return s;
+}
+
+// `steps` naive sweeps: fill u's ghosts (by u's rule, whatever storage u holds), v = avg(u),
+// swap u, v.
+void naive_sweeps(Grid<float> &u, Grid<float> &v, int steps) {
+  for (int t = 0; t < steps; ++t) {
+    fill_ghosts(u);
+    for (std::int64_t y = 0; y < u.extent(1); ++y)
+      for (std::int64_t x = 0; x < u.extent(0); ++x)
+        v.at(x, y) = avg5(u.at(x, y), u.at(x - 1, y), u.at(x + 1, y), u.at(x, y - 1),
+                          u.at(x, y + 1));
+    u.swap_storage(v);
+  }
+}
+
+// Interior cells that differ bit for bit (their count; the first few are reported).
+int differing_cells(const Grid<float> &a, const Grid<float> &b, const std::string &what) {
+  int bad = 0;
+  for (std::int64_t y = 0; y < a.extent(1); ++y)
+    for (std::int64_t x = 0; x < a.extent(0); ++x)
+      if (std::memcmp(&a.at(x, y), &b.at(x, y), sizeof(float)) != 0 && ++bad <= 3)
+        ADD_FAILURE() << what << ": cell (" << x << ", " << y << ") " << a.at(x, y) << " vs "
+                      << b.at(x, y);
+  return bad;
+}
+
+struct Setting {
+  int tile, chunk;
+};
+
+// u and v after `blocks` blocks of k steps through run_block, each swapping the shadows in as
+// the generated code does, against k * blocks naive sweeps from the same inputs.
+void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Setting set,
+                         tb::Workspace &ws) {
+  const std::string what = "k=" + std::to_string(k) + " tile=" + std::to_string(set.tile) +
+                           " chunk=" + std::to_string(set.chunk) + " " + std::to_string(nx) +
+                           "x" + std::to_string(ny);
+  Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
+  stencilc::fill_random(u, 7, 0);
+  stencilc::fill_random(v, 7, 1);
+  Grid<float> nu = grid2("u", nx, ny), nv = grid2("v", nx, ny);
+  stencilc::fill_random(nu, 7, 0);
+  stencilc::fill_random(nv, 7, 1);
+  naive_sweeps(nu, nv, k * blocks);
+
+  Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
+  fill_ghosts(su);
+  fill_ghosts(sv);
+  const tb::Step step = avg5_step(nx, ny);
+  tb::Options o;
+  o.k = k;
+  o.tile = set.tile;
+  o.chunk = set.chunk;
+  for (int b = 0; b < blocks; ++b) {
+    fill_ghosts(u);
+    fill_ghosts(v);
+    o.all_results = b == blocks - 1;
+    tb::run_block(step, o, {tb::view_of(u), tb::view_of(v)}, {tb::view_of(su), tb::view_of(sv)},
+                  nullptr, ws);
+    u.swap_storage(su);
+    v.swap_storage(sv);
+  }
+  EXPECT_EQ(differing_cells(u, nu, what + " grid u"), 0);
+  EXPECT_EQ(differing_cells(v, nv, what + " grid v"), 0);
+}
+
+TEST(TemporalRunBlock, ThreeStepsEqualThreeNaiveSweepsBitwise) {
+  // Rank 2: x-rows whole, y streamed in chunks (rows= is the chunk too); chunks of 1 row, of
+  // sizes that do not divide 23, the whole extent, and more than the extent.
+  tb::Workspace ws;
+  for (const Setting set : {Setting{0, 0}, Setting{0, 1}, Setting{0, 4}, Setting{0, 7},
+                            Setting{5, 0}, Setting{0, 23}, Setting{0, 1000}})
+    check_against_naive(19, 23, 3, 1, set, ws);
+}
+
+TEST(TemporalRunBlock, SeveralBlocksAndOtherDepths) {
+  tb::Workspace ws;
+  // Two blocks of 3 steps (the first skips the dead results), then depths 1, 2 and 5.
+  check_against_naive(19, 23, 3, 2, {0, 4}, ws);
+  check_against_naive(19, 23, 1, 2, {0, 5}, ws);
+  check_against_naive(16, 16, 2, 1, {0, 3}, ws);
+  check_against_naive(16, 16, 5, 1, {0, 2}, ws);
+  // The narrowest grid the stencil fits: 3 x 3.
+  check_against_naive(3, 3, 3, 1, {0, 1}, ws);
+}
+
+TEST(TemporalRunBlock, AfterOneBlockTheInputsAreUnchanged) {
+  // The block writes only the shadows; the current storage is read-only to it.
+  const std::int64_t nx = 12, ny = 10;
+  Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
+  stencilc::fill_random(u, 3, 0);
+  stencilc::fill_random(v, 3, 1);
+  fill_ghosts(u);
+  fill_ghosts(v);
+  Grid<float> u0 = grid2("u", nx, ny), v0 = grid2("v", nx, ny);
+  stencilc::fill_random(u0, 3, 0);
+  stencilc::fill_random(v0, 3, 1);
+  Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
+  fill_ghosts(su);
+  fill_ghosts(sv);
+  tb::Options o;
+  o.k = 2;
+  o.chunk = 3;
+  tb::Workspace ws;
+  tb::run_block(avg5_step(nx, ny), o, {tb::view_of(u), tb::view_of(v)},
+                {tb::view_of(su), tb::view_of(sv)}, nullptr, ws);
+  EXPECT_EQ(differing_cells(u, u0, "u"), 0);
+  EXPECT_EQ(differing_cells(v, v0, "v"), 0);
+  // The workspace was sized and kept for the next block.
+  ASSERT_FALSE(ws.buffers.empty());
+  EXPECT_GT(ws.bytes[0], 0u);
+}
+
+TEST(TemporalRunBlock, RefusesWhatItCannotRun) {
+  const std::int64_t nx = 8, ny = 8;
+  Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
+  Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
+  const std::vector<tb::View> views = {tb::view_of(u), tb::view_of(v)};
+  const std::vector<tb::View> shadows = {tb::view_of(su), tb::view_of(sv)};
+  tb::Workspace ws;
+  tb::Step step = avg5_step(nx, ny);
+  tb::Options o;
+  o.k = 0;
+  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking: k = 0 is outside 1..64");
+  o.k = 65;
+  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking: k = 65 is outside 1..64");
+  o.k = 2;
+  o.tile = -1;
+  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking: tile sizes must not be negative");
+  o.tile = 0;
+  expect_error([&] { tb::run_block(step, o, {views[0]}, shadows, nullptr, ws); },
+               "temporal block: expected one view and one shadow per grid");
+  expect_error([&] { tb::run_block(step, o, views, {shadows[0]}, nullptr, ws); },
+               "temporal block: expected one view and one shadow per grid");
+  Grid<float> w = grid2("v", nx, ny + 1);
+  expect_error([&] { tb::run_block(step, o, {views[0], tb::view_of(w)}, shadows, nullptr, ws); },
+               "temporal blocking does not apply: grids 'u' and 'v' have different shapes");
+  step.rank = 1;
+  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking does not apply: rank 1 (temporal blocking covers ranks 2 and 3)");
+}
+
+// Known problem, found while writing these tests: when the grids of a swap have different
+// Dirichlet values, the naive plan refills the ghosts of the storage u holds after the swap by
+// u's rule, while a block keeps the rule of the grid that computed the value (v's). The
+// generated code hits this too (`stencilc verify tests/lit/codegen/multi-kernel.stn --bitwise
+// scheme=temporal,k=2` differs). Enable when the engine handles it -- or drop it if the compiler
+// refuses such programs instead.
+TEST(TemporalRunBlock, DISABLED_SwappedGridsWithDifferentDirichletValues) {
+  const std::int64_t nx = 10, ny = 9;
+  Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
+  stencilc::fill_random(u, 5, 0);
+  stencilc::fill_random(v, 5, 1);
+  Grid<float> nu = grid2("u", nx, ny), nv = grid2("v", nx, ny);
+  stencilc::fill_random(nu, 5, 0);
+  stencilc::fill_random(nv, 5, 1);
+  // Naive: v = avg(u) with u's ghosts by u's rule every step; v's own ghosts are never read.
+  naive_sweeps(nu, nv, 2);
+  Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
+  fill_ghosts(u);
+  fill_ghosts(v, 2.0f);
+  fill_ghosts(su);
+  fill_ghosts(sv, 2.0f);
+  tb::Options o;
+  o.k = 2;
+  tb::Workspace ws;
+  tb::run_block(avg5_step(nx, ny, other_x_ghosts), o, {tb::view_of(u), tb::view_of(v)},
+                {tb::view_of(su), tb::view_of(sv)}, nullptr, ws);
+  EXPECT_EQ(differing_cells(su, nu, "u"), 0);
+  EXPECT_EQ(differing_cells(sv, nv, "v"), 0);
+}
+
+// ---- run_block, rank 3: tiles of rows of dimension 1, z streamed -------------------------
+
+// 7-point average of a rank-3 double grid with Neumann faces (ghosts mirror the interior).
+inline double avg7(double c, double w, double e, double s, double n, double b, double t) {
+  return (((((c + w) + e) + s) + n) + b + t) / 7.0;
+}
+
+void avg7_row(void *const *out, const void *const *in, std::int64_t x_lo, std::int64_t x_hi,
+              std::int64_t, std::int64_t, const void *) {
+  double *v = static_cast<double *>(out[0]);
+  const double *u = static_cast<const double *>(in[0]);
+  const double *s = static_cast<const double *>(in[1]);
+  const double *n = static_cast<const double *>(in[2]);
+  const double *b = static_cast<const double *>(in[3]);
+  const double *t = static_cast<const double *>(in[4]);
+  for (std::int64_t x = x_lo; x < x_hi; ++x)
+    v[x] = avg7(u[x], u[x - 1], u[x + 1], s[x], n[x], b[x], t[x]);
+}
+
+Grid<double> grid3(const char *name, std::int64_t n0, std::int64_t n1, std::int64_t n2) {
+  return Grid<double>(name, 3, {n0, n1, n2, 1}, {1, 1, 1, 0});
+}
+
+void fill_neumann3(Grid<double> &g) {
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side)
+      stencilc::fill_neumann(g, d, side);
+}
+
+TEST(TemporalRunBlock, Rank3TilesOfRowsEqualNaiveSweepsBitwise) {
+  const std::int64_t n0 = 7, n1 = 11, n2 = 9;
+  tb::Step step;
+  step.rank = 3;
+  step.grids = {desc("u", tb::Face::Neumann), desc("v", tb::Face::Neumann)};
+  for (auto &g : step.grids)
+    g.elem_bytes = 8;
+  tb::Call k;
+  k.name = "avg7";
+  k.fn = avg7_row;
+  k.writes = {1};
+  k.reads = {{0, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+  k.hi = {n0, n1, n2};
+  tb::Call swap;
+  swap.kind = tb::Call::Kind::Swap;
+  swap.a = 0;
+  swap.b = 1;
+  step.calls = {k, swap};
+
+  tb::Workspace ws;
+  for (const Setting set : {Setting{0, 0}, Setting{1, 0}, Setting{4, 0}, Setting{3, 2},
+                            Setting{11, 9}, Setting{64, 1}}) {
+    const std::string what = "tile=" + std::to_string(set.tile) + " chunk=" +
+                             std::to_string(set.chunk);
+    Grid<double> nu = grid3("u", n0, n1, n2), nv = grid3("v", n0, n1, n2);
+    stencilc::fill_random(nu, 11, 0);
+    stencilc::fill_random(nv, 11, 1);
+    for (int t = 0; t < 3; ++t) {
+      fill_neumann3(nu);
+      for (std::int64_t z = 0; z < n2; ++z)
+        for (std::int64_t y = 0; y < n1; ++y)
+          for (std::int64_t x = 0; x < n0; ++x)
+            nv.at(x, y, z) = avg7(nu.at(x, y, z), nu.at(x - 1, y, z), nu.at(x + 1, y, z),
+                                  nu.at(x, y - 1, z), nu.at(x, y + 1, z), nu.at(x, y, z - 1),
+                                  nu.at(x, y, z + 1));
+      nu.swap_storage(nv);
+    }
+
+    Grid<double> u = grid3("u", n0, n1, n2), v = grid3("v", n0, n1, n2);
+    stencilc::fill_random(u, 11, 0);
+    stencilc::fill_random(v, 11, 1);
+    fill_neumann3(u);
+    fill_neumann3(v);
+    Grid<double> su = grid3("u", n0, n1, n2), sv = grid3("v", n0, n1, n2);
+    tb::Options o;
+    o.k = 3;
+    o.tile = set.tile;
+    o.chunk = set.chunk;
+    tb::run_block(step, o, {tb::view_of(u), tb::view_of(v)}, {tb::view_of(su), tb::view_of(sv)},
+                  nullptr, ws);
+    int bad = 0;
+    for (std::int64_t z = 0; z < n2; ++z)
+      for (std::int64_t y = 0; y < n1; ++y)
+        for (std::int64_t x = 0; x < n0; ++x) {
+          bad += std::memcmp(&su.at(x, y, z), &nu.at(x, y, z), sizeof(double)) != 0;
+          bad += std::memcmp(&sv.at(x, y, z), &nv.at(x, y, z), sizeof(double)) != 0;
+        }
+    EXPECT_EQ(bad, 0) << what;
+  }
+}
+
+} // namespace
