@@ -14,7 +14,7 @@ struct GeneratedFile {
 };
 
 struct EmitOptions {
-  std::string plan = "naive";
+  std::string plan; // "" = the model's choice (build.cpp)
   bool format = true; // run clang-format (libFormat) over the output
 };
 

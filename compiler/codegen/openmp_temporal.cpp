@@ -228,6 +228,12 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
                                                                                   : 2);
     st.grids.push_back(d);
   }
+  for (const auto &r : p.run)
+    if (r.kind == ir::RunStmt::Kind::Swap &&
+        faces_key(p, p.grids[r.a]) != faces_key(p, p.grids[r.b]))
+      return fmt::format("the run block swaps grids '{}' and '{}', which have different boundary "
+                         "conditions",
+                         p.grids[r.a].name, p.grids[r.b].name);
   return stencilc::temporal::unsupported(st, {});
 }
 
@@ -262,8 +268,9 @@ TemporalCode temporal_code(const ir::Program &p) {
     }
     const bool xd = grid.halo[0] > 0 && (grid.faces[0].kind == ir::BoundaryKind::Dirichlet ||
                                          grid.faces[1].kind == ir::BoundaryKind::Dirichlet);
-    d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}}});\n", grid.name,
-                     ir::cxx_elem_name(grid.type), faces, xd ? "xghost__" + grid.name : "nullptr");
+    d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}, {}}});\n",
+                     grid.name, ir::cxx_elem_name(grid.type), faces,
+                     xd ? "xghost__" + grid.name : "nullptr", cxx_string(faces_key(p, grid)));
     if (xd)
       tc.row_fns += x_dirichlet_function(p, grid);
   }
@@ -353,15 +360,10 @@ TemporalCode temporal_code(const ir::Program &p) {
   b += "  stencilc::temporal::Options o;\n  o.k = plan__.k;\n  o.tile = plan__.tile;\n"
        "  o.chunk = plan__.chunk;\n  o.all_results = last;\n"
        "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
-  // A result carries the ghost cells of the grid that computed it; a swap partner with other
-  // boundaries must refill them.
-  std::set<int> refill;
-  for (const auto &r : p.run)
-    if (r.kind == ir::RunStmt::Kind::Swap && faces_key(p, p.grids[r.a]) != faces_key(p, p.grids[r.b]))
-      refill.insert({r.a, r.b});
+  // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,
-                     p.grids[g].time_dependent_ghosts() || refill.count(g)
+                     p.grids[g].time_dependent_ghosts()
                          ? fmt::format("  dirty__{}_ = true;\n", p.grids[g].name)
                          : "");
   return tc;

@@ -63,8 +63,13 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   check_target(target);
   EmitOptions opts = opts_in;
   if (opts.plan.empty()) {
-    // The model's choice for this machine at the program's default sizes.
-    opts.plan = chosen_plan(c, target, "", {}).plan.key();
+    // The model's choice for this machine at the program's default sizes; a program with a
+    // param that has no default cannot be sized, and gets the naive plan.
+    try {
+      opts.plan = chosen_plan(c, target, "", {}).plan.key();
+    } catch (const stencilc::Error &) {
+      opts.plan = "scheme=naive";
+    }
   } else {
     model::Plan base;
     base.target = target;

@@ -361,6 +361,8 @@ Plan parse_plan(const std::string &text, Plan base) {
   if (base.scheme == "naive" && !mpi && base.k != 1)
     throw stencilc::Error("--plan " + text + ": scheme naive takes k=1");
   const bool cpu = base.target == "openmp";
+  if (cpu && base.scheme == "naive" && base.rows != 0)
+    throw stencilc::Error("--plan " + text + ": rows belongs to scheme=temporal");
   if (cpu && base.tile_x != 0)
     throw stencilc::Error("--plan " + text + ": the openmp temporal plan keeps x-rows whole; give "
                           "its tile as rows=N");

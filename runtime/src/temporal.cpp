@@ -89,6 +89,15 @@ std::string unsupported(const Step &step, const std::vector<View> &grids) {
     if (per != 0 && per != total)
       return "dimension " + std::to_string(d + 1) + " is periodic for some grids only";
   }
+  for (const auto &c : step.calls)
+    if (c.kind == Call::Kind::Swap &&
+        (c.a < 0 || c.b < 0 || c.a >= static_cast<int>(step.grids.size()) ||
+         c.b >= static_cast<int>(step.grids.size())))
+      return "a swap names a grid the step does not describe";
+    else if (c.kind == Call::Kind::Swap &&
+             step.grids[c.a].boundary_key != step.grids[c.b].boundary_key)
+      return "the run block swaps grids '" + step.grids[c.a].name + "' and '" +
+             step.grids[c.b].name + "', which have different boundary conditions";
   if (!grids.empty())
     for (std::size_t g = 1; g < grids.size(); ++g)
       for (int d = 0; d < step.rank; ++d)

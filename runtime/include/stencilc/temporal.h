@@ -64,6 +64,10 @@ struct GridDesc {
   int elem_bytes = 4;
   std::array<std::array<Face, 2>, 3> faces{}; // [dimension][low, high]
   GhostFn x_dirichlet = nullptr;              // needed if a face of dimension 0 is Dirichlet
+  /// The boundary conditions as text (kinds and Dirichlet values): a swap may exchange only
+  /// grids with equal keys, since a block fills a value's ghost cells by the rules of the grid
+  /// that computed it.
+  std::string boundary_key;
 };
 
 /// One run-block iteration, as the generated code describes it.
