@@ -33,8 +33,6 @@ struct Version {
   int need_t = -1, need_s = -1; // margins (rows, planes) around the tile it must cover; -1: unused
   int depth = 0;                // ring planes
   int final_of = -1;            // the grid whose result it is at the end of the block
-  bool direct = false;          // a result no stage reads beyond the tile: computed straight
-                                // into the shadow, no ring
   std::size_t offset = 0;       // bytes into the thread's workspace
   std::int64_t rows = 1;        // rows per ring plane
 };
@@ -220,8 +218,6 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
       sc.versions[v].need_s = st.m_s;
     }
   }
-  for (auto &v : sc.versions)
-    v.direct = v.producer >= 0 && v.final_of >= 0 && v.need_t == 0 && v.need_s == 0;
   // Lags: a stage runs halo_s planes behind every stage whose output it uses, so those planes
   // (and the low ghost planes a Neumann face mirrors from them) exist when it reads them.
   for (auto &st : sc.stages) {
@@ -378,8 +374,8 @@ private:
   // Cell x = 0 of row (t, s) of a version.
   unsigned char *row(int vid, std::int64_t t, std::int64_t s) const {
     const Version &v = sc_.versions[vid];
-    if (v.producer < 0 || v.direct)
-      return v.direct ? global_row(v.final_of, shadows_, t, s) : global_row(v.grid, grids_, t, s);
+    if (v.producer < 0)
+      return global_row(v.grid, grids_, t, s);
     const Stage &st = sc_.stages[v.producer];
     const std::int64_t slot = floor_mod(s, v.depth);
     const std::int64_t r = sc_.dims.t >= 0 ? t - (t0_ - st.m_t) : 0;
@@ -397,8 +393,8 @@ private:
     const Version &v = sc_.versions[vid];
     Cursor c;
     const std::int64_t e = static_cast<std::int64_t>(elem(v.grid));
-    if (v.producer < 0 || v.direct) {
-      c.base = v.direct ? global_row(v.final_of, shadows_, 0, s) : global_row(v.grid, grids_, 0, s);
+    if (v.producer < 0) {
+      c.base = global_row(v.grid, grids_, 0, s);
       c.row_bytes = sc_.dims.t >= 0 ? grids_[v.grid].stride[sc_.dims.t] * e : 0;
       c.wrap = sc_.periodic_t;
       return c;
@@ -502,7 +498,6 @@ private:
             copy_row(g, row(v, t, s), row(v, t, 2 * sc_.ns - 1 - s));
         } // Neumann, low: filled when the plane it mirrors is computed (below)
       }
-      write_back(st, s);
       return;
     }
     void *out[16];
@@ -539,8 +534,14 @@ private:
         else
           call.fn(out, in, call.lo[0], call.hi[0], gs, 0, ctx_);
       }
-      for (std::size_t i = 0; i < nout; ++i)
-        x_ghosts(sc_.versions[st.out[i]].grid, static_cast<unsigned char *>(out[i]), t, s);
+      for (std::size_t i = 0; i < nout; ++i) {
+        const Version &v = sc_.versions[st.out[i]];
+        x_ghosts(v.grid, static_cast<unsigned char *>(out[i]), t, s);
+        // A result row goes to its shadow while it is in L1.
+        if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
+          write_row(v.final_of, global_row(v.final_of, shadows_, t, s),
+                    static_cast<unsigned char *>(out[i]));
+      }
     }
     // Ghost rows of dimension T (whole rows, x ghosts included), after the interior rows.
     if (dm.t >= 0 && !sc_.periodic_t)
@@ -574,20 +575,6 @@ private:
         for (std::int64_t t = a; t < b; ++t)
           copy_row(g, row(v, t, ghost), row(v, t, s));
       }
-    write_back(st, s);
-  }
-
-  // A version that is a grid's result: its tile cells go to the grid's shadow.
-  void write_back(const Stage &st, std::int64_t s) {
-    if (s < s0_ || s >= s1_)
-      return;
-    for (int v : st.out) {
-      const int g = sc_.versions[v].final_of;
-      if (g < 0 || sc_.versions[v].direct)
-        continue;
-      for (std::int64_t t = t0_; t < t1_; ++t)
-        write_row(g, global_row(g, shadows_, t, s), row(v, t, s));
-    }
   }
 
   const Step &step_;
@@ -633,11 +620,16 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
   const std::int64_t nchunks = (sc.ns + chunk - 1) / chunk;
 
   // Workspace layout, the same for every tile (sized for a whole tile).
+  // Rings start at different offsets within a 4 KiB page (5 lines apart): a stage stores row t
+  // of its ring while it loads row t of the ring before, and equal page offsets would make the
+  // loads wait for the stores (4K aliasing) and crowd the same cache sets.
   std::size_t bytes = 0;
+  int skew = 0;
   for (auto &v : sc.versions) {
-    if (v.producer < 0 || sc.stages[v.producer].m_t < 0 || v.direct)
+    if (v.producer < 0 || sc.stages[v.producer].m_t < 0)
       continue;
     v.rows = dm.t >= 0 ? tile + 2 * sc.stages[v.producer].m_t : 1;
+    bytes = round_up(bytes, 4096) + static_cast<std::size_t>(skew++ % 12 + 1) * 5 * 64;
     v.offset = bytes;
     const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);
     bytes = round_up(bytes + static_cast<std::size_t>(v.depth * v.rows * grids[v.grid].stride[1]) * e, 64);
