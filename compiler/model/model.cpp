@@ -57,8 +57,11 @@ double row_redundancy(int k, int r, int rows) {
 }
 
 double ring_working_set(const Cost &c, int k, int rows) {
+  // Coefficient grids stream through (their planes need not stay); the state's input planes do.
+  const double coefficients = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
+  const double inputs = std::max(1.0, c.grids - coefficients);
   const double planes = (static_cast<double>(k) * c.stages - 1) * (2 * c.radius + 1) + 1 +
-                        (2 * c.radius + 1) * c.grids;
+                        (2 * c.radius + 1) * inputs;
   const double plane_rows = c.rank >= 3 ? rows + 2.0 * c.step_radius * k : 1.0;
   return planes * plane_rows * (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
 }
@@ -105,22 +108,24 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
   const double ws = ring_working_set(c, k, rows);
   const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
+  double t_state = 0, t_coefficients = 0;
   if (ws <= m.cache_bytes) {
-    r.t_memory = cells *
-                 ((state_read + c.written_bytes_per_cell) / k +
-                  c.readonly_bytes_per_cell * r.redundancy) /
-                 m.bandwidth;
+    t_state = cells * (state_read + c.written_bytes_per_cell) / k / m.bandwidth;
+    t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy / m.bandwidth;
+    r.t_memory = t_state + t_coefficients;
     r.bound = bound_of(r.t_compute, r.t_memory);
   } else {
     r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
     r.bound = "cache";
     r.note = fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6, m.cache_bytes / 1e6);
   }
-  // In cache, the stages that touch memory (the first reads new planes, the last writes
-  // results) stall their core while the others compute: the two add up (measured:
-  // PERFORMANCE.md). Spilled rings stream like naive sweeps, where they overlap.
+  // In cache, the state's trip through memory (the first stage reads new planes, results are
+  // written) stalls the cores while they would compute: it adds (measured: PERFORMANCE.md);
+  // coefficients stream row by row alongside the computation and overlap with it. Spilled
+  // rings stream like naive sweeps, where compute and memory overlap.
   const bool fits = r.bound != "cache";
-  r.seconds_per_step = (fits ? r.t_compute + r.t_memory : std::max(r.t_compute, r.t_memory)) +
+  r.seconds_per_step = (fits ? std::max(r.t_compute, t_coefficients) + t_state
+                             : std::max(r.t_compute, r.t_memory)) +
                        m.barrier_seconds / k;
   return r;
 }
