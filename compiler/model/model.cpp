@@ -105,6 +105,17 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const int k = p.k;
   const int rows = p.rows > 0 ? p.rows : static_cast<int>(std::max<std::int64_t>(1, c.extent[1]));
   r.redundancy = row_redundancy(k, c.step_radius, rows);
+  // Too few tiles of rows to give every thread two: the engine also cuts the streamed
+  // dimension into chunks, whose ghost planes are computed twice too.
+  if (c.rank == 3) {
+    const std::int64_t tiles = (c.extent[1] + rows - 1) / rows;
+    const std::int64_t want = 2 * std::max(1, m.threads);
+    if (tiles < want) {
+      const std::int64_t chunks = (want + tiles - 1) / tiles;
+      const std::int64_t planes = std::max<std::int64_t>(1, (c.extent[2] + chunks - 1) / chunks);
+      r.redundancy *= row_redundancy(k, c.step_radius, static_cast<int>(planes));
+    }
+  }
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
   const double ws = ring_working_set(c, k, rows);
   const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
