@@ -65,6 +65,16 @@ std::set<int> params_of(const std::vector<ir::Stmt> &body) {
   return ps;
 }
 
+std::string kernel_statements(const ir::Program &p, const CEmitter &em, const ir::Kernel &k) {
+  std::string body = statements(p, em, k.body, k.locals, k.indices[0]);
+  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
+  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
+  if (corrupt && *corrupt == '1')
+    for (int g : ir::grids_written(k.body))
+      body += fmt::format("{}__r[{}] += 1;\n", p.grids[g].name, k.indices[0]);
+  return body;
+}
+
 namespace {
 
 namespace mus = kainjow::mustache;
@@ -247,12 +257,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   SweepEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
            params_of(k.body), ""};
-  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
-  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
-  std::string body = statements(p, em, k.body, k.locals, k.indices[0]);
-  if (corrupt && *corrupt == '1')
-    for (int g : sw.written)
-      body += fmt::format("{}__r[{}] += 1;\n", p.grids[g].name, k.indices[0]);
+  std::string body = kernel_statements(p, em, k);
   const bool divmod = has_int_divmod(k.body);
   if (divmod)
     sw.omp_clause = "reduction(|:err__)";

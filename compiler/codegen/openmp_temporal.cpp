@@ -100,24 +100,41 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k) {
   RowEmitter em(p, k, slots);
   const std::string y = k.indices[1], z = k.rank > 2 ? k.indices[2] : "z__";
   std::string s = fmt::format(
-      "// Kernel '{}', one x-row, for the temporal plan.\n"
-      "void row__{}(void *const *out__, const void *const *in__, [[maybe_unused]] std::int64_t "
-      "lo0__, std::int64_t hi0__, [[maybe_unused]] std::int64_t {}, [[maybe_unused]] "
-      "std::int64_t {}, const void *ctx__) {{\n"
+      "// Kernel '{}', a run of x-rows, for the temporal plan.\n"
+      "void row__{}(void *const *out__, const std::int64_t *out_step__, const void *const *in__, "
+      "const std::int64_t *in_step__, [[maybe_unused]] std::int64_t lo0__, std::int64_t hi0__, "
+      "std::int64_t y0__, std::int64_t rows__, [[maybe_unused]] std::int64_t {}, "
+      "const void *ctx__) {{\n"
       "  [[maybe_unused]] const Params &params_ = *static_cast<const Params *>(ctx__);\n",
-      k.name, k.name, y, z);
+      k.name, k.name, z);
   for (int i : params_of(k.body))
     s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
                      p.params[i].name, p.params[i].name);
+  // Row r of a slot is r row steps (bytes) past its first row.
+  for (const auto &[slot, i] : slots)
+    s += fmt::format("  const char *const in{0}__ = static_cast<const char *>(in__[{0}]);\n"
+                     "  const std::int64_t in{0}s__ = in_step__[{0}];\n",
+                     i);
+  const auto written = ir::grids_written(k.body);
+  for (std::size_t o = 0; o < written.size(); ++o)
+    s += fmt::format("  char *const out{0}__ = static_cast<char *>(out__[{0}]);\n"
+                     "  const std::int64_t out{0}s__ = out_step__[{0}];\n",
+                     o);
+  s += fmt::format("  for (std::int64_t {0} = y0__; {0} < y0__ + rows__; ++{0}) {{\n"
+                   "    const std::int64_t r__ = {0} - y0__;\n",
+                   y);
   for (const auto &[slot, i] : slots) {
     const auto &g = p.grids[std::get<0>(slot)];
-    s += fmt::format("  const {0} *__restrict {1}__t{2} = static_cast<const {0} *>(in__[{2}]);\n",
+    s += fmt::format("    const {0} *__restrict {1}__t{2} = reinterpret_cast<const {0} *>(in{2}__ + "
+                     "r__ * in{2}s__);\n",
                      ir::cxx_elem_name(g.type), g.name, i);
   }
   int o = 0;
-  for (int w : ir::grids_written(k.body))
-    s += fmt::format("  {0} *__restrict {1}__r = static_cast<{0} *>(out__[{2}]);\n",
-                     ir::cxx_elem_name(p.grids[w].type), p.grids[w].name, o++);
+  for (int w : written) {
+    s += fmt::format("    {0} *__restrict {1}__r = reinterpret_cast<{0} *>(out{2}__ + r__ * out{2}s__);\n",
+                     ir::cxx_elem_name(p.grids[w].type), p.grids[w].name, o);
+    ++o;
+  }
   const std::string &x = k.indices[0];
   std::string loop = fmt::format("for (std::int64_t {0} = lo0__; {0} < hi0__; ++{0})", x);
   if (k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black) {
@@ -127,7 +144,8 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k) {
       parity += " + " + k.indices[d];
     loop = fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", x, parity);
   }
-  s += "#pragma omp simd\n" + loop + " {\n" + statements(p, em, k.body, k.locals, x) + "}\n}\n\n";
+  s += "#pragma omp simd\n" + loop + " {\n" + kernel_statements(p, em, k) +
+       "}\n  }\n}\n\n";
   return s;
 }
 
@@ -357,7 +375,7 @@ TemporalCode temporal_code(const ir::Program &p) {
     b += state.count(g) ? fmt::format("  s.push_back(stencilc::temporal::view_of(shadow__{}_));\n",
                                       p.grids[g].name)
                         : "  s.emplace_back();\n";
-  b += "  stencilc::temporal::Options o;\n  o.k = plan__.k;\n  o.tile = plan__.tile;\n"
+  b += "  stencilc::temporal::Options o;\n  o.k = static_cast<int>(k);\n  o.tile = plan__.tile;\n"
        "  o.chunk = plan__.chunk;\n  o.all_results = last;\n"
        "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)

@@ -20,7 +20,7 @@
 namespace stc {
 
 model::Cost program_cost(const ir::Program &p, const Analysis &a,
-                         const std::vector<ir::Scalar> &params) {
+                         const std::vector<ir::Scalar> &params, std::int64_t steps) {
   model::Cost c;
   ir::Env env;
   env.params = &params;
@@ -65,7 +65,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
       first = false;
     }
   }
-  c.steps = p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
+  c.steps = steps > 0 ? steps : p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
   c.step_radius = std::max(c.step_radius, 1);
   c.stages = std::max(c.stages, 1);
   return c;
@@ -103,8 +103,8 @@ std::string si(double v, const char *unit) {
 std::vector<model::Prediction> program_candidates(const Compiled &c, const std::string &target,
                                                   const model::Machine &m,
                                                   const std::vector<ir::Scalar> &params,
-                                                  int ranks) {
-  const model::Cost cost = program_cost(c.program, c.analysis, params);
+                                                  int ranks, std::int64_t steps) {
+  const model::Cost cost = program_cost(c.program, c.analysis, params, steps);
   auto cands = model::candidates(cost, m, target, ranks);
   if (target == "openmp" && !temporal_unsupported(c.program).empty())
     cands.erase(std::remove_if(cands.begin(), cands.end(),
@@ -119,17 +119,19 @@ model::Prediction chosen_plan(const Compiled &c, const std::string &target,
                               const std::string &machine, const stencilc::RunOptions &run) {
   std::string from;
   const model::Machine m = model::load_machine(machine, target, from);
-  return program_candidates(c, target, m, param_values(c.program, run)).front();
+  return program_candidates(c, target, m, param_values(c.program, run), 1, run.steps.value_or(0))
+      .front();
 }
 
 int explain(const Compiled &c, const ExplainOptions &opts) {
   check_target(opts.target, true);
   const auto params = param_values(c.program, opts.run);
-  const model::Cost cost = program_cost(c.program, c.analysis, params);
+  const std::int64_t steps = opts.run.steps.value_or(0);
+  const model::Cost cost = program_cost(c.program, c.analysis, params, steps);
   std::string from;
   const model::Machine m = model::load_machine(opts.machine, opts.target, from);
   const int ranks = opts.target.rfind("mpi-", 0) == 0 ? opts.ranks : 1;
-  auto cands = program_candidates(c, opts.target, m, params, ranks);
+  auto cands = program_candidates(c, opts.target, m, params, ranks, steps);
   const std::string why_naive = opts.target == "openmp" ? temporal_unsupported(c.program) : "";
   model::Prediction chosen = cands.front();
   bool overridden = false;
@@ -189,6 +191,16 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
               intensity < balance ? "memory" : "compute",
               si(std::min(m.flops / cost.flops_per_cell, m.bandwidth / cost.bytes_per_cell), "")
                   .c_str());
+  if (m.kind == "cpu" && m.shared_cache_bytes > 0)
+    std::printf("  caches: L2 %s per core at %s, L3 %s shared at %s (temporal rings may use %s "
+                "of it per thread)\n",
+                si(m.cache_bytes, "B").c_str(), si(m.flops, "flop/s").c_str(),
+                si(m.shared_cache_bytes, "B").c_str(),
+                si(m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, "flop/s").c_str(),
+                si(m.shared_cache_bytes * model::kSharedCacheShare / std::max(1, m.threads), "B")
+                    .c_str());
+  else if (m.kind == "cpu")
+    std::printf("  cache: L2 %s per core\n", si(m.cache_bytes, "B").c_str());
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);
   if (!why_naive.empty())
@@ -228,10 +240,11 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
 int tune(const Compiled &c, const TuneOptions &opts) {
   check_target(opts.explain.target, false);
   const auto params = param_values(c.program, opts.explain.run);
-  const model::Cost cost = program_cost(c.program, c.analysis, params);
+  // The model predicts runs of the steps measured (blocks of at most k share them out).
+  const model::Cost cost = program_cost(c.program, c.analysis, params, opts.steps);
   std::string from;
   const model::Machine m = model::load_machine(opts.explain.machine, opts.explain.target, from);
-  const auto cands = program_candidates(c, opts.explain.target, m, params);
+  const auto cands = program_candidates(c, opts.explain.target, m, params, 1, opts.steps);
   // What to measure: the model's best few, the best it predicts for every k and for every tile
   // height (so a mistake of the model in either shows), and naive.
   std::vector<model::Prediction> runnable;
@@ -269,7 +282,9 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   b.emit.plan = "scheme=naive";
   build_executable(c, b, exe);
   const double cells = cost.cells();
-  std::vector<double> measured(runnable.size(), 0);
+  // Every round measures every candidate once, so a slow spell of the machine (other tenants,
+  // bandwidth that drifts) hits all of them alike; a candidate's figure is its median.
+  std::vector<std::vector<double>> rates(runnable.size());
   for (int round = 0; round < opts.rounds; ++round)
     for (std::size_t i = 0; i < runnable.size(); ++i) {
       std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(opts.steps),
@@ -288,19 +303,29 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       auto j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.contains("cells_per_second"))
         throw stencilc::Error("cannot read the summary of candidate " + runnable[i].plan.key());
-      measured[i] = std::max(measured[i], j["cells_per_second"].get<double>());
+      rates[i].push_back(j["cells_per_second"].get<double>());
     }
+  std::vector<double> measured;
+  for (auto &r : rates) {
+    std::sort(r.begin(), r.end());
+    const std::size_t n = r.size();
+    measured.push_back(n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]));
+  }
   const double best = *std::max_element(measured.begin(), measured.end());
   std::size_t best_i = 0;
   for (std::size_t i = 0; i < measured.size(); ++i)
     if (measured[i] == best)
       best_i = i;
-  std::printf("  %-46s %14s %14s\n", "plan (* = the model's choice, + = fastest measured)",
-              "predicted c/s", "measured c/s");
-  for (std::size_t i = 0; i < runnable.size(); ++i)
-    std::printf("  %s%s %-44s %14.4g %14.4g\n", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
+  std::printf("  %-46s %14s %14s  %s\n", "plan (* = the model's choice, + = fastest measured)",
+              "predicted c/s", "measured c/s", opts.rounds > 1 ? "(median; min - max)" : "");
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    std::printf("  %s%s %-44s %14.4g %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
                 runnable[i].plan.key().c_str(), cells / runnable[i].seconds_per_step,
                 measured[i]);
+    if (opts.rounds > 1)
+      std::printf("  %.4g - %.4g", rates[i].front(), rates[i].back());
+    std::printf("\n");
+  }
   std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
               100.0 * measured[0] / best, runnable[best_i].plan.key().c_str());
   return 0;
@@ -322,9 +347,27 @@ int calibrate(const CalibrateOptions &opts) {
     std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
   if (run_process(cmd) != 0)
     throw stencilc::Error("cannot compile the calibration program: " + command_line(cmd));
-  std::printf("measuring streaming bandwidth, the in-cache stencil rate and barriers...\n");
+  // Caches from sysfs: a thread's rings live in its private L2 or its share of the L3.
+  double l2 = 0, l3 = 0;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", i);
+    std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
+    int level = 0;
+    std::string size, type;
+    if (!(lv >> level) || !(sz >> size) || !(ty >> type) || type == "Instruction")
+      continue;
+    double bytes = std::atof(size.c_str());
+    if (size.back() == 'K')
+      bytes *= 1024;
+    else if (size.back() == 'M')
+      bytes *= 1024 * 1024;
+    (level == 2 ? l2 : level == 3 ? l3 : bytes) = bytes;
+  }
+  const double cache = l2 > 0 ? l2 : 1 << 20;
+  std::printf("measuring streaming bandwidth, the in-cache stencil rates and barriers...\n");
   std::fflush(stdout);
-  if (run_process({exe}, tmp.path() + "/out.json") != 0)
+  if (run_process({exe, fmt::format("{:.0f}", cache), fmt::format("{:.0f}", l3)},
+                  tmp.path() + "/out.json") != 0)
     throw stencilc::Error("the calibration program failed");
   std::ifstream in(tmp.path() + "/out.json");
   std::string line;
@@ -341,23 +384,9 @@ int calibrate(const CalibrateOptions &opts) {
   m.bandwidth = *std::max_element(stream.begin(), stream.end());
   m.flops = j["stencil_flops"].get<double>();
   m.barrier_seconds = j["barrier_seconds"].get<double>();
-  // Caches from sysfs: a thread's tile lives in its private L2 (the most reliable figure).
-  double l2 = 0, l3 = 0;
-  for (int i = 0; i < 8; ++i) {
-    const std::string dir = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", i);
-    std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
-    int level = 0;
-    std::string size, type;
-    if (!(lv >> level) || !(sz >> size) || !(ty >> type) || type == "Instruction")
-      continue;
-    double bytes = std::atof(size.c_str());
-    if (size.back() == 'K')
-      bytes *= 1024;
-    else if (size.back() == 'M')
-      bytes *= 1024 * 1024;
-    (level == 2 ? l2 : level == 3 ? l3 : bytes) = bytes;
-  }
-  m.cache_bytes = l2 > 0 ? l2 : 1 << 20;
+  m.cache_bytes = cache;
+  m.shared_cache_bytes = l3;
+  m.shared_cache_flops = l3 > 0 ? j["shared_cache_stencil_flops"].get<double>() : 0.0;
   m.net_latency = 1e-6;
   m.net_bandwidth = 1e10;
   std::string stream_list;
@@ -365,9 +394,12 @@ int calibrate(const CalibrateOptions &opts) {
     stream_list += fmt::format("{}{} thread{}: {}", t ? ", " : "", t + 1, t ? "s" : "",
                                si(stream[t], "B/s"));
   std::printf("  streaming bandwidth: %s\n", stream_list.c_str());
-  std::printf("  in-cache 7-point stencil: %s (%s cells/s)\n", si(m.flops, "flop/s").c_str(),
-              si(j["stencil_cells_per_second"].get<double>(), "").c_str());
   std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
+  std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
+              si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
+  if (l3 > 0)
+    std::printf("  7-point stencil, 512-cell rows, data in L3: %s (%s cells/s)\n",
+                si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   std::printf("  MPI: not measured (no mpirun on this machine); network figures are defaults\n");
   const std::string path = opts.output.empty() ? model::calibrated_machine_path() : opts.output;
@@ -376,8 +408,9 @@ int calibrate(const CalibrateOptions &opts) {
   std::ofstream out(path);
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
-      "bandwidth: best scale-kernel pass over 128 MiB arrays; flops: 7-point stencil in cache; "
-      "cache: the L2 of one core (sysfs); barrier: averaged over 20000");
+      "bandwidth: best scale-kernel pass over 128 MiB arrays; flops: 7-point stencil on 512-cell "
+      "rows, per thread two grids in half its L2; shared_cache_flops: the same in 0.4 of the L3 "
+      "per thread; caches: sysfs (cpu0); barrier: averaged over 20000");
   if (!out.good())
     throw stencilc::Error("cannot write '" + path + "'");
   std::printf("wrote %s\n", path.c_str());

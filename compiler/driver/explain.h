@@ -12,19 +12,20 @@
 
 namespace stc {
 
-/// The model's cost of one step of the program with these param values.
+/// The model's cost of one step of the program with these param values; `steps` is the run's
+/// step count (0: the program's default).
 model::Cost program_cost(const ir::Program &p, const Analysis &a,
-                         const std::vector<ir::Scalar> &params);
+                         const std::vector<ir::Scalar> &params, std::int64_t steps = 0);
 
 /// The candidates of the model for the target, fastest first, with the plans that cannot run
 /// this program left out (openmp: temporal where temporal_unsupported says so).
 std::vector<model::Prediction> program_candidates(const Compiled &c, const std::string &target,
                                                   const model::Machine &m,
                                                   const std::vector<ir::Scalar> &params,
-                                                  int ranks = 1);
+                                                  int ranks = 1, std::int64_t steps = 0);
 
 /// The plan the model chooses for the program on the target with the default (or calibrated)
-/// machine profile `machine` ("" = default) and these --set values.
+/// machine profile `machine` ("" = default) and these --set (and --steps) values.
 model::Prediction chosen_plan(const Compiled &c, const std::string &target,
                               const std::string &machine, const stencilc::RunOptions &run);
 
@@ -34,7 +35,7 @@ struct ExplainOptions {
   std::string plan; // override
   int ranks = 1;
   bool json = false;
-  stencilc::RunOptions run; // --set
+  stencilc::RunOptions run; // --set, --steps
 };
 
 int explain(const Compiled &c, const ExplainOptions &opts);
@@ -43,7 +44,7 @@ struct TuneOptions {
   ExplainOptions explain;
   BuildOptions build;
   std::int64_t steps = 10;
-  int rounds = 1;          // measure every candidate this often, keep its best
+  int rounds = 3;          // measure every candidate this often, keep its median
   int max_candidates = 12; // measured at most
 };
 

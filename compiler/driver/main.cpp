@@ -129,6 +129,9 @@ int main(int argc, char **argv) {
   explainc->add_option("--ranks,-n", eopts.ranks, "MPI processes (mpi-* targets)")
       ->check(CLI::Range(1, 1 << 20));
   explainc->add_option("--plan", eopts.plan, "KEY=VALUE,... predict this plan instead");
+  std::int64_t esteps = 0;
+  explainc->add_option("--steps", esteps, "steps of the run to predict (default: the program's)")
+      ->check(CLI::PositiveNumber);
   explainc->add_flag("--json", eopts.json, "print one JSON line");
 
   TuneOptions topts;
@@ -139,7 +142,7 @@ int main(int argc, char **argv) {
   add_model(tunec);
   add_cxx(tunec);
   tunec->add_option("--steps", topts.steps, "steps per measurement")->capture_default_str();
-  tunec->add_option("--rounds", topts.rounds, "measure every candidate N times, keep the best")
+  tunec->add_option("--rounds", topts.rounds, "measure every candidate N times (in turn), keep the median")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   tunec->add_option("--max-candidates", topts.max_candidates, "measure at most N plans")
@@ -218,8 +221,11 @@ int main(int argc, char **argv) {
       std::printf("built %s\n", exe.c_str());
       return 0;
     }
-    if (explainc->parsed())
+    if (explainc->parsed()) {
+      if (esteps > 0)
+        eopts.run.steps = esteps;
       return explain(*compiled, eopts);
+    }
     if (tunec->parsed()) {
       topts.explain = eopts;
       topts.build = bopts;

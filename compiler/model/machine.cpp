@@ -58,6 +58,8 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("threads", v, false);
   m.threads = v > 0 ? static_cast<int>(v) : 1;
   num("cache_bytes", m.cache_bytes, m.kind == "cpu");
+  num("shared_cache_bytes", m.shared_cache_bytes, false);
+  num("shared_cache_flops", m.shared_cache_flops, false);
   num("barrier_seconds", m.barrier_seconds, false);
   v = 0;
   num("sms", v, m.kind == "gpu");
@@ -90,6 +92,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   j["flops"] = m.flops;
   j["threads"] = m.threads;
   j["cache_bytes"] = m.cache_bytes;
+  j["shared_cache_bytes"] = m.shared_cache_bytes;
+  j["shared_cache_flops"] = m.shared_cache_flops;
   j["barrier_seconds"] = m.barrier_seconds;
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "stencilc/error.h"
+#include "stencilc/temporal.h"
 
 namespace stc::model {
 
@@ -49,7 +50,7 @@ double tile_working_set(const Cost &c, int k, int tx, int ty) {
          (ty + 2.0 * c.radius * k) * c.elem_bytes * c.grids;
 }
 
-double row_redundancy(int k, int r, int rows) {
+double row_redundancy(int k, int r, double rows) {
   double sum = 0;
   for (int j = 1; j <= k; ++j)
     sum += rows + 2.0 * r * (k - j);
@@ -64,6 +65,13 @@ double ring_working_set(const Cost &c, int k, int rows) {
                         (2 * c.radius + 1) * inputs;
   const double plane_rows = c.rank >= 3 ? rows + 2.0 * c.step_radius * k : 1.0;
   return planes * plane_rows * (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
+}
+
+double effective_k(int k, std::int64_t steps) {
+  if (steps < 1 || k < 1)
+    return std::max(k, 1);
+  const double blocks = std::ceil(static_cast<double>(steps) / k);
+  return static_cast<double>(steps) / blocks;
 }
 
 double tail_factor(std::int64_t blocks, const Machine &m) {
@@ -95,40 +103,82 @@ double tile_bytes(const Cost &c, double halo) {
   return read * halo + c.written_bytes_per_cell;
 }
 
+// Where data of `bytes` per thread lives on a CPU and the stencil rate there: 2 = the core's
+// L2, 3 = its share of the L3, 0 = neither (memory).
+struct CacheLevel {
+  int level = 0;
+  double flops = 0;
+  double budget = 0; // bytes of the level it was checked against
+};
+
+CacheLevel cpu_level(double bytes, const Machine &m) {
+  const double l3 = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  if (bytes <= m.cache_bytes)
+    return {2, m.flops, m.cache_bytes};
+  if (bytes <= l3)
+    return {3, m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, l3};
+  return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
+}
+
+// The grids of a whole step stay in cache between steps (`cells` cells, every grid once):
+// then no sweep goes to memory and the in-cache rate bounds every plan.
+CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
+  return cpu_level(c.bytes_per_cell * cells / std::max(1, m.threads), m);
+}
+
 // The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a
-// tile's rings fit in its thread's cache, a block of k steps reads the state once and writes
-// it once (counted like a naive write, ownership read included), coefficients stream at every
-// stage; otherwise every stage streams from memory.
+// tile's rings fit in its thread's L2 or its share of the L3, a block of k steps reads the state
+// once and writes it once (counted like a naive write, ownership read included), coefficients
+// stream at every stage, and the stages compute at that cache's rate; otherwise every stage
+// streams from memory.
 Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
   r.plan = p;
   const int k = p.k;
-  const int rows = p.rows > 0 ? p.rows : static_cast<int>(std::max<std::int64_t>(1, c.extent[1]));
-  r.redundancy = row_redundancy(k, c.step_radius, rows);
-  // Too few tiles of rows to give every thread two: the engine also cuts the streamed
-  // dimension into chunks, whose ghost planes are computed twice too.
-  if (c.rank == 3) {
-    const std::int64_t tiles = (c.extent[1] + rows - 1) / rows;
-    const std::int64_t want = 2 * std::max(1, m.threads);
-    if (tiles < want) {
-      const std::int64_t chunks = (want + tiles - 1) / tiles;
-      const std::int64_t planes = std::max<std::int64_t>(1, (c.extent[2] + chunks - 1) / chunks);
-      r.redundancy *= row_redundancy(k, c.step_radius, static_cast<int>(planes));
-    }
+  // The engine's tiles (runtime tile_count): as even as the rows allow, the same number per
+  // thread; a tile of `rows` useful rows computes rows + 2R(k - j) at stage j, so the average
+  // tile size sets the redundancy and the largest one the rings.
+  const int threads = std::max(1, m.threads);
+  const std::int64_t n1 = std::max<std::int64_t>(1, c.extent[1]);
+  const std::int64_t tiles = stencilc::temporal::tile_count(n1, p.rows, threads);
+  const double rows_avg = static_cast<double>(n1) / static_cast<double>(tiles);
+  const int rows = static_cast<int>((n1 + tiles - 1) / tiles);
+  r.redundancy = row_redundancy(k, c.step_radius, rows_avg);
+  // Fewer rows than threads: the streamed dimension is cut into chunks too, whose ghost
+  // planes are computed twice as well.
+  if (c.rank == 3 && tiles < threads) {
+    const std::int64_t chunks = std::min<std::int64_t>(c.extent[2], (threads + tiles - 1) / tiles);
+    r.redundancy *= row_redundancy(k, c.step_radius, static_cast<double>(c.extent[2]) / chunks);
   }
-  r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
   const double ws = ring_working_set(c, k, rows);
+  const CacheLevel at = cpu_level(ws, m);
+  const CacheLevel resident = cpu_resident(c, m, cells);
+  // A run's blocks hold k steps or one fewer (the steps are shared out evenly).
+  const double k_eff = effective_k(k, c.steps);
   const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
   double t_state = 0, t_coefficients = 0;
-  if (ws <= m.cache_bytes) {
-    t_state = cells * (state_read + c.written_bytes_per_cell) / k / m.bandwidth;
-    t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy / m.bandwidth;
+  if (at.level > 0) {
+    // A problem whose grids stay in cache gains nothing from rings there: its stages run at
+    // the grids' cache rate, as naive sweeps do, and pay the redundant rows on top.
+    r.t_compute = cells * c.flops_per_cell * r.redundancy /
+                  (resident.level > 0 ? resident.flops : at.flops);
+    if (resident.level == 0) {
+      t_state = cells * (state_read + c.written_bytes_per_cell) / k_eff / m.bandwidth;
+      t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy / m.bandwidth;
+    }
     r.t_memory = t_state + t_coefficients;
     r.bound = bound_of(r.t_compute, r.t_memory);
+    if (m.shared_cache_bytes > 0)
+      r.note = fmt::format("rings {:.2g} MB per thread in L{}", ws / 1e6, at.level);
   } else {
+    r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
     r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
     r.bound = "cache";
-    r.note = fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6, m.cache_bytes / 1e6);
+    r.note = m.shared_cache_bytes > 0
+                 ? fmt::format("working set {:.2g} MB > {:.2g} MB of L3 per thread", ws / 1e6,
+                               at.budget / 1e6)
+                 : fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6,
+                               m.cache_bytes / 1e6);
   }
   // In cache, the state's trip through memory (the first stage reads new planes, results are
   // written) stalls the cores while they would compute: it adds (measured: PERFORMANCE.md);
@@ -137,7 +187,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const bool fits = r.bound != "cache";
   r.seconds_per_step = (fits ? std::max(r.t_compute, t_coefficients) + t_state
                              : std::max(r.t_compute, r.t_memory)) +
-                       m.barrier_seconds / k;
+                       m.barrier_seconds / k_eff;
   return r;
 }
 
@@ -150,6 +200,15 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
     r.t_compute = cells * c.flops_per_cell / m.flops;
     r.t_memory = cells * c.bytes_per_cell * traffic / m.bandwidth;
+    // CPU grids that stay in the L2s or the L3 between steps: the sweep runs at that cache's
+    // stencil rate and nothing streams from memory.
+    const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
+    if (resident.level > 0) {
+      r.t_compute = cells * c.flops_per_cell / resident.flops;
+      r.t_memory = 0;
+      if (m.shared_cache_bytes > 0)
+        r.note = fmt::format("grids in L{}", resident.level);
+    }
     r.seconds_per_step = std::max(r.t_compute, r.t_memory) +
                          (m.kind == "gpu" ? m.launch_seconds : m.barrier_seconds);
     r.bound = bound_of(r.t_compute, r.t_memory);
@@ -260,8 +319,8 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
   if (target == "openmp") {
     add("naive", 1, 0, 0);
     if (c.rank == 2 || c.rank == 3)
-      for (int k : {2, 3, 4, 6, 8})
-        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128}
+      for (int k : {2, 3, 4, 6, 8, 10, 12, 16})
+        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
                                     : std::vector<int>{64, 256, 1024})
           if (rows <= c.extent[1]) {
             add("temporal", k, 0, 0);

@@ -14,10 +14,13 @@ struct Machine {
   std::string name;
   std::string kind = "cpu"; // "cpu" or "gpu"
   // Compute and memory.
-  double flops = 0;           // F: sustained flop/s of stencil code on data in cache (all cores)
+  double flops = 0;           // F: sustained flop/s of stencil code on data in cache (all cores;
+                              // CPU: in the private L2)
   double bandwidth = 0;       // B: sustained streaming bandwidth, bytes/s (all cores)
   int threads = 1;            // CPU: threads the measurement used
-  double cache_bytes = 0;     // CPU: cache a thread can keep a tile in (its share of L2/L3)
+  double cache_bytes = 0;     // CPU: the private cache of one core (L2)
+  double shared_cache_bytes = 0; // CPU: the cache all threads share (L3; 0: none)
+  double shared_cache_flops = 0; // CPU: F with the working set in the shared cache (0: flops)
   double barrier_seconds = 0; // CPU: one OpenMP barrier
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
@@ -50,7 +53,7 @@ struct Cost {
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
-  std::int64_t steps = 1;
+  std::int64_t steps = 0;        // steps of the run (0: unknown; blocks of k steps assumed)
   double cells() const;
 };
 
@@ -88,12 +91,20 @@ double tile_working_set(const Cost &c, int k, int tx, int ty);
 
 /// The openmp temporal plan (runtime/src/temporal.cpp): a tile of `rows` rows computes, at
 /// stage j of k steps, rows + 2 R (k - j) rows (R = step_radius); the average over the steps
-/// per useful row.
-double row_redundancy(int k, int r, int rows);
+/// per useful row, 1 + R (k - 1) / rows (`rows` may be an average tile size).
+double row_redundancy(int k, int r, double rows);
 
 /// Bytes an openmp temporal tile keeps in cache: the stages' rings ((2r+1) planes each, one
 /// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
 double ring_working_set(const Cost &c, int k, int rows);
+
+/// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the
+/// planes streaming through and other processes' lines (PERFORMANCE.md measures the knee).
+constexpr double kSharedCacheShare = 0.5;
+
+/// Steps per block on average when a run of `steps` steps is split into the fewest blocks of at
+/// most k (runtime: block_steps): steps / ceil(steps / k); k when steps is unknown (< 1).
+double effective_k(int k, std::int64_t steps);
 
 /// GPU wave quantisation: useful fraction of the last wave of `blocks` thread blocks.
 double tail_factor(std::int64_t blocks, const Machine &m);

@@ -460,17 +460,42 @@ private:
     }
   }
 
-  bool in_domain(const Call &c, std::int64_t t, std::int64_t s) const {
-    const Dims &dm = sc_.dims;
+  bool in_domain_s(const Call &c, std::int64_t s) const {
     const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
-    if (gs < c.lo[dm.s] || gs >= c.hi[dm.s])
-      return false;
-    if (dm.t >= 0) {
-      const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
-      if (gt < c.lo[dm.t] || gt >= c.hi[dm.t])
-        return false;
+    return gs >= c.lo[sc_.dims.s] && gs < c.hi[sc_.dims.s];
+  }
+  bool in_domain_t(const Call &c, std::int64_t t) const {
+    const int d = sc_.dims.t;
+    if (d < 0)
+      return true;
+    const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
+    return gt >= c.lo[d] && gt < c.hi[d];
+  }
+  // The first row after t where rows stop being one run for the kernel: the domain starts or
+  // ends, or (periodic T) the coordinate or a read of global storage wraps around.
+  std::int64_t next_break(const Call &c, const Cursor *ic, std::size_t nin, std::int64_t t) const {
+    const int d = sc_.dims.t;
+    std::int64_t next = INT64_MAX;
+    if (d < 0)
+      return next;
+    auto at_or_after = [&](std::int64_t base) { // the first base + q nt > t (q = 0 if not periodic)
+      if (!sc_.periodic_t) {
+        if (base > t)
+          next = std::min(next, base);
+        return;
+      }
+      const std::int64_t q = (t - base) >= 0 ? (t - base) / sc_.nt + 1 : -((base - t - 1) / sc_.nt);
+      next = std::min(next, base + q * sc_.nt);
+    };
+    at_or_after(c.lo[d]);
+    at_or_after(c.hi[d]);
+    if (sc_.periodic_t) {
+      at_or_after(0);
+      for (std::size_t i = 0; i < nin; ++i)
+        if (ic[i].wrap)
+          at_or_after(-ic[i].shift);
     }
-    return true;
+    return next;
   }
 
   void produce(const Stage &st, std::int64_t s) {
@@ -502,6 +527,7 @@ private:
     }
     void *out[16];
     const void *in[64];
+    std::int64_t out_step[16], in_step[64];
     const std::int64_t tlo = sc_.periodic_t ? rlo : std::max<std::int64_t>(rlo, 0);
     const std::int64_t thi = sc_.periodic_t ? rhi : std::min<std::int64_t>(rhi, sc_.nt);
     const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
@@ -510,6 +536,7 @@ private:
     const std::size_t nout = st.out.size(), nin = st.in.size();
     for (std::size_t i = 0; i < nout; ++i) {
       oc[i] = cursor(st.out[i], s);
+      out_step[i] = oc[i].row_bytes;
       if (!st.full)
         pc[i] = cursor(st.prior[i], s);
     }
@@ -517,31 +544,44 @@ private:
       const Slot &sl = call.reads[i];
       ic[i] = cursor(st.in[i], s + (dm.t >= 0 ? sl.d2 : sl.d1));
       ic[i].shift = dm.t >= 0 ? sl.d1 : 0;
+      in_step[i] = ic[i].row_bytes;
     }
-    for (std::int64_t t = tlo; t < thi; ++t) {
-      for (std::size_t i = 0; i < nout; ++i) {
-        out[i] = at(oc[i], t);
-        // The old row, x ghosts included: an in-place kernel reads them as the naive sweep does.
-        if (!st.full)
-          copy_row(sc_.versions[st.out[i]].grid, static_cast<unsigned char *>(out[i]), at(pc[i], t));
-      }
-      if (in_domain(call, t, s)) {
-        for (std::size_t i = 0; i < nin; ++i)
-          in[i] = at(ic[i], t);
-        const std::int64_t gt = sc_.periodic_t ? floor_mod(t, sc_.nt) : t;
-        if (dm.t >= 0)
-          call.fn(out, in, call.lo[0], call.hi[0], gt, gs, ctx_);
-        else
-          call.fn(out, in, call.lo[0], call.hi[0], gs, 0, ctx_);
-      }
-      for (std::size_t i = 0; i < nout; ++i) {
-        const Version &v = sc_.versions[st.out[i]];
-        x_ghosts(v.grid, static_cast<unsigned char *>(out[i]), t, s);
-        // A result row goes to its shadow while it is in L1.
-        if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
-          write_row(v.final_of, global_row(v.final_of, shadows_, t, s),
-                    static_cast<unsigned char *>(out[i]));
-      }
+    const bool plane_in_domain = in_domain_s(call, s);
+    // Rows in batches: the kernel computes a batch in one call; then each row gets its x
+    // ghosts and, if it is a result, goes to its shadow while the batch is still in L1.
+    constexpr std::int64_t kBatch = 8;
+    for (std::int64_t tb = tlo; tb < thi; tb += kBatch) {
+      const std::int64_t te = std::min(thi, tb + kBatch);
+      // The old rows, x ghosts included: an in-place kernel reads them as the naive sweep does.
+      if (!st.full)
+        for (std::int64_t t = tb; t < te; ++t)
+          for (std::size_t i = 0; i < nout; ++i)
+            copy_row(sc_.versions[st.out[i]].grid, at(oc[i], t), at(pc[i], t));
+      if (plane_in_domain)
+        for (std::int64_t t = tb; t < te;) {
+          const std::int64_t run_end = std::min(te, next_break(call, ic, nin, t));
+          if (in_domain_t(call, t)) {
+            for (std::size_t i = 0; i < nout; ++i)
+              out[i] = at(oc[i], t);
+            for (std::size_t i = 0; i < nin; ++i)
+              in[i] = at(ic[i], t);
+            if (dm.t >= 0)
+              call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0],
+                      sc_.periodic_t ? floor_mod(t, sc_.nt) : t, run_end - t, gs, ctx_);
+            else
+              call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0], gs, 1, 0, ctx_);
+          }
+          t = run_end;
+        }
+      for (std::int64_t t = tb; t < te; ++t)
+        for (std::size_t i = 0; i < nout; ++i) {
+          const Version &v = sc_.versions[st.out[i]];
+          unsigned char *r = at(oc[i], t);
+          x_ghosts(v.grid, r, t, s);
+          // A result row goes to its shadow while it is in L1.
+          if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
+            write_row(v.final_of, global_row(v.final_of, shadows_, t, s), r);
+        }
     }
     // Ghost rows of dimension T (whole rows, x ghosts included), after the interior rows.
     if (dm.t >= 0 && !sc_.periodic_t)
@@ -607,17 +647,19 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
   Schedule sc = plan(step, o, grids);
   const Dims &dm = sc.dims;
 
-  // Tiles: T in runs of `tile` rows; S in chunks, enough of them to give every thread work.
-  const std::int64_t tile = dm.t >= 0 && o.tile > 0 ? std::min<std::int64_t>(o.tile, sc.nt) : sc.nt;
-  const std::int64_t ntiles_t = (sc.nt + tile - 1) / tile;
+  // Tiles: T cut into even tiles, as many per thread for every thread; S is streamed whole
+  // unless chunks are asked for (or rank 2, where chunks of S are the tiles), or T has fewer
+  // rows than there are threads.
   const int threads = omp_get_max_threads();
-  std::int64_t chunk = o.chunk > 0 ? o.chunk : (dm.t < 0 && o.tile > 0 ? o.tile : 0);
-  if (chunk <= 0) {
-    const std::int64_t want = std::max<std::int64_t>(1, (2 * threads + ntiles_t - 1) / ntiles_t);
-    chunk = (sc.ns + want - 1) / want;
-  }
-  chunk = std::min<std::int64_t>(std::max<std::int64_t>(chunk, 1), sc.ns);
-  const std::int64_t nchunks = (sc.ns + chunk - 1) / chunk;
+  const std::int64_t ntiles_t = dm.t >= 0 ? tile_count(sc.nt, o.tile, threads) : 1;
+  std::int64_t nchunks = 1;
+  if (o.chunk > 0)
+    nchunks = tile_count(sc.ns, o.chunk, 1);
+  else if (dm.t < 0)
+    nchunks = tile_count(sc.ns, o.tile, threads);
+  else if (ntiles_t < threads)
+    nchunks = std::min<std::int64_t>(sc.ns, (threads + ntiles_t - 1) / ntiles_t);
+  const std::int64_t tile = (sc.nt + ntiles_t - 1) / ntiles_t; // the largest tile
 
   // Workspace layout, the same for every tile (sized for a whole tile).
   // Rings start at different offsets within a 4 KiB page (5 lines apart): a stage stores row t
@@ -657,13 +699,32 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < ntiles; ++i) {
       const std::int64_t ti = i % ntiles_t, ci = i / ntiles_t;
-      tr.run(ti * tile, std::min(sc.nt, (ti + 1) * tile), ci * chunk,
-             std::min(sc.ns, (ci + 1) * chunk));
+      tr.run(ti * sc.nt / ntiles_t, (ti + 1) * sc.nt / ntiles_t, ci * sc.ns / nchunks,
+             (ci + 1) * sc.ns / nchunks);
     }
 #if defined(__SSE2__)
     _mm_sfence(); // the streamed results are visible before the caller swaps them in
 #endif
   }
+}
+
+std::int64_t tile_count(std::int64_t n, std::int64_t most, int threads) {
+  if (n <= 0)
+    return 1;
+  if (most <= 0 || most > n)
+    most = n;
+  std::int64_t c = (n + most - 1) / most;
+  if (threads > 1 && c % threads != 0)
+    c = std::min<std::int64_t>(n, (c + threads - 1) / threads * threads);
+  return c;
+}
+
+std::int64_t block_steps(std::int64_t remaining, int k) {
+  if (remaining <= 0)
+    return 0;
+  k = std::max(k, 1);
+  const std::int64_t blocks = (remaining + k - 1) / k;
+  return (remaining + blocks - 1) / blocks;
 }
 
 std::string CpuPlan::key() const {

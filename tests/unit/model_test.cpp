@@ -478,6 +478,97 @@ TEST(ModelCpuTemporal, CacheFootprintPenalty) {
   EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 536639, 1e-6), p).bound, "cache");
 }
 
+// A CPU with 512 KiB of L2 per core and a 32 MiB L3 shared by 2 threads (rings may fill half
+// of it: 8 MiB per thread), F = 1e11 in L2 and 5e10 in L3, B = 1e10, no barrier.
+model::Machine cpu_l3(double l2 = 512 * 1024, double l3 = 32 << 20) {
+  model::Machine m = cpu(1e11, 1e10, l2, 0);
+  m.threads = 2;
+  m.shared_cache_bytes = l3;
+  m.shared_cache_flops = 5e10;
+  return m;
+}
+
+TEST(ModelCpuTemporal, RingsInTheSharedCache) {
+  // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above).
+  const auto c = heat3d_cpu(256, 256, 256);
+  const auto p = rows_plan(4, 32);
+  // 536,640 B > 524,288 B of L2, <= 32 MiB * 0.5 / 2 = 8,388,608 B: the rings live in L3 and
+  // the stages compute at its rate: 16,777,216 * 8 * 1.09375 / 5e10 = 2.9360128e-3. The state
+  // still crosses memory once per block: 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3; they add.
+  const auto l3 = model::predict(c, cpu_l3(), p);
+  expect_close(l3.t_compute, 2.9360128e-3);
+  expect_close(l3.t_memory, 5.0331648e-3);
+  expect_close(l3.seconds_per_step, 2.9360128e-3 + 5.0331648e-3);
+  EXPECT_EQ(l3.bound, "memory");
+  EXPECT_EQ(l3.note, "rings 0.54 MB per thread in L3");
+  // With 1 MiB of L2 they fit there: F = 1e11, T_compute = 1.4680064e-3.
+  const auto l2 = model::predict(c, cpu_l3(1 << 20), p);
+  expect_close(l2.t_compute, 1.4680064e-3);
+  expect_close(l2.seconds_per_step, 1.4680064e-3 + 5.0331648e-3);
+  EXPECT_EQ(l2.note, "rings 0.54 MB per thread in L2");
+  // A 1 MiB L3 leaves 1,048,576 * 0.5 / 2 = 262,144 B per thread: the rings spill, every stage
+  // streams its 12 bytes with the redundancy: 16,777,216 * 12 * 1.09375 / 1e10 = 2.2020096e-2.
+  const auto spill = model::predict(c, cpu_l3(512 * 1024, 1 << 20), p);
+  EXPECT_EQ(spill.bound, "cache");
+  EXPECT_EQ(spill.note, "working set 0.54 MB > 0.26 MB of L3 per thread");
+  expect_close(spill.seconds_per_step, 2.2020096e-2);
+  // Exactly at the share it still fits: 536,640 * 2 / 0.5 = 2,146,560 B of L3.
+  EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146560), p).bound, "memory");
+  EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146559), p).bound, "cache");
+  // Without a shared_cache_flops figure the L3 runs at F.
+  auto no_rate = cpu_l3();
+  no_rate.shared_cache_flops = 0;
+  expect_close(model::predict(c, no_rate, p).t_compute, 1.4680064e-3);
+}
+
+TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
+  EXPECT_DOUBLE_EQ(model::effective_k(8, 100), 100.0 / 13); // 9 blocks of 8, 4 of 7
+  EXPECT_DOUBLE_EQ(model::effective_k(4, 12), 4.0);
+  EXPECT_DOUBLE_EQ(model::effective_k(8, 3), 3.0); // one block of 3
+  EXPECT_DOUBLE_EQ(model::effective_k(6, 0), 6.0); // steps unknown
+  EXPECT_DOUBLE_EQ(model::effective_k(1, 7), 1.0);
+  // heat3d 256^3, k = 4, 32 rows, 10 steps: 3 blocks, 10/3 steps each; the state's trip costs
+  // 16,777,216 * 12 / (10 / 3) / 1e10 = 6.03979776e-3 per step instead of 5.0331648e-3.
+  auto c = heat3d_cpu(256, 256, 256);
+  c.steps = 10;
+  const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32));
+  expect_close(p.t_memory, 6.03979776e-3);
+  expect_close(p.seconds_per_step, 1.4680064e-3 + 6.03979776e-3);
+  // The barrier is shared by the steps of a block too: 4e-6 / (10 / 3) = 1.2e-6.
+  const auto b = model::predict(c, cpu(1e11, 1e10, 1 << 20, 4e-6), rows_plan(4, 32));
+  expect_close(b.seconds_per_step, 1.4680064e-3 + 6.03979776e-3 + 1.2e-6);
+}
+
+TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
+  // heat3d 64^3 = 262,144 cells: 12 B each is 1,572,864 B per thread (2 threads): more than
+  // the 512 KiB L2, within the 8 MiB of L3. Naive sweeps run at the L3 rate and touch no
+  // memory: 262,144 * 8 / 5e10 = 4.194304e-5.
+  const auto c = heat3d_cpu(64, 64, 64);
+  const auto naive = model::predict(c, cpu_l3(), plan("openmp", "naive", 1));
+  expect_close(naive.t_compute, 4.194304e-5);
+  EXPECT_EQ(naive.t_memory, 0);
+  expect_close(naive.seconds_per_step, 4.194304e-5);
+  EXPECT_EQ(naive.bound, "compute");
+  EXPECT_EQ(naive.note, "grids in L3");
+  // A temporal plan's rings would fit the L2 (k = 2, 8 rows: 7 planes * 12 rows * 66 * 4 =
+  // 22,176 B), but with the grids in cache the stages run at the grids' L3 rate and add the
+  // redundant rows: 262,144 * 8 * 1.125 / 5e10 = 4.718592e-5, no memory term. Naive wins.
+  const auto t = model::predict(c, cpu_l3(), rows_plan(2, 8));
+  EXPECT_DOUBLE_EQ(t.redundancy, 1.125);
+  expect_close(t.t_compute, 4.718592e-5);
+  EXPECT_EQ(t.t_memory, 0);
+  EXPECT_GT(t.seconds_per_step, naive.seconds_per_step);
+  EXPECT_EQ(model::candidates(c, cpu_l3(), "openmp").front().plan.key(), "scheme=naive");
+  // 32^3: 32,768 * 12 / 2 = 196,608 B per thread fit the L2: 32,768 * 8 / 1e11 = 2.62144e-6.
+  const auto small = model::predict(heat3d_cpu(32, 32, 32), cpu_l3(), plan("openmp", "naive", 1));
+  expect_close(small.seconds_per_step, 2.62144e-6);
+  EXPECT_EQ(small.note, "grids in L2");
+  // 512^3 does not stay anywhere: memory-bound as before, 134,217,728 * 12 / 1e10.
+  const auto big = model::predict(heat3d_cpu(512, 512, 512), cpu_l3(), plan("openmp", "naive", 1));
+  expect_close(big.seconds_per_step, 134217728.0 * 12 / 1e10);
+  EXPECT_EQ(big.note, "");
+}
+
 TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
   // two grids read, 10 flops. k = 4, 32 rows, redundancy 1.09375.
@@ -524,15 +615,39 @@ TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
 }
 
 TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
-  // rows = 0 (a plan given as scheme=temporal,k=4): one tile of all 256 rows:
-  // (262 + 260 + 258 + 256) / 1024 = 1036 / 1024 = 1.01171875. One tile cannot give the
-  // (one) thread two, so z is cut into 2 chunks of 128 planes, each with its own shrinking
-  // ghost planes: (134 + 132 + 130 + 128) / 512 = 1.0234375 on top.
+  // rows = 0 (a plan given as scheme=temporal,k=4): with one thread, one tile of all 256 rows:
+  // (262 + 260 + 258 + 256) / 1024 = 1036 / 1024 = 1.01171875, as rows = 256.
   const auto c = heat3d_cpu(256, 256, 256);
-  const auto m = cpu(1e11, 1e10, 64 << 20, 0);
+  auto m = cpu(1e11, 1e10, 64 << 20, 0);
   const auto whole = model::predict(c, m, rows_plan(4, 0));
-  EXPECT_DOUBLE_EQ(whole.redundancy, 1.01171875 * 1.0234375);
+  EXPECT_DOUBLE_EQ(whole.redundancy, 1.01171875);
   EXPECT_EQ(whole.seconds_per_step, model::predict(c, m, rows_plan(4, 256)).seconds_per_step);
+  // Two threads: the engine gives each a tile, 2 of 128 rows: 1 + 3 / 128 = 1.0234375.
+  m.threads = 2;
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 0)).redundancy, 1.0234375);
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 128)).redundancy, 1.0234375);
+}
+
+TEST(ModelCpuTemporal, TilesAreEvenAndShareTheThreads) {
+  // 510 rows, at most 160 per tile, 2 threads: ceil(510 / 160) = 4 tiles (a multiple of 2)
+  // of 127.5 rows on average: k = 4: 1 + 3 / 127.5, the same as at most 128 rows (4 tiles).
+  auto m = cpu(1e11, 1e10, 64 << 20, 0);
+  m.threads = 2;
+  const auto c = heat3d_cpu(510, 510, 510);
+  const double r160 = model::predict(c, m, rows_plan(4, 160)).redundancy;
+  EXPECT_DOUBLE_EQ(r160, 1.0 + 3.0 / 127.5);
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 128)).redundancy, r160);
+  // At most 96 rows: ceil(510 / 96) = 6 tiles of 85: 1 + 3 / 85. At most 48: 11 tiles, raised
+  // to 12 for the 2 threads, 42.5 rows each.
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 96)).redundancy, 1.0 + 3.0 / 85);
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 48)).redundancy, 1.0 + 3.0 / 42.5);
+  // The rings hold the largest tile: 510 / 4 -> 128 rows, as at most 128.
+  EXPECT_EQ(model::predict(c, m, rows_plan(4, 160)).note,
+            model::predict(c, m, rows_plan(4, 128)).note);
+  // One row for two threads: one tile, and the streamed dimension in 2 chunks of 32 planes with
+  // their own ghost planes: k = 2: (3 + 1) / 2 = 2 for the row, (34 + 32) / 64 for the planes.
+  EXPECT_DOUBLE_EQ(model::predict(heat3d_cpu(64, 1, 64), m, rows_plan(2, 1)).redundancy,
+                   2.0 * 66.0 / 64.0);
 }
 
 TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
@@ -564,8 +679,10 @@ std::vector<std::string> keys(const std::vector<model::Prediction> &ps) {
 void expect_sorted(const std::vector<model::Prediction> &ps) {
   for (std::size_t i = 1; i < ps.size(); ++i) {
     const auto &a = ps[i - 1], &b = ps[i];
+    // Faster first; equal times: the smaller k (the simpler plan), then the key.
     EXPECT_TRUE(a.seconds_per_step < b.seconds_per_step ||
-                (a.seconds_per_step == b.seconds_per_step && a.plan.key() < b.plan.key()))
+                (a.seconds_per_step == b.seconds_per_step &&
+                 (a.plan.k < b.plan.k || (a.plan.k == b.plan.k && a.plan.key() < b.plan.key()))))
         << i << ": " << a.plan.key() << " " << a.seconds_per_step << " before " << b.plan.key()
         << " " << b.seconds_per_step;
   }
@@ -600,23 +717,23 @@ TEST(ModelCandidates, SortedDeterministicAndUnique) {
 }
 
 TEST(ModelCandidates, CountsPerTarget) {
-  // openmp 256^3: naive + temporal k in {2,3,4,6,8} x rows in {8,16,32,48,64,96,128}, all
-  // of them <= 256 rows: 1 + 5 * 7 = 36.
+  // openmp 256^3: naive + temporal k in {2,3,4,6,8,10,12,16} x rows in
+  // {8,16,32,48,64,96,128,160,192,256}, all of them <= 256 rows: 1 + 8 * 10 = 81.
   const auto omp = model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10), "openmp");
-  EXPECT_EQ(omp.size(), 36u);
+  EXPECT_EQ(omp.size(), 81u);
   for (const auto &p : omp) {
     EXPECT_EQ(p.plan.tile_x, 0) << p.plan.key(); // x-rows stay whole
     EXPECT_EQ(p.plan.rows == 0, p.plan.scheme == "naive") << p.plan.key();
   }
-  // 256 x 100 x 256: rows <= 100 leaves {8,16,32,48,64,96}: 1 + 5 * 6 = 31.
-  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), "openmp").size(), 31u);
+  // 256 x 100 x 256: rows <= 100 leaves {8,16,32,48,64,96}: 1 + 8 * 6 = 49.
+  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), "openmp").size(), 49u);
   // Rank 2: rows (of the streamed y) in {64, 256, 1024}: 256 x 256 keeps 64 and 256,
-  // 1 + 5 * 2 = 11; 2048 x 2048 keeps all three, 1 + 5 * 3 = 16.
+  // 1 + 8 * 2 = 17; 2048 x 2048 keeps all three, 1 + 8 * 3 = 25.
   auto h2 = heat3d(256, 256, 1);
   h2.rank = 2;
-  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 11u);
+  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 17u);
   h2.extent = {2048, 2048, 1, 1};
-  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 16u);
+  EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), "openmp").size(), 25u);
   // cuda: naive + 4 k x 5 block shapes = 21 (a roomy shared memory keeps all).
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), "cuda").size(), 21u);
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), "hip").size(), 21u);
@@ -898,6 +1015,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   auto m = cpu(3.1e10, 1.7e10, 2 * 1024 * 1024, 1.5e-6);
   m.name = "calibrated";
   m.threads = 8;
+  m.shared_cache_bytes = 32 << 20;
+  m.shared_cache_flops = 2.5e10;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
   EXPECT_EQ(back.name, "calibrated");
   EXPECT_EQ(back.kind, "cpu");
@@ -905,6 +1024,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.bandwidth, 1.7e10);
   EXPECT_EQ(back.threads, 8);
   EXPECT_DOUBLE_EQ(back.cache_bytes, 2 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(back.shared_cache_bytes, 32 << 20);
+  EXPECT_DOUBLE_EQ(back.shared_cache_flops, 2.5e10);
   EXPECT_DOUBLE_EQ(back.barrier_seconds, 1.5e-6);
   EXPECT_DOUBLE_EQ(back.net_latency, 1e-6);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 1e10);

@@ -128,6 +128,76 @@ TEST(TemporalPlan, EveryErrorNamesThePlanAndTheBadPart) {
                  std::string("--plan ") + text + ": k, rows and chunk belong to scheme=temporal");
 }
 
+// ---- tile_count: even tiles, the same number per thread -------------------------------------
+
+TEST(TemporalTileCount, FewestEvenTilesPerThread) {
+  EXPECT_EQ(tb::tile_count(510, 128, 2), 4);  // 4 already a multiple of 2
+  EXPECT_EQ(tb::tile_count(510, 160, 2), 4);  // ceil(510 / 160) = 4
+  EXPECT_EQ(tb::tile_count(510, 48, 2), 12);  // 11 raised to 12
+  EXPECT_EQ(tb::tile_count(510, 170, 2), 4);  // 3 raised to 4
+  EXPECT_EQ(tb::tile_count(510, 170, 1), 3);
+  EXPECT_EQ(tb::tile_count(510, 0, 2), 2);    // whole extent: one per thread
+  EXPECT_EQ(tb::tile_count(510, 1000, 4), 4); // more than the extent: as whole
+  EXPECT_EQ(tb::tile_count(3, 1, 4), 3);      // never more tiles than rows
+  EXPECT_EQ(tb::tile_count(1, 8, 2), 1);
+  EXPECT_EQ(tb::tile_count(0, 8, 2), 1);
+  // Sizes [i n / c, (i + 1) n / c) differ by at most one and never exceed `most`.
+  for (std::int64_t n = 1; n <= 200; n += 7)
+    for (std::int64_t most = 1; most <= n + 3; most += 5)
+      for (int threads : {1, 2, 3, 4}) {
+        const std::int64_t c = tb::tile_count(n, most, threads);
+        ASSERT_GE(c, 1);
+        ASSERT_LE(c, n);
+        std::int64_t lo = n, hi = 0;
+        for (std::int64_t i = 0; i < c; ++i) {
+          const std::int64_t size = (i + 1) * n / c - i * n / c;
+          lo = std::min(lo, size);
+          hi = std::max(hi, size);
+        }
+        EXPECT_LE(hi - lo, 1) << n << " " << most << " " << threads;
+        EXPECT_LE(hi, most) << n << " " << most << " " << threads;
+        EXPECT_TRUE(c % threads == 0 || c == n) << n << " " << most << " " << threads;
+      }
+}
+
+// ---- block_steps: a run split into blocks of at most k --------------------------------------
+
+// The sizes run() gives its blocks for `steps` steps with depth k.
+std::vector<std::int64_t> blocks_of(std::int64_t steps, int k) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t s = 0; s < steps;) {
+    const std::int64_t b = tb::block_steps(steps - s, k);
+    EXPECT_GE(b, 1);
+    out.push_back(b);
+    s += b;
+  }
+  return out;
+}
+
+TEST(TemporalBlockSteps, FewestBlocksOfNearlyEqualSize) {
+  using V = std::vector<std::int64_t>;
+  // 100 steps, k = 8: 13 blocks (ceil(100 / 8)), nine of 8 and four of 7.
+  EXPECT_EQ(blocks_of(100, 8), (V{8, 8, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7}));
+  // A multiple of k: whole blocks.
+  EXPECT_EQ(blocks_of(12, 4), (V{4, 4, 4}));
+  // Fewer steps than k: one shorter block; one step more than k: two halves.
+  EXPECT_EQ(blocks_of(3, 8), (V{3}));
+  EXPECT_EQ(blocks_of(9, 8), (V{5, 4}));
+  EXPECT_EQ(blocks_of(5, 1), (V{1, 1, 1, 1, 1}));
+  // Never more than k, always the fewest blocks.
+  for (std::int64_t steps = 1; steps <= 70; ++steps)
+    for (int k = 1; k <= 17; ++k) {
+      const V b = blocks_of(steps, k);
+      EXPECT_EQ(static_cast<std::int64_t>(b.size()), (steps + k - 1) / k) << steps << " " << k;
+      for (auto n : b) {
+        EXPECT_LE(n, k);
+        EXPECT_LE(b.front() - n, 1);
+      }
+    }
+  EXPECT_EQ(tb::block_steps(0, 4), 0);
+  EXPECT_EQ(tb::block_steps(-3, 4), 0);
+}
+
 // ---- unsupported ---------------------------------------------------------------------------
 
 tb::GridDesc desc(const std::string &name, tb::Face f = tb::Face::Dirichlet) {
@@ -214,15 +284,26 @@ inline float avg5(float c, float w, float e, float s, float n) {
   return 0.2f * ((((c + w) + e) + s) + n);
 }
 
+// Row r of a slot: `r` row steps (bytes) past the first.
+template <typename T> T *row_at(void *const *p, const std::int64_t *step, int i, std::int64_t r) {
+  return reinterpret_cast<T *>(static_cast<char *>(p[i]) + r * step[i]);
+}
+template <typename T>
+const T *row_at(const void *const *p, const std::int64_t *step, int i, std::int64_t r) {
+  return reinterpret_cast<const T *>(static_cast<const char *>(p[i]) + r * step[i]);
+}
+
 // The row function: out[0] = v at row y; in[0..2] = u at rows y, y - 1, y + 1.
-void avg5_row(void *const *out, const void *const *in, std::int64_t x_lo, std::int64_t x_hi,
-              std::int64_t, std::int64_t, const void *) {
-  float *v = static_cast<float *>(out[0]);
-  const float *u = static_cast<const float *>(in[0]);
-  const float *s = static_cast<const float *>(in[1]);
-  const float *n = static_cast<const float *>(in[2]);
-  for (std::int64_t x = x_lo; x < x_hi; ++x)
-    v[x] = avg5(u[x], u[x - 1], u[x + 1], s[x], n[x]);
+void avg5_row(void *const *out, const std::int64_t *os, const void *const *in,
+              const std::int64_t *is, std::int64_t x_lo, std::int64_t x_hi, std::int64_t,
+              std::int64_t rows, std::int64_t, const void *) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float *v = row_at<float>(out, os, 0, r);
+    const float *u = row_at<float>(in, is, 0, r), *s = row_at<float>(in, is, 1, r),
+                *n = row_at<float>(in, is, 2, r);
+    for (std::int64_t x = x_lo; x < x_hi; ++x)
+      v[x] = avg5(u[x], u[x - 1], u[x + 1], s[x], n[x]);
+  }
 }
 
 // x ghosts of one row (halo 1), as fill_dirichlet of dimension 0 gives them.
@@ -445,16 +526,17 @@ inline double avg7(double c, double w, double e, double s, double n, double b, d
   return (((((c + w) + e) + s) + n) + b + t) / 7.0;
 }
 
-void avg7_row(void *const *out, const void *const *in, std::int64_t x_lo, std::int64_t x_hi,
-              std::int64_t, std::int64_t, const void *) {
-  double *v = static_cast<double *>(out[0]);
-  const double *u = static_cast<const double *>(in[0]);
-  const double *s = static_cast<const double *>(in[1]);
-  const double *n = static_cast<const double *>(in[2]);
-  const double *b = static_cast<const double *>(in[3]);
-  const double *t = static_cast<const double *>(in[4]);
-  for (std::int64_t x = x_lo; x < x_hi; ++x)
-    v[x] = avg7(u[x], u[x - 1], u[x + 1], s[x], n[x], b[x], t[x]);
+void avg7_row(void *const *out, const std::int64_t *os, const void *const *in,
+              const std::int64_t *is, std::int64_t x_lo, std::int64_t x_hi, std::int64_t,
+              std::int64_t rows, std::int64_t, const void *) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double *v = row_at<double>(out, os, 0, r);
+    const double *u = row_at<double>(in, is, 0, r), *s = row_at<double>(in, is, 1, r),
+                 *n = row_at<double>(in, is, 2, r), *b = row_at<double>(in, is, 3, r),
+                 *t = row_at<double>(in, is, 4, r);
+    for (std::int64_t x = x_lo; x < x_hi; ++x)
+      v[x] = avg7(u[x], u[x - 1], u[x + 1], s[x], n[x], b[x], t[x]);
+  }
 }
 
 Grid<double> grid3(const char *name, std::int64_t n0, std::int64_t n1, std::int64_t n2) {

@@ -28,12 +28,16 @@ namespace stencilc::temporal {
 
 enum class Face : std::uint8_t { Dirichlet, Neumann, Periodic };
 
-/// Computes one x-row of a kernel: cells [x_lo, x_hi) of the kernel's domain (or its colour)
-/// in row (y, z) -- global interior coordinates of dimensions 1 and 2 (z = 0 for rank 2).
-/// out[i] points at cell x = 0 of the row of the i-th written grid, in[s] at cell x = 0 of the
-/// row the s-th read slot names. ctx is the generated program's params.
-using RowFn = void (*)(void *const *out, const void *const *in, std::int64_t x_lo,
-                       std::int64_t x_hi, std::int64_t y, std::int64_t z, const void *ctx);
+/// Computes `rows` consecutive x-rows of a kernel: cells [x_lo, x_hi) of the kernel's domain (or
+/// its colour) in rows y, y + 1, ..., y + rows - 1 of dimension 1 at z -- global interior
+/// coordinates (rank 2: y is the streamed dimension, rows is 1 and z is 0). out[i] points at
+/// cell x = 0 of the first row of the i-th written grid, out_step[i] is the bytes from one row
+/// to the next; in[s] and in_step[s] likewise for the s-th read slot. ctx is the generated
+/// program's params. One call covers a run of rows, so the call and the row addressing cost
+/// little next to the cells.
+using RowFn = void (*)(void *const *out, const std::int64_t *out_step, const void *const *in,
+                       const std::int64_t *in_step, std::int64_t x_lo, std::int64_t x_hi,
+                       std::int64_t y, std::int64_t rows, std::int64_t z, const void *ctx);
 
 /// A row a kernel reads: grid `grid` at offsets (d1, d2) in dimensions 1 and 2.
 struct Slot {
@@ -98,8 +102,10 @@ template <typename T> View view_of(Grid<T> &g) {
 
 struct Options {
   int k = 1;    // steps per block
-  int tile = 0; // rank 3: rows of dimension 1 per tile (0: whole extent)
-  int chunk = 0; // planes of the streamed dimension per tile (0: chosen from the thread count)
+  int tile = 0; // at most this many rows of dimension 1 per tile (rank 3; rank 2: planes of
+                // the streamed y, like chunk); 0: the whole extent. Tiles are even (tile_count)
+  int chunk = 0; // at most this many planes of the streamed dimension per tile (0: the whole
+                 // extent, cut only when there are fewer rows than threads)
   /// false: skip results the next block does not read (a grid whose old value the step
   /// overwrites before reading, like the target of a ping-pong swap), leaving them stale in
   /// both storages. Every block but the last of a run can do that.
@@ -126,6 +132,19 @@ std::string unsupported(const Step &step, const std::vector<View> &grids);
 /// stencilc::Error if `unsupported` says so or the options are out of range.
 void run_block(const Step &step, const Options &opts, const std::vector<View> &grids,
                const std::vector<View> &shadows, const void *ctx, Workspace &ws);
+
+/// How the engine cuts `n` rows (or planes) into tiles of at most `most` for `threads` threads:
+/// the fewest tiles that hold them, raised to a multiple of the thread count where n allows,
+/// so every thread gets the same number of tiles; tile i covers [i n / c, (i + 1) n / c), so
+/// sizes differ by at most one (510 rows, at most 160 each, 2 threads: 4 tiles of 127 or 128).
+/// `most` <= 0 means n. Returns the count c (>= 1 for n >= 1).
+std::int64_t tile_count(std::int64_t n, std::int64_t most, int threads);
+
+/// Steps of the next block when `remaining` steps are left to block with blocks of at most k:
+/// ceil(remaining / ceil(remaining / k)), so a run splits into the fewest blocks, of sizes that
+/// differ by at most one (100 steps with k = 8: nine blocks of 8 and four of 7), instead of
+/// whole blocks of k and a remainder of naive steps. 0 when nothing remains.
+std::int64_t block_steps(std::int64_t remaining, int k);
 
 /// The CPU plan of a generated program: "scheme=naive" or "scheme=temporal,k=K[,rows=R]
 /// [,chunk=C]": rows of dimension 1 per tile (rank 3; rank 2: of the streamed y, like chunk),
