@@ -192,13 +192,13 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
               si(std::min(m.flops / cost.flops_per_cell, m.bandwidth / cost.bytes_per_cell), "")
                   .c_str());
   if (m.kind == "cpu" && m.shared_cache_bytes > 0)
-    std::printf("  caches: L2 %s per core at %s, L3 %s shared at %s (temporal rings may use %s "
-                "of it per thread)\n",
+    std::printf("  caches: L2 %s per core (%s), L3 %s shared: temporal rings may use %s of it "
+                "per thread (%s when full)\n",
                 si(m.cache_bytes, "B").c_str(), si(m.flops, "flop/s").c_str(),
                 si(m.shared_cache_bytes, "B").c_str(),
-                si(m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, "flop/s").c_str(),
                 si(m.shared_cache_bytes * model::kSharedCacheShare / std::max(1, m.threads), "B")
-                    .c_str());
+                    .c_str(),
+                si(m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, "flop/s").c_str());
   else if (m.kind == "cpu")
     std::printf("  cache: L2 %s per core\n", si(m.cache_bytes, "B").c_str());
   if (ranks > 1)
@@ -366,7 +366,8 @@ int calibrate(const CalibrateOptions &opts) {
   const double cache = l2 > 0 ? l2 : 1 << 20;
   std::printf("measuring streaming bandwidth, the in-cache stencil rates and barriers...\n");
   std::fflush(stdout);
-  if (run_process({exe, fmt::format("{:.0f}", cache), fmt::format("{:.0f}", l3)},
+  if (run_process({exe, fmt::format("{:.0f}", cache), fmt::format("{:.0f}", l3),
+                   fmt::format("{}", model::kSharedCacheShare)},
                   tmp.path() + "/out.json") != 0)
     throw stencilc::Error("the calibration program failed");
   std::ifstream in(tmp.path() + "/out.json");
@@ -398,7 +399,7 @@ int calibrate(const CalibrateOptions &opts) {
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (l3 > 0)
-    std::printf("  7-point stencil, 512-cell rows, data in L3: %s (%s cells/s)\n",
+    std::printf("  7-point stencil, 512-cell rows, a thread's share of L3 full: %s (%s cells/s)\n",
                 si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   std::printf("  MPI: not measured (no mpirun on this machine); network figures are defaults\n");
@@ -408,9 +409,9 @@ int calibrate(const CalibrateOptions &opts) {
   std::ofstream out(path);
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
-      "bandwidth: best scale-kernel pass over 128 MiB arrays; flops: 7-point stencil on 512-cell "
-      "rows, per thread two grids in half its L2; shared_cache_flops: the same in 0.4 of the L3 "
-      "per thread; caches: sysfs (cpu0); barrier: averaged over 20000");
+      "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil on 512-cell "
+      "rows, per thread two grids in half its L2; shared_cache_flops: the same filling a thread's "
+      "share of the L3 (half of it / threads); caches: sysfs (cpu0); barrier: averaged over 20000");
   if (!out.good())
     throw stencilc::Error("cannot write '" + path + "'");
   std::printf("wrote %s\n", path.c_str());

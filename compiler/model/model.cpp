@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -115,8 +116,13 @@ CacheLevel cpu_level(double bytes, const Machine &m) {
   const double l3 = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
   if (bytes <= m.cache_bytes)
     return {2, m.flops, m.cache_bytes};
-  if (bytes <= l3)
-    return {3, m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, l3};
+  if (bytes <= l3) {
+    // Measured at both ends (calibrate): F in the L2, F_L3 with the share of L3 full; the more
+    // of the share a thread fills, the more of its lines other cores and tenants evict.
+    const double f3 = m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops;
+    const double x = (bytes - m.cache_bytes) / (l3 - m.cache_bytes);
+    return {3, m.flops + (f3 - m.flops) * x, l3};
+  }
   return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
 }
 
@@ -319,13 +325,20 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
   if (target == "openmp") {
     add("naive", 1, 0, 0);
     if (c.rank == 2 || c.rank == 3)
-      for (int k : {2, 3, 4, 6, 8, 10, 12, 16})
+      for (int k : {2, 3, 4, 6, 8, 10, 12, 16}) {
+        // Row counts that give the engine the same tiles (tile_count) are one plan: the
+        // smallest of them stands for it.
+        std::set<std::int64_t> tilings;
         for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
                                     : std::vector<int>{64, 256, 1024})
-          if (rows <= c.extent[1]) {
+          if (rows <= c.extent[1] &&
+              tilings.insert(stencilc::temporal::tile_count(c.extent[1], rows,
+                                                            std::max(1, m.threads)))
+                  .second) {
             add("temporal", k, 0, 0);
             plans.back().rows = rows;
           }
+      }
   } else if (target == "cuda" || target == "hip") {
     add("naive", 1, 0, 0);
     for (int k : {1, 2, 3, 4})

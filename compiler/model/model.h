@@ -20,7 +20,8 @@ struct Machine {
   int threads = 1;            // CPU: threads the measurement used
   double cache_bytes = 0;     // CPU: the private cache of one core (L2)
   double shared_cache_bytes = 0; // CPU: the cache all threads share (L3; 0: none)
-  double shared_cache_flops = 0; // CPU: F with the working set in the shared cache (0: flops)
+  double shared_cache_flops = 0; // CPU: F with each thread's share of the shared cache full
+                                 // (kSharedCacheShare of it / threads; 0: flops)
   double barrier_seconds = 0; // CPU: one OpenMP barrier
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
