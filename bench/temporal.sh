@@ -24,7 +24,7 @@
 #                512^3 fp32 rate is reported as a fraction of it (and stencilc's own in-cache
 #                rate, with the model's plan for that size, is shown too)
 #
-# The plan: `stencilc explain SPEC --set <bench size> --json` gives the model's choice
+# The plan: `stencilc explain SPEC --set <bench size> --steps <bench steps> --json` gives the model's choice
 # (.chosen.plan), passed to the executable with --plan (an executable built by `stencilc build`
 # has the choice for the program's default sizes compiled in). Each round prints the plan the
 # executable reports it ran.
@@ -156,11 +156,13 @@ record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }   # workload key
 
 # ---- the model's plans ----------------------------------------------------------------------
 sets3() { echo --set NX=$1 --set NY=$2 --set NZ=$3; }
-read -r plan_h3 pred_h3 < <(explain "$spec_heat3d" $(sets3 $H3N $H3N $H3N))
-read -r plan_h3d pred_h3d < <(explain "$spec_heat3d_f64" $(sets3 $H3N $H3N $H3N))
-read -r plan_h2 pred_h2 < <(explain "$spec_heat2d" --set NX=$H2N --set NY=$H2N)
-read -r plan_hm pred_hm < <(explain "$spec_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ))
-read -r plan_ic pred_ic < <(explain "$spec_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y - 2)) $((IC_Z - 2))))
+# (--steps: the model shares a run's steps out over its blocks, so the step count matters.)
+read -r plan_h3 pred_h3 < <(explain "$spec_heat3d" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS)
+read -r plan_h3d pred_h3d < <(explain "$spec_heat3d_f64" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS)
+read -r plan_h2 pred_h2 < <(explain "$spec_heat2d" --set NX=$H2N --set NY=$H2N --steps $H2_STEPS)
+read -r plan_hm pred_hm < <(explain "$spec_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ) --steps $HM_ITER)
+read -r plan_ic pred_ic < <(explain "$spec_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y - 2)) $((IC_Z - 2))) \
+                                    --steps $IC_STEPS)
 for v in plan_h3 plan_h3d plan_h2 plan_hm plan_ic; do
   [ -n "${!v}" ] || { echo "error: stencilc explain gave no plan ($v)" >&2; exit 1; }
 done
@@ -174,8 +176,9 @@ echo "machine profile: $(python3 -c 'import json, os, sys
 p = os.path.expanduser("~/.config/stencilc/machine.json")
 try:
     m = json.load(open(p))
-    print("%s: %.2f GB/s, %.1f Gflop/s, cache %.0f MiB"
-          % (p, m["bandwidth"] / 1e9, m["flops"] / 1e9, m["cache_bytes"] / 2**20))
+    print("%s: %.2f GB/s, %.1f Gflop/s in L2 (%.2f MiB), %.1f Gflop/s with a share of L3 (%.0f MiB) full"
+          % (p, m["bandwidth"] / 1e9, m["flops"] / 1e9, m["cache_bytes"] / 2**20,
+             m.get("shared_cache_flops", 0) / 1e9, m.get("shared_cache_bytes", 0) / 2**20))
 except OSError:
     print("none (stencilc calibrate not run): generic-cpu")')"
 echo "model's plans (stencilc explain --set <size> --json, .chosen.plan; predicted cells/s):"
