@@ -546,43 +546,39 @@ private:
       ic[i].shift = dm.t >= 0 ? sl.d1 : 0;
       in_step[i] = ic[i].row_bytes;
     }
-    const bool plane_in_domain = in_domain_s(call, s);
-    // Rows in batches: the kernel computes a batch in one call; then each row gets its x
-    // ghosts and, if it is a result, goes to its shadow while the batch is still in L1.
-    constexpr std::int64_t kBatch = 8;
-    for (std::int64_t tb = tlo; tb < thi; tb += kBatch) {
-      const std::int64_t te = std::min(thi, tb + kBatch);
-      // The old rows, x ghosts included: an in-place kernel reads them as the naive sweep does.
-      if (!st.full)
-        for (std::int64_t t = tb; t < te; ++t)
+    // The old rows, x ghosts included: an in-place kernel reads them as the naive sweep does.
+    if (!st.full)
+      for (std::int64_t t = tlo; t < thi; ++t)
+        for (std::size_t i = 0; i < nout; ++i)
+          copy_row(sc_.versions[st.out[i]].grid, at(oc[i], t), at(pc[i], t));
+    // The kernel over the plane's rows in as few calls as the domain and periodic wrapping
+    // allow: per call and per row the engine costs more than the stores it saves by streaming
+    // results from L1 (measured: whole planes run 6% faster than batches of 8 rows).
+    if (in_domain_s(call, s))
+      for (std::int64_t t = tlo; t < thi;) {
+        const std::int64_t run_end = std::min(thi, next_break(call, ic, nin, t));
+        if (in_domain_t(call, t)) {
           for (std::size_t i = 0; i < nout; ++i)
-            copy_row(sc_.versions[st.out[i]].grid, at(oc[i], t), at(pc[i], t));
-      if (plane_in_domain)
-        for (std::int64_t t = tb; t < te;) {
-          const std::int64_t run_end = std::min(te, next_break(call, ic, nin, t));
-          if (in_domain_t(call, t)) {
-            for (std::size_t i = 0; i < nout; ++i)
-              out[i] = at(oc[i], t);
-            for (std::size_t i = 0; i < nin; ++i)
-              in[i] = at(ic[i], t);
-            if (dm.t >= 0)
-              call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0],
-                      sc_.periodic_t ? floor_mod(t, sc_.nt) : t, run_end - t, gs, ctx_);
-            else
-              call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0], gs, 1, 0, ctx_);
-          }
-          t = run_end;
+            out[i] = at(oc[i], t);
+          for (std::size_t i = 0; i < nin; ++i)
+            in[i] = at(ic[i], t);
+          if (dm.t >= 0)
+            call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0],
+                    sc_.periodic_t ? floor_mod(t, sc_.nt) : t, run_end - t, gs, ctx_);
+          else
+            call.fn(out, out_step, in, in_step, call.lo[0], call.hi[0], gs, 1, 0, ctx_);
         }
-      for (std::int64_t t = tb; t < te; ++t)
-        for (std::size_t i = 0; i < nout; ++i) {
-          const Version &v = sc_.versions[st.out[i]];
-          unsigned char *r = at(oc[i], t);
-          x_ghosts(v.grid, r, t, s);
-          // A result row goes to its shadow while it is in L1.
-          if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
-            write_row(v.final_of, global_row(v.final_of, shadows_, t, s), r);
-        }
-    }
+        t = run_end;
+      }
+    // Then each row's x ghosts, and the results on to their shadows.
+    for (std::int64_t t = tlo; t < thi; ++t)
+      for (std::size_t i = 0; i < nout; ++i) {
+        const Version &v = sc_.versions[st.out[i]];
+        unsigned char *r = at(oc[i], t);
+        x_ghosts(v.grid, r, t, s);
+        if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
+          write_row(v.final_of, global_row(v.final_of, shadows_, t, s), r);
+      }
     // Ghost rows of dimension T (whole rows, x ghosts included), after the interior rows.
     if (dm.t >= 0 && !sc_.periodic_t)
       for (int v : st.out) {
