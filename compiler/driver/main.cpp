@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
   explainc->add_option("--plan", eopts.plan, "KEY=VALUE,... predict this plan instead");
   std::int64_t esteps = 0;
   explainc->add_option("--steps", esteps, "steps of the run to predict (default: the program's)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000000}));
   explainc->add_flag("--json", eopts.json, "print one JSON line");
 
   TuneOptions topts;
@@ -141,7 +141,9 @@ int main(int argc, char **argv) {
   tunec->add_option("--target,-t", eopts.target, "openmp")->capture_default_str();
   add_model(tunec);
   add_cxx(tunec);
-  tunec->add_option("--steps", topts.steps, "steps per measurement")->capture_default_str();
+  tunec->add_option("--steps", topts.steps, "steps per measurement")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000000}))
+      ->capture_default_str();
   tunec->add_option("--rounds", topts.rounds, "measure every candidate N times (in turn), keep the median")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
