@@ -94,10 +94,6 @@ RunOutputs::RunOutputs(const Program &program,
                   " (the grids of one HDF5 file are one XDMF mesh): save it to another file");
     same->grids.push_back(grid);
   }
-  if (every)
-    for (auto &f : files_)
-      if (f->hdf5)
-        f->series = std::make_unique<H5File>(f->path);
 }
 
 RunOutputs::~RunOutputs() = default;
@@ -114,6 +110,9 @@ void RunOutputs::write(const Program &program, std::int64_t step) {
     } else if (!every_) {
       h5_save_grids(f->path, program.name(), grids);
     } else {
+      // Created at the first entry, not before the run: --load may read the same file.
+      if (!f->series)
+        f->series = std::make_unique<H5File>(f->path);
       XdmfStep entry{step, {}};
       for (const GridRef &g : grids) {
         const std::string dataset = h5_series_dataset(grid_name(g), step);

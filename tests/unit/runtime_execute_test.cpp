@@ -172,6 +172,24 @@ TEST_F(RuntimeExecute, SaveEveryEndAndConvergence) {
   EXPECT_EQ(r.calls, (std::vector<std::int64_t>{2, 2}));
 }
 
+// A series may replace the file the run loaded: it is created after the load.
+TEST_F(RuntimeExecute, SeriesOverTheLoadedFile) {
+  Counter p;
+  RunOptions opts;
+  opts.steps = 5;
+  opts.saves = {{"u", path("a.h5")}};
+  execute_to_text(p, opts); // every cell 5
+  Counter q;
+  opts.steps = 2;
+  opts.loads = {{"u", path("a.h5")}};
+  opts.save_every = 1;
+  opts.saves = {{"u", path("a.h5")}, {"u", path("a.npy")}};
+  execute_to_text(q, opts);
+  EXPECT_EQ(value_of(path("a_000001.npy")), 6.0f);
+  EXPECT_EQ(value_of(path("a_000002.npy")), 7.0f);
+  EXPECT_CONTAINS(read(path("a.xmf")), ">a.h5:/u/000002<");
+}
+
 TEST_F(RuntimeExecute, History) {
   Counter p;
   RunOptions opts;

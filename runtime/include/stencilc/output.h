@@ -23,7 +23,8 @@ public:
   /// file once (write() is called after the run); N >= 1 makes every file a time series (an
   /// entry per write()). Several grids may share an HDF5 file if their extents are equal (one
   /// XDMF mesh carries them); a .npy file holds one grid. Checks before the run that every
-  /// file's directory is writable; an HDF5 series file is created here.
+  /// file's directory is writable (the files are written by write(), so a
+  /// --load of the same file reads it first).
   /// Throws stencilc::Error naming the option.
   RunOutputs(const Program &program, const std::vector<std::pair<std::string, std::string>> &saves,
              std::int64_t every);
