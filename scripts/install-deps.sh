@@ -25,6 +25,9 @@ packages=(
   libomp-14-dev           # OpenMP for clang
   python3                 # runs lit
   python3-numpy           # reading and writing the .npy grid files from Python
+  libhdf5-dev             # HDF5 grid files (serial libhdf5)
+  python3-h5py            # tests read the HDF5 files
+  bsdutils                # script(1): tests run the progress line on a pseudo-terminal
 )
 
 missing=()

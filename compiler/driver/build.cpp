@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -127,6 +128,10 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
     if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
       cmd.push_back(s);
   cmd.push_back(runtime_library());
+  // What the runtime links (libhdf5), separated by spaces.
+  std::istringstream libs(env_or("STENCILC_RT_LINK_LIBRARIES", STENCILC_RT_LINK_LIBRARIES));
+  for (std::string lib; libs >> lib;)
+    cmd.push_back(lib);
   for (const char *f : {STENCILC_RT_LINK_FLAGS})
     if (*f)
       cmd.push_back(f);

@@ -156,6 +156,10 @@ void Interpreter::save(const std::string &grid, const std::string &path) const {
 double Interpreter::checksum(const std::string &grid) const {
   return std::visit([](const auto &g) { return stencilc::checksum(g); }, grids_[grid_index(grid)]);
 }
+stencilc::GridRef Interpreter::grid(const std::string &grid) const {
+  return std::visit([](const auto &g) -> stencilc::GridRef { return &g; },
+                    grids_[grid_index(grid)]);
+}
 // Grids with an `init` keep their values: they define the problem (sources, coefficients).
 void Interpreter::init_random(std::uint64_t seed) {
   for (std::size_t i = 0; i < grids_.size(); ++i)

@@ -28,6 +28,7 @@ public:
   void load(const std::string &grid, const std::string &path) override;
   void save(const std::string &grid, const std::string &path) const override;
   double checksum(const std::string &grid) const override;
+  stencilc::GridRef grid(const std::string &grid) const override;
   void init_random(std::uint64_t seed) override;
   std::int64_t default_steps() const override;
   double cell_updates_per_step() const override;

@@ -165,6 +165,28 @@ template class Grid<float>;
 template class Grid<double>;
 template class Grid<std::int32_t>;
 
+std::string shape_text(const std::vector<std::int64_t> &shape) {
+  std::string s = "(";
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+const std::string &grid_name(const GridRef &g) {
+  return std::visit([](const auto *grid) -> const std::string & { return grid->name(); }, g);
+}
+
+std::vector<std::int64_t> grid_extents(const GridRef &g) {
+  return std::visit(
+      [](const auto *grid) {
+        std::vector<std::int64_t> e;
+        for (int d = 0; d < grid->rank(); ++d)
+          e.push_back(grid->extent(d));
+        return e;
+      },
+      g);
+}
+
 template <typename T> double checksum(const Grid<T> &g) {
   double sum = 0;
   const std::int64_t n = g.extent(0);

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "stencilc/error.h"
+#include "stencilc/hdf5.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy code assumes a little-endian host"
@@ -87,12 +88,7 @@ double element(Kind k, const char *base, std::int64_t i) {
   }
 }
 
-std::string shape_str(const std::vector<std::int64_t> &shape) {
-  std::string s = "(";
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    s += (d ? ", " : "") + std::to_string(shape[d]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
+std::string shape_str(const std::vector<std::int64_t> &shape) { return shape_text(shape); }
 
 // Product of the shape, or false on overflow.
 bool element_count(const std::vector<std::int64_t> &shape, std::uint64_t &count) {
@@ -450,6 +446,8 @@ void npy_write(const std::string &path, const std::string &descr, bool fortran_o
 }
 
 template <typename T> void save_grid(const Grid<T> &g, const std::string &path) {
+  if (is_hdf5_path(path))
+    return h5_save_grid(g, path);
   if (g.rank() == 0)
     fail(path, "grid '" + g.name() + "' has no storage");
   std::string header = make_header(path, npy_descr<T>(), true, grid_shape(g));
@@ -461,6 +459,8 @@ template <typename T> void save_grid(const Grid<T> &g, const std::string &path) 
 }
 
 template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
+  if (is_hdf5_path(path))
+    return h5_load_grid(g, path);
   if (g.rank() == 0)
     fail(path, "grid '" + g.name() + "' has no storage");
   NpyArray a = npy_read(path);

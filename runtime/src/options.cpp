@@ -29,20 +29,33 @@ CLI::Validator name_value(const std::string &shape) {
 
 // A repeatable NAME=VALUE option, one value per occurrence, so that it never swallows the
 // positional arguments of a host app that follow it.
-void add_pairs(CLI::App &app, const std::string &name, const std::string &shape, Pairs &out,
-               const std::string &help) {
-  app.add_option_function<std::vector<std::string>>(
-         name,
-         [&out](const std::vector<std::string> &values) {
-           for (const std::string &v : values) {
-             auto eq = v.find('=');
-             out.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-           }
-         },
-         help)
+CLI::Option *add_pairs(CLI::App &app, const std::string &name, const std::string &shape, Pairs &out,
+                       const std::string &help) {
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&out](const std::vector<std::string> &values) {
+            for (const std::string &v : values) {
+              auto eq = v.find('=');
+              out.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+            }
+          },
+          help)
       ->type_name(shape)
       ->allow_extra_args(false)
       ->check(name_value(shape));
+}
+
+// An integer option's lower bound (CLI11 reports a non-integer itself).
+CLI::Validator at_least(std::int64_t min) {
+  return CLI::Validator(
+      [min](std::string &s) -> std::string {
+        std::int64_t v = 0;
+        if (CLI::detail::lexical_cast(s, v) && v < min)
+          return "must be >= " + std::to_string(min) + ", got " + s;
+        return "";
+      },
+      "");
 }
 
 std::string set_str(const std::pair<std::string, std::string> &s) {
@@ -57,18 +70,24 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
          "--steps", [&opts](const std::int64_t &n) { opts.steps = n; },
          "number of time steps to run (overrides the program's default)")
       ->type_name("N")
-      ->check(CLI::Validator(
-          [](std::string &s) -> std::string {
-            std::int64_t v = 0;
-            if (CLI::detail::lexical_cast(s, v) && v < 0)
-              return "must be >= 0, got " + s;
-            return "";
-          },
-          ""));
-  add_pairs(app, "--load", "GRID=FILE.npy", opts.loads,
-            "read a grid's interior from a .npy file (repeatable)");
-  add_pairs(app, "--save", "GRID=FILE.npy", opts.saves,
-            "write a grid's interior to a .npy file after the run (repeatable)");
+      ->check(at_least(0));
+  add_pairs(app, "--load", "GRID=FILE", opts.loads,
+            "read a grid's interior from a .npy file, or from the dataset GRID of an HDF5 file "
+            "(.h5, .hdf5) (repeatable)");
+  CLI::Option *save =
+      add_pairs(app, "--save", "GRID=FILE", opts.saves,
+                "write a grid's interior after the run to a .npy file, or to an HDF5 file (.h5, "
+                ".hdf5) with an XDMF file for ParaView and VisIt (repeatable)");
+  app.add_option("--save-every", opts.save_every,
+                 "write every --save grid after every N steps and at the end, as a time series: "
+                 "FILE_000040.npy, or datasets /GRID/000040 of one HDF5 file")
+      ->type_name("N")
+      ->needs(save)
+      ->check(at_least(1));
+  app.add_option("--history", opts.history,
+                 "write every reduction's value after every step to a CSV file (the run then "
+                 "goes one step at a time: temporal plans run unblocked)")
+      ->type_name("FILE.csv");
   app.add_option("--plan", opts.plan, "override the optimizer's plan")->type_name("KEY=VALUE,...");
   app.add_flag("--json", opts.json, "print a one-line JSON summary");
   app.add_option_function<std::uint64_t>(

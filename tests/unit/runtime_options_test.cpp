@@ -60,6 +60,8 @@ TEST(RuntimeOptions, Defaults) {
   EXPECT_EQ(r.opts.plan, "");
   EXPECT_FALSE(r.opts.json);
   EXPECT_FALSE(r.opts.init_random.has_value());
+  EXPECT_EQ(r.opts.save_every, 0);
+  EXPECT_EQ(r.opts.history, "");
   EXPECT_EQ(r.out + r.err, "");
 }
 
@@ -81,15 +83,31 @@ TEST(RuntimeOptions, AllOptions) {
   EXPECT_EQ(r.opts.steps, 0);
 }
 
+TEST(RuntimeOptions, SeriesAndHistory) {
+  ParseResult r = parse(
+      {"--save", "u=out.h5", "--save", "u=out.npy", "--save-every", "40", "--history", "res.csv"});
+  ASSERT_EQ(r.rc, -1) << r.err;
+  EXPECT_EQ(r.opts.saves, (Pairs{{"u", "out.h5"}, {"u", "out.npy"}}));
+  EXPECT_EQ(r.opts.save_every, 40);
+  EXPECT_EQ(r.opts.history, "res.csv");
+}
+
 TEST(RuntimeOptions, Help) {
   ParseResult r = parse({"--help"});
   EXPECT_EQ(r.rc, 0);
   EXPECT_CONTAINS(r.out, "heat2d: a test stencil");
   EXPECT_CONTAINS(r.out, "NAME=VALUE");
   EXPECT_CONTAINS(r.out, "override a param (repeatable)");
-  EXPECT_CONTAINS(r.out, "GRID=FILE.npy");
-  EXPECT_CONTAINS(r.out, "read a grid's interior from a .npy file");
-  EXPECT_CONTAINS(r.out, "write a grid's interior to a .npy file after the run");
+  EXPECT_CONTAINS(r.out, "--load GRID=FILE");
+  EXPECT_CONTAINS(r.out, "read a grid's interior from a .npy file, or from the dataset GRID of "
+                         "an HDF5 file (.h5, .hdf5)");
+  EXPECT_CONTAINS(r.out, "--save GRID=FILE");
+  EXPECT_CONTAINS(r.out, "write a grid's interior after the run to a .npy file, or to an HDF5 "
+                         "file (.h5, .hdf5) with an XDMF file");
+  EXPECT_CONTAINS(r.out, "--save-every N");
+  EXPECT_CONTAINS(r.out, "after every N steps and at the end, as a time series");
+  EXPECT_CONTAINS(r.out, "--history FILE.csv");
+  EXPECT_CONTAINS(r.out, "temporal plans run unblocked");
   EXPECT_CONTAINS(r.out, "KEY=VALUE,...");
   EXPECT_CONTAINS(r.out, "override the optimizer's plan");
   EXPECT_CONTAINS(r.out, "print a one-line JSON summary");
@@ -106,8 +124,13 @@ TEST(RuntimeOptions, UsageErrors) {
       {{"--set", "NX"}, "expected NAME=VALUE"},
       {{"--set", "=3"}, "expected NAME=VALUE"},
       {{"--set", "NX="}, "expected NAME=VALUE"},
-      {{"--load", "u.npy"}, "expected GRID=FILE.npy"},
-      {{"--save", "u"}, "expected GRID=FILE.npy"},
+      {{"--load", "u.npy"}, "expected GRID=FILE"},
+      {{"--save", "u"}, "expected GRID=FILE"},
+      {{"--save", "u=u.h5", "--save-every", "0"}, "--save-every: must be >= 1, got 0"},
+      {{"--save", "u=u.h5", "--save-every", "-2"}, "--save-every: must be >= 1, got -2"},
+      {{"--save", "u=u.h5", "--save-every", "x"}, "--save-every"},
+      {{"--save-every", "4"}, "--save-every requires --save"},
+      {{"--history"}, "--history"},
       {{"--steps", "-1"}, "must be >= 0"},
       {{"--steps", "abc"}, "--steps"},
       {{"--steps", "1.5"}, "--steps"},

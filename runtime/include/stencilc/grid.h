@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace stencilc {
 
@@ -73,6 +75,15 @@ private:
 extern template class Grid<float>;
 extern template class Grid<double>;
 extern template class Grid<std::int32_t>;
+
+/// A grid of any element type, by reference: what code that handles every type takes (the
+/// writers of a run's outputs, Program::grid).
+using GridRef = std::variant<const Grid<float> *, const Grid<double> *, const Grid<std::int32_t> *>;
+/// A shape as numpy prints it: "(4, 3)", "(12,)".
+std::string shape_text(const std::vector<std::int64_t> &shape);
+/// The name and the extents (x first; empty without storage) of any grid.
+const std::string &grid_name(const GridRef &g);
+std::vector<std::int64_t> grid_extents(const GridRef &g);
 
 /// Sum of the interior cells in double, in a fixed order (x fastest), so that the same data
 /// always gives the same bits.

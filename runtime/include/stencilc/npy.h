@@ -25,6 +25,9 @@ NpyArray npy_read(const std::string &path);
 void npy_write(const std::string &path, const std::string &descr, bool fortran_order,
                const std::vector<std::int64_t> &shape, const void *data, std::size_t bytes);
 
+/// save_grid and load_grid go by the file name: a path ending in .h5 or .hdf5 is an HDF5 file
+/// (h5_save_grid and h5_load_grid in hdf5.h), anything else a .npy file as described here.
+
 /// Saves the interior of g as an array whose numpy index order matches the .stn index order:
 /// fortran_order=True with shape (extent0, extent1, ...), so np.load(f)[x, y, z] == g[x, y, z].
 template <typename T> void save_grid(const Grid<T> &g, const std::string &path);

@@ -15,8 +15,10 @@ namespace stencilc {
 struct RunOptions {
   std::vector<std::pair<std::string, std::string>> sets;  // --set NAME=VALUE (repeatable)
   std::optional<std::int64_t> steps;                      // --steps N (N >= 0)
-  std::vector<std::pair<std::string, std::string>> loads; // --load GRID=FILE.npy (repeatable)
-  std::vector<std::pair<std::string, std::string>> saves; // --save GRID=FILE.npy (repeatable)
+  std::vector<std::pair<std::string, std::string>> loads; // --load GRID=FILE (.npy .h5 .hdf5)
+  std::vector<std::pair<std::string, std::string>> saves; // --save GRID=FILE (.npy .h5 .hdf5)
+  std::int64_t save_every = 0;                            // --save-every N (N >= 1; 0: off)
+  std::string history;                                    // --history FILE.csv
   std::string plan;                                       // --plan KEY=VALUE,... (raw)
   bool json = false;                                      // --json
   std::optional<std::uint64_t> init_random;               // --init-random SEED

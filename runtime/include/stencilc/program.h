@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "stencilc/grid.h"
 #include "stencilc/options.h"
 
 namespace stencilc {
@@ -23,6 +24,9 @@ public:
   virtual void load(const std::string &grid, const std::string &path) = 0;
   virtual void save(const std::string &grid, const std::string &path) const = 0;
   virtual double checksum(const std::string &grid) const = 0;
+  /// The grid itself, for writers of every element type (time series). Throws
+  /// stencilc::Error for an unknown name.
+  virtual GridRef grid(const std::string &grid) const = 0;
   /// Fills every grid's interior with fill_random(seed, index of the grid).
   virtual void init_random(std::uint64_t seed) = 0;
   /// Steps the run block executes when --steps is not given (for `run until`, the limit).
@@ -44,6 +48,9 @@ public:
 
 /// Does what an executable does after its params are known: init, load, run (timed), save,
 /// and print the summary (text, or one JSON line under --json) to `out`.
+/// The run goes in chunks of program.run(n) only when something happens between them: a
+/// progress line (stderr is a terminal and not --json), --save-every, --history (one step
+/// at a time). The summary's time counts program.run() alone, never the I/O.
 /// Throws stencilc::Error on bad input.
 void execute(Program &program, const RunOptions &opts, std::FILE *out = stdout);
 

@@ -1,0 +1,50 @@
+// The grids a run saves (--save, --save-every): .npy files, or HDF5 files with their XDMF
+// sidecar, written once after the run or as a time series during it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencilc {
+
+class Program;
+
+/// The file of a .npy time series at `step`: "out.npy" -> "out_000040.npy" (at least six
+/// digits; the name without its extension, then the extension).
+std::string npy_series_path(const std::string &path, std::int64_t step);
+/// The dataset of a grid at `step` in an HDF5 time series: "/u/000040".
+std::string h5_series_dataset(const std::string &grid, std::int64_t step);
+
+class RunOutputs {
+public:
+  /// `saves`: the --save GRID=FILE pairs, grid names already checked. `every`: 0 writes each
+  /// file once (write() is called after the run); N >= 1 makes every file a time series (an
+  /// entry per write()). Several grids may share an HDF5 file if their extents are equal (one
+  /// XDMF mesh carries them); a .npy file holds one grid. Checks before the run that every
+  /// file's directory is writable (the files are written by write(), so a
+  /// --load of the same file reads it first).
+  /// Throws stencilc::Error naming the option.
+  RunOutputs(const Program &program, const std::vector<std::pair<std::string, std::string>> &saves,
+             std::int64_t every);
+  ~RunOutputs();
+  RunOutputs(const RunOutputs &) = delete;
+  RunOutputs &operator=(const RunOutputs &) = delete;
+
+  /// Writes the state after `step` steps: every file, or every series' entry for this step.
+  void write(const Program &program, std::int64_t step);
+  /// The step of the latest write(), or -1.
+  std::int64_t last_step() const { return last_step_; }
+  /// Closes the series files (throws if that fails). The destructor closes them quietly.
+  void close();
+
+  struct File; // one output file with the grids it holds
+
+private:
+  std::vector<std::unique_ptr<File>> files_;
+  std::int64_t every_ = 0;
+  std::int64_t last_step_ = -1;
+};
+
+} // namespace stencilc

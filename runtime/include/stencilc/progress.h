@@ -1,0 +1,60 @@
+// The progress line of a long run on a terminal, and the chunks a run is cut into for it.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "stencilc/summary.h"
+
+namespace stencilc {
+
+/// The line: "heat3d: 1200/5000 steps (24%), 412 steps/s, ETA 9 s". For a `run until` program
+/// `total` is the iteration limit, so the ETA is an upper bound: "ETA <= 9 s".
+std::string progress_text(const std::string &name, std::int64_t done, std::int64_t total,
+                          bool until, double seconds);
+
+/// One line on `out` (stderr), rewritten in place with '\r' at most five times a second and
+/// erased by finish(), so that what follows starts on a clean line. Draws nothing unless
+/// enabled (execute() enables it when stderr is a terminal and --json is not given), nor
+/// during the first 0.2 s: short runs stay quiet.
+class Progress {
+public:
+  Progress(std::string name, std::int64_t total, bool until, bool enabled, std::FILE *out = stderr);
+  ~Progress() { finish(); }
+  Progress(const Progress &) = delete;
+  Progress &operator=(const Progress &) = delete;
+
+  bool enabled() const { return enabled_; }
+  /// After `done` steps in all.
+  void update(std::int64_t done);
+  /// Erases the line, if one was drawn.
+  void finish();
+
+private:
+  std::string name_;
+  std::int64_t total_;
+  bool until_;
+  bool enabled_;
+  std::FILE *out_;
+  Timer timer_;
+  double drawn_at_ = 0;
+  std::size_t width_ = 0; // of the line on screen (0: none)
+};
+
+/// Step counts of the chunks of a run with a progress line: from 1, then scaled by how long
+/// the last chunk took (at most eightfold up, half down) so that one takes about `target`
+/// seconds. Long enough that a temporal plan runs many blocks of k steps per chunk (a chunk's
+/// end costs it about one block), short enough for the line to move.
+class ChunkSizer {
+public:
+  explicit ChunkSizer(double target = 0.25) : target_(target) {}
+  std::int64_t next() const { return next_; }
+  /// A chunk of `steps` took `seconds`.
+  void observe(std::int64_t steps, double seconds);
+
+private:
+  double target_;
+  std::int64_t next_ = 1;
+};
+
+} // namespace stencilc

@@ -1,0 +1,137 @@
+#include "stencilc/output.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "stencilc/error.h"
+#include "stencilc/hdf5.h"
+#include "stencilc/npy.h"
+#include "stencilc/program.h"
+#include "stencilc/xdmf.h"
+
+namespace stencilc {
+
+namespace {
+
+std::string step_digits(std::int64_t step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%06" PRId64, step);
+  return buf;
+}
+
+// Fails before the run rather than after it: the file's directory must exist and be writable,
+// and the file must not be a directory. The words are those of the .npy writer.
+void check_writable(const std::string &path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  int err = 0;
+  struct stat st;
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    err = errno;
+  else if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    err = EISDIR;
+  if (err)
+    throw Error(path + ": cannot open for writing: " + std::strerror(err));
+}
+
+} // namespace
+
+std::string npy_series_path(const std::string &path, std::int64_t step) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  const std::size_t stem = has_ext ? dot : path.size();
+  return path.substr(0, stem) + "_" + step_digits(step) + path.substr(stem);
+}
+
+std::string h5_series_dataset(const std::string &grid, std::int64_t step) {
+  return "/" + grid + "/" + step_digits(step);
+}
+
+struct RunOutputs::File {
+  std::string path;
+  bool hdf5 = false;
+  std::vector<std::string> grids; // with their --save order
+  std::unique_ptr<H5File> series; // an HDF5 time series, open during the run
+  std::vector<XdmfStep> steps;    // its entries so far, for the XDMF file
+};
+
+RunOutputs::RunOutputs(const Program &program,
+                       const std::vector<std::pair<std::string, std::string>> &saves,
+                       std::int64_t every)
+    : every_(every) {
+  for (const auto &[grid, path] : saves) {
+    const std::string opt = "--save " + grid + "=" + path;
+    File *same = nullptr;
+    for (const auto &f : files_)
+      if (f->path == path)
+        same = f.get();
+    if (!same) {
+      check_writable(every && !is_hdf5_path(path) ? npy_series_path(path, 0) : path);
+      files_.push_back(std::make_unique<File>());
+      files_.back()->path = path;
+      files_.back()->hdf5 = is_hdf5_path(path);
+      files_.back()->grids.push_back(grid);
+      continue;
+    }
+    const std::string first = same->grids.front();
+    if (!same->hdf5)
+      throw Error(opt + ": " + path + " is already written by --save " + first + "=" + path +
+                  " (a .npy file holds one grid; an HDF5 file can hold several)");
+    for (const auto &g : same->grids)
+      if (g == grid)
+        throw Error(opt + " is given twice");
+    const auto mine = grid_extents(program.grid(grid));
+    const auto theirs = grid_extents(program.grid(first));
+    if (mine != theirs)
+      throw Error(opt + ": grid '" + grid + "' of shape " + shape_text(mine) + " cannot share " +
+                  path + " with grid '" + first + "' of shape " + shape_text(theirs) +
+                  " (the grids of one HDF5 file are one XDMF mesh): save it to another file");
+    same->grids.push_back(grid);
+  }
+}
+
+RunOutputs::~RunOutputs() = default;
+
+void RunOutputs::write(const Program &program, std::int64_t step) {
+  last_step_ = step;
+  for (auto &f : files_) {
+    std::vector<GridRef> grids;
+    for (const auto &g : f->grids)
+      grids.push_back(program.grid(g));
+    if (!f->hdf5) {
+      const std::string path = every_ ? npy_series_path(f->path, step) : f->path;
+      std::visit([&](const auto *g) { save_grid(*g, path); }, grids.front());
+    } else if (!every_) {
+      h5_save_grids(f->path, program.name(), grids);
+    } else {
+      // Created at the first entry, not before the run: --load may read the same file.
+      if (!f->series)
+        f->series = std::make_unique<H5File>(f->path);
+      XdmfStep entry{step, {}};
+      for (const GridRef &g : grids) {
+        const std::string dataset = h5_series_dataset(grid_name(g), step);
+        std::visit([&](const auto *grid) { f->series->write(dataset, *grid); }, g);
+        entry.attrs.push_back(xdmf_attribute(g, xdmf_data_ref(f->path, dataset)));
+      }
+      f->series->flush();
+      f->steps.push_back(std::move(entry));
+      const std::vector<std::int64_t> extents = grid_extents(grids.front());
+      if (xdmf_describes(static_cast<int>(extents.size())))
+        write_text_file(xdmf_path_of(f->path), xdmf_temporal(program.name(), extents, f->steps));
+    }
+  }
+}
+
+void RunOutputs::close() {
+  for (auto &f : files_)
+    if (f->series)
+      f->series->close();
+}
+
+} // namespace stencilc
