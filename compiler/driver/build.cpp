@@ -62,13 +62,16 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                       const std::string &dir, const EmitOptions &opts_in) {
   check_target(target);
   EmitOptions opts = opts_in;
+  PlanSource source = PlanSource::Given;
   if (opts.plan.empty()) {
     // The model's choice for this machine at the program's default sizes; a program with a
     // param that has no default cannot be sized, and gets the naive plan.
     try {
       opts.plan = chosen_plan(c, target, "", {}).plan.key();
+      source = PlanSource::Model;
     } catch (const stencilc::Error &) {
       opts.plan = "scheme=naive";
+      source = PlanSource::Fallback;
     }
   } else {
     model::Plan base;
@@ -85,6 +88,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                         opts.plan, target));
     opts.plan = p.key();
   }
+  opts.plan_comment = plan_comment(c, target, "", opts.plan, source);
   // The same parser as the generated executable's --plan: what is compiled in must run.
   opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
   std::error_code ec;
