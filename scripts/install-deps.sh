@@ -25,6 +25,8 @@ packages=(
   libomp-14-dev           # OpenMP for clang
   python3                 # runs lit
   python3-numpy           # reading and writing the .npy grid files from Python
+  python3-matplotlib      # scripts/plot.py: pictures of grids and residual histories
+  python3-h5py            # scripts/plot.py reading .h5 grids (and its test)
 )
 
 missing=()
