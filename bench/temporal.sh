@@ -6,7 +6,8 @@
 # ratios within a run mean something).
 #
 #   bench/temporal.sh [ROUNDS]     (default 3; OMP_NUM_THREADS defaults to 2; BUILD_DIR, CXX as
-#                                   in bench/run.sh)
+#                                   in bench/run.sh; runs `stencilc calibrate` first when no
+#                                   calibrated profile exists, or when STENCILC_BENCH_CALIBRATE=1)
 #
 # Workloads (baseline sizes include the fixed boundary faces; stencilc's grids hold only the
 # interior and keep the faces in ghost cells, so stencilc runs SIZE-2 per dimension: the same
@@ -155,6 +156,13 @@ results=$work/results.tsv
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }   # workload key value
 
 # ---- the model's plans ----------------------------------------------------------------------
+# The model chooses for the machine `stencilc calibrate` measured; measure it first if nobody has
+# (STENCILC_BENCH_CALIBRATE=1 measures it again).
+profile=${XDG_CONFIG_HOME:-$HOME/.config}/stencilc/machine.json
+if [ ! -f "$profile" ] || [ "${STENCILC_BENCH_CALIBRATE:-0}" = 1 ]; then
+  echo "== calibrating this machine for the model (stencilc calibrate)"
+  "$stencilc" calibrate
+fi
 sets3() { echo --set NX=$1 --set NY=$2 --set NZ=$3; }
 # (--steps: the model shares a run's steps out over its blocks, so the step count matters.)
 read -r plan_h3 pred_h3 < <(explain "$spec_heat3d" $(sets3 $H3N $H3N $H3N) --steps $H3_STEPS)

@@ -15,6 +15,7 @@ struct GeneratedFile {
 
 struct EmitOptions {
   std::string plan; // "" = the model's choice (build.cpp)
+  std::string machine; // the model's machine profile for that choice ("" = the default)
   bool format = true; // run clang-format (libFormat) over the output
   std::string plan_comment; // where the plan came from, the model's prediction (build.cpp)
 };

@@ -15,7 +15,9 @@
 
 #include "driver/explain.h"
 #include "driver/process.h"
+#include "driver/runtime_paths.h"
 #include "interp/interpreter.h"
+#include "model/machine.h"
 #include "sema/check.h"
 #include "stencilc/error.h"
 #include "stencilc/npy.h"
@@ -63,11 +65,16 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   check_target(target);
   EmitOptions opts = opts_in;
   PlanSource source = PlanSource::Given;
+  if (!opts.machine.empty()) {
+    // A bad --machine is an error even where no plan is chosen with it (--plan given).
+    std::string from;
+    model::load_machine(opts.machine, target, from);
+  }
   if (opts.plan.empty()) {
     // The model's choice for this machine at the program's default sizes; a program with a
     // param that has no default cannot be sized, and gets the naive plan.
     try {
-      opts.plan = chosen_plan(c, target, "", {}).plan.key();
+      opts.plan = chosen_plan(c, target, opts.machine, {}).plan.key();
       source = PlanSource::Model;
     } catch (const stencilc::Error &) {
       opts.plan = "scheme=naive";
@@ -88,7 +95,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                         opts.plan, target));
     opts.plan = p.key();
   }
-  opts.plan_comment = plan_comment(c, target, "", opts.plan, source);
+  opts.plan_comment = plan_comment(c, target, opts.machine, opts.plan, source);
   // The same parser as the generated executable's --plan: what is compiled in must run.
   opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
   std::error_code ec;
@@ -116,14 +123,14 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
                                   // then rounds exactly as the interpreter does (and as other
                                   // plans of the same program do); --cxxflag can turn it on.
                                   "-std=c++17", "-O3", "-march=native", "-fopenmp",
-                                  "-ffp-contract=off", "-Wall", "-Wextra", "-I" + env_or("STENCILC_RT_INCLUDE_DIR",
-                                                           STENCILC_RT_INCLUDE_DIR)};
+                                  "-ffp-contract=off", "-Wall", "-Wextra",
+                                  "-I" + runtime_include_dir()};
   for (const auto &f : opts.cxxflags)
     cmd.push_back(f);
   for (const auto &s : sources)
     if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
       cmd.push_back(s);
-  cmd.push_back(env_or("STENCILC_RT_LIBRARY", STENCILC_RT_LIBRARY));
+  cmd.push_back(runtime_library());
   for (const char *f : {STENCILC_RT_LINK_FLAGS})
     if (*f)
       cmd.push_back(f);

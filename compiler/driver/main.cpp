@@ -10,6 +10,7 @@
 #include "codegen/codegen.h"
 #include "driver/build.h"
 #include "driver/explain.h"
+#include "driver/process.h"
 #include "model/machine.h"
 #include "driver/pipeline.h"
 #include "interp/interpreter.h"
@@ -67,6 +68,9 @@ int main(int argc, char **argv) {
     sub->add_option("--target,-t", bopts.target, "openmp (cuda, hip, mpi-* are planned)")
         ->capture_default_str();
     sub->add_option("--plan", bopts.emit.plan, "KEY=VALUE,... plan override (openmp: naive)");
+    sub->add_option("--machine,-m", bopts.emit.machine,
+                    "machine profile the model chooses the plan for: a built-in name or a JSON "
+                    "file; default: the calibrated profile if present, else generic-cpu");
     sub->add_flag("--no-format", [&](std::int64_t) { bopts.emit.format = false; },
                   "do not run clang-format over the generated code");
   };
@@ -74,6 +78,9 @@ int main(int argc, char **argv) {
   add_common(emit);
   add_build(emit);
   emit->add_option("-o,--output", out_dir, "output directory")->required();
+  bool list_outputs = false;
+  emit->add_flag("--list-outputs", list_outputs,
+                 "print the paths emit would write, one per line, and write nothing");
 
   auto add_cxx = [&](CLI::App *sub) {
     sub->add_option("--cxx", bopts.cxx, "C++ compiler (default: $CXX or c++)");
@@ -213,6 +220,15 @@ int main(int argc, char **argv) {
       return 0;
     }
     bopts.verbose = popts.verbose;
+    if (emit->parsed() && list_outputs) {
+      // The same emission into a scratch directory: the list is exactly what emit writes.
+      TempDir scratch;
+      for (const auto &p : emit_sources(*compiled, bopts.target, scratch.path(), bopts.emit))
+        std::printf("%s\n", (std::filesystem::path(out_dir) / std::filesystem::path(p).filename())
+                                .string()
+                                .c_str());
+      return 0;
+    }
     if (emit->parsed()) {
       for (const auto &p : emit_sources(*compiled, bopts.target, out_dir, bopts.emit))
         std::printf("wrote %s\n", p.c_str());

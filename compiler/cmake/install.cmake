@@ -1,0 +1,37 @@
+# cmake --install: the stencilc executable, the runtime library and headers, and the CMake
+# package that lets an application generate and link stencils at build time:
+#
+#   <prefix>/bin/stencilc
+#   <prefix>/lib/libstencilc_rt.a
+#   <prefix>/include/stencilc/*.h
+#   <prefix>/lib/cmake/stencilc/   stencilcConfig.cmake, stencilcConfigVersion.cmake,
+#                                  stencilcTargets*.cmake (stencilc::stencilc, stencilc::runtime),
+#                                  stencilc_add_stencil.cmake, stencilc_check_outputs.cmake
+#
+# The installed stencilc finds the runtime of its own prefix (compiler/driver/runtime_paths.h),
+# and everything in the package is relative to the prefix, so the prefix can be moved.
+include(CMakePackageConfigHelpers)
+
+set_target_properties(stencilc_rt PROPERTIES EXPORT_NAME runtime)
+# The clang and LLVM shared libraries stencilc links live outside the system's search path.
+set_target_properties(stencilc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
+
+install(TARGETS stencilc stencilc_rt EXPORT stencilcTargets
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/stencilc
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+
+set(STENCILC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/stencilc)
+install(EXPORT stencilcTargets NAMESPACE stencilc:: DESTINATION ${STENCILC_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/stencilcConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/stencilcConfig.cmake
+                              INSTALL_DESTINATION ${STENCILC_CMAKE_DIR})
+# 0.x: a new minor version may change the generated API.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/stencilcConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/stencilcConfig.cmake
+              ${PROJECT_BINARY_DIR}/stencilcConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/stencilc_add_stencil.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/stencilc_check_outputs.cmake
+        DESTINATION ${STENCILC_CMAKE_DIR})

@@ -1,0 +1,19 @@
+// Where `stencilc build` finds the runtime the generated code compiles against: the build tree
+// for a stencilc run from its build tree, the installation prefix for an installed copy.
+#pragma once
+#include <string>
+
+namespace stc {
+
+/// The directory holding stencilc/program.h and the other runtime headers: the environment
+/// variable STENCILC_RT_INCLUDE_DIR if set, else the build tree's runtime/include for the
+/// stencilc in the build tree's bin directory, else the include directory of the prefix this
+/// stencilc is installed in (found from /proc/self/exe, so the prefix can move). Throws
+/// stencilc::Error, naming the path and the variable, if the headers are not there.
+std::string runtime_include_dir();
+
+/// The runtime library (libstencilc_rt.a), found like runtime_include_dir():
+/// STENCILC_RT_LIBRARY, else the build tree's, else the installation prefix's.
+std::string runtime_library();
+
+} // namespace stc
