@@ -17,6 +17,7 @@ struct EmitOptions {
   std::string plan; // "" = the model's choice (build.cpp)
   std::string machine; // the model's machine profile for that choice ("" = the default)
   bool format = true; // run clang-format (libFormat) over the output
+  std::string plan_comment; // where the plan came from, the model's prediction (build.cpp)
 };
 
 /// The openmp target: NAME.h (the documented API), NAME.cpp, NAME_main.cpp (the executable).
@@ -32,6 +33,22 @@ const std::string &template_text(const std::string &path);
 
 /// Formats C++ with clang's libFormat (LLVM style, 100 columns); returns the input on failure.
 std::string format_cxx(const std::string &code, const std::string &file_name);
+
+/// `#line` directives (docs/ARCHITECTURE.md): the C++ of a kernel statement or a reduction's
+/// value cites its line in the .stn (the path as given on the command line), everything else
+/// the generated file. Each returns "" for a program without a source path.
+/// The directive before the C++ of a statement (its first .stn line).
+std::string stmt_line_directive(const ir::Program &p, const ir::Stmt &st);
+/// The directive before the C++ of an expression (its first .stn line).
+std::string expr_line_directive(const ir::Program &p, const ir::ExprPtr &e);
+/// The directive after such a stretch, back to the generated file `file` (a placeholder
+/// number: fix_line_directives sets it).
+std::string generated_line_directive(const ir::Program &p, const std::string &file);
+/// Over the final text of `file` (after libFormat): numbers every directive back to `file`
+/// with the line that follows it, and pins the lines of a statement that libFormat broke into
+/// more lines than the statement has in the .stn to the statement's last line.
+std::string fix_line_directives(const std::string &text, const ir::Program &p,
+                                const std::string &file);
 
 /// Version string of stencilc.
 const char *version();

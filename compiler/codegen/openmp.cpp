@@ -1,6 +1,7 @@
 // The openmp target, naive plan: one parallel sweep per kernel call, OpenMP threads over the
 // outer dimensions, `omp simd` over x. Rows are reached through per-row pointers so that
 // every read is a constant offset from a row pointer, which is what the vectoriser wants.
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -36,6 +37,7 @@ std::string statements(const ir::Program &p, const CEmitter &em,
                        const std::string &x) {
   std::string s;
   for (const auto &st : body) {
+    s += stmt_line_directive(p, st);
     switch (st.kind) {
     case ir::Stmt::Kind::Assign:
       s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
@@ -66,7 +68,9 @@ std::set<int> params_of(const std::vector<ir::Stmt> &body) {
 }
 
 std::string kernel_statements(const ir::Program &p, const CEmitter &em, const ir::Kernel &k) {
-  std::string body = statements(p, em, k.body, k.locals, k.indices[0]);
+  // The statements cite the .stn; what follows is the generated file's again.
+  std::string body = statements(p, em, k.body, k.locals, k.indices[0]) +
+                     generated_line_directive(p, p.name + ".cpp");
   // Test hook: a deliberately wrong backend, to show that `verify` catches one.
   const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
   if (corrupt && *corrupt == '1')
@@ -291,8 +295,9 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
   const bool divmod = has_int_divmod({ir::Stmt{ir::Stmt::Kind::Let, {}, -1, 0, r.value, {}, {}}});
   Sweep sw{r.indices, r.domain, r.domain_grid, grids_read(r.value), {}, params,
            fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : "")};
-  std::string body = fmt::format("const double v__ = static_cast<double>({});\n{}\n",
-                                 em.expr(r.value), update[op]);
+  std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
+                                 expr_line_directive(p, r.value), em.expr(r.value),
+                                 generated_line_directive(p, p.name + ".cpp"), update[op]);
   std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
                               init[op]);
   if (divmod)
@@ -425,6 +430,30 @@ std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
   return s;
 }
 
+// Lines of text as `// ` comment lines of at most 100 columns (a longer word keeps a line).
+std::string comment_lines(const std::string &text) {
+  std::string out, line;
+  auto flush = [&] {
+    if (!line.empty())
+      out += "// " + line + "\n";
+    line.clear();
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(" \n", i), text.size());
+    const std::string word = text.substr(i, end - i);
+    if (!line.empty() && 3 + line.size() + 1 + word.size() > 100)
+      flush();
+    if (!word.empty())
+      line += (line.empty() ? "" : " ") + word;
+    if (end < text.size() && text[end] == '\n')
+      flush();
+    i = end + 1;
+  }
+  flush();
+  return out;
+}
+
 } // namespace
 
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) { return SetupEmitter(p).expr(e); }
@@ -450,6 +479,13 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("ns", p.name);
   d.set("target", std::string("openmp"));
   d.set("plan", opts.plan);
+  d.set("plan_comment", comment_lines(opts.plan_comment));
+  d.set("line_comment",
+        p.source_path.empty()
+            ? std::string()
+            : comment_lines("Kernel statements carry #line directives: compiler messages about "
+                            "them cite their lines in " +
+                            p.source_path + "."));
   const TemporalCode tc = temporal_code(p);
   d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
@@ -577,7 +613,8 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     std::string out = m.render(d);
     if (!m.is_valid())
       internal_error("template " + tpl + ": " + m.error_message());
-    return GeneratedFile{file, opts.format ? format_cxx(out, file) : out};
+    return GeneratedFile{file,
+                         fix_line_directives(opts.format ? format_cxx(out, file) : out, p, file)};
   };
   return {render("cpu/program.h.mustache", p.name + ".h"),
           render("cpu/program.cpp.mustache", p.name + ".cpp"),

@@ -65,6 +65,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                       const std::string &dir, const EmitOptions &opts_in) {
   check_target(target);
   EmitOptions opts = opts_in;
+  PlanSource source = PlanSource::Given;
   if (!opts.machine.empty()) {
     // A bad --machine is an error even where no plan is chosen with it (--plan given).
     std::string from;
@@ -75,8 +76,10 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
     // param that has no default cannot be sized, and gets the naive plan.
     try {
       opts.plan = chosen_plan(c, target, opts.machine, {}).plan.key();
+      source = PlanSource::Model;
     } catch (const stencilc::Error &) {
       opts.plan = "scheme=naive";
+      source = PlanSource::Fallback;
     }
   } else {
     model::Plan base;
@@ -93,6 +96,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
                                         opts.plan, target));
     opts.plan = p.key();
   }
+  opts.plan_comment = plan_comment(c, target, opts.machine, opts.plan, source);
   // The same parser as the generated executable's --plan: what is compiled in must run.
   opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
   std::error_code ec;

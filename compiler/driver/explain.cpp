@@ -123,6 +123,60 @@ model::Prediction chosen_plan(const Compiled &c, const std::string &target,
       .front();
 }
 
+std::string plan_comment(const Compiled &c, const std::string &target, const std::string &machine,
+                         const std::string &plan, PlanSource source) {
+  const std::string origin =
+      source == PlanSource::Model   ? "Plan: the performance model's choice (stencilc explain "
+                                      "shows the candidates).\n"
+      : source == PlanSource::Given ? "Plan: given with --plan.\n"
+                                    : "Plan: naive by default; the performance model chose none.\n";
+  std::vector<ir::Scalar> params;
+  try {
+    params = param_values(c.program, {});
+  } catch (const stencilc::Error &e) {
+    return origin +
+           fmt::format("No prediction: the model could not size the program:\n{}.", e.what());
+  }
+  try {
+    std::string from;
+    const model::Machine m = model::load_machine(machine, target, from);
+    const model::Cost cost = program_cost(c.program, c.analysis, params);
+    model::Plan base;
+    base.target = target;
+    base.scheme = "naive";
+    const model::Prediction pred = model::predict(cost, m, model::parse_plan(plan, base));
+    // The params that size the grids, at their defaults.
+    std::set<int> sizes;
+    for (const auto &g : c.program.grids)
+      for (const auto &e : g.extents)
+        ir::walk(e, [&](const ir::Expr &n) {
+          if (n.op == ir::Op::Param)
+            sizes.insert(n.id);
+        });
+    std::string defaults;
+    for (int i : sizes) {
+      const auto &q = c.program.params[i];
+      defaults += fmt::format("{}{}={}", defaults.empty() ? ": " : ", ", q.name,
+                              q.type == ir::Type::Int ? fmt::format("{}", params[i].i)
+                                                      : fmt::format("{:g}", params[i].d));
+    }
+    std::string dims;
+    for (int d = 0; d < cost.rank; ++d)
+      dims += fmt::format("{}{}", d ? " x " : "", cost.extent[d]);
+    return origin + fmt::format("Predicted: {:.4g} s/step, {:.4g} cell-updates/s ({}-bound)\n"
+                                "on machine {} ({})\n"
+                                "at the program's default sizes{} (domain {}, {} steps).",
+                                pred.seconds_per_step, cost.cells() / pred.seconds_per_step,
+                                pred.bound, m.name, from, defaults, dims,
+                                static_cast<long long>(cost.steps));
+  } catch (const stencilc::Error &e) {
+    return origin + fmt::format("No prediction: {}.", e.what());
+  } catch (const ir::EvalError &e) {
+    return origin +
+           fmt::format("No prediction: the model could not size the program:\n{}.", e.what());
+  }
+}
+
 int explain(const Compiled &c, const ExplainOptions &opts) {
   check_target(opts.target, true);
   const auto params = param_values(c.program, opts.run);

@@ -29,6 +29,16 @@ std::vector<model::Prediction> program_candidates(const Compiled &c, const std::
 model::Prediction chosen_plan(const Compiled &c, const std::string &target,
                               const std::string &machine, const stencilc::RunOptions &run);
 
+/// Where the plan compiled into generated code came from.
+enum class PlanSource { Model, Given, Fallback /* naive: the model chose none */ };
+
+/// What the generated files say about their plan (a key): where it came from and the model's
+/// prediction for it on `machine` ("" = the default profile) at the program's default sizes,
+/// or why there is none (a param without a default). Lines of text; codegen makes them a
+/// comment.
+std::string plan_comment(const Compiled &c, const std::string &target, const std::string &machine,
+                         const std::string &plan, PlanSource source);
+
 struct ExplainOptions {
   std::string target = "openmp";
   std::string machine;
