@@ -15,7 +15,8 @@ file must hold exactly one). Dimensions are named x, y, z, w (0 to 3; x is the c
   rank 4: a plane with two dimensions fixed: --axis (default w) at --index, and the last of the
           others (w, or z when --axis is w) at its middle; the title names both.
 The title gives the step of the grid when it is known: --step N, else a `step` attribute of the
-HDF5 dataset (or of its file).
+HDF5 dataset (or of its file), else the name of a `--save-every` series entry (the dataset
+/GRID/000040 of an .h5, the file NAME_000040.npy).
 history reads the CSV that `--history FILE.csv` writes (a header `step,NAME,...`, then one line
 `STEP,VALUE,...` per step) and draws one curve per column against the step, on a log y axis
 when every value is positive.
@@ -30,6 +31,7 @@ import argparse
 import csv
 import math
 import os
+import re
 import sys
 
 NPY_MAGIC = b"\x93NUMPY"
@@ -92,8 +94,17 @@ def load_h5(path, dataset):
         step = obj.attrs.get("step", f.attrs.get("step"))
         if step is not None and (getattr(step, "ndim", 0) != 0 or not float(step).is_integer()):
             step = None  # not a step number
+        if step is None:
+            step = series_step(dataset, r"^/?[^/]+/(\d{6,})$")
         # stencilc writes C order (n_z, n_y, n_x): transposed, it is indexed [x, y, z] like .npy.
         return obj[()].T, dataset, step
+
+
+def series_step(name, pattern):
+    """The step in the name of an entry of a --save-every series (runtime/src/output.cpp
+    numbers them %06d), or None."""
+    m = re.search(pattern, name)
+    return int(m.group(1)) if m else None
 
 
 def load_grid(spec):
@@ -106,7 +117,8 @@ def load_grid(spec):
     if magic.startswith(NPY_MAGIC):
         if dataset is not None:
             raise UserError(f"'{path}' is a .npy file: it has no datasets (':{dataset}')")
-        data, name, step = load_npy(path), os.path.splitext(os.path.basename(path))[0], None
+        name = os.path.splitext(os.path.basename(path))[0]
+        data, step = load_npy(path), series_step(name, r"_(\d{6,})$")
     elif magic == HDF5_MAGIC:
         data, name, step = load_h5(path, dataset)
         name = name.lstrip("/")

@@ -189,6 +189,22 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assert_picture(self.path("u.png"))
 
+    def test_series_entries_know_their_step(self):
+        # A --save-every series as stencilc writes it: /u/000003 ... in the .h5, u_000003.npy ...
+        h5, npy = self.path("u.h5"), self.path("u.npy")
+        subprocess.run([STENCILC, "run", os.path.join(ROOT, "samples", "heat3d.stn"), "--set",
+                        "NX=6", "--set", "NY=5", "--set", "NZ=4", "--init-random", "5", "--steps",
+                        "6", "--save-every", "3", "--save", f"u={h5}", "--save", f"u={npy}"],
+                       check=True, capture_output=True)
+        for step in (3, 6):
+            data, name, found = plot.load_grid(f"{h5}:/u/{step:06d}")
+            self.assertEqual((name, found), (f"u/{step:06d}", step))
+            entry = self.path(f"u_{step:06d}.npy")
+            np.testing.assert_array_equal(data, np.load(entry))
+            self.assertEqual(plot.load_grid(entry)[1:], (f"u_{step:06d}", step))
+        self.assert_error(run_plot("slice", h5, "-o", self.path("x.png")),
+                          "holds 2 datasets (/u/000003, /u/000006): name one as")
+
     # --- history ---
 
     def write(self, name, text):
