@@ -2,7 +2,6 @@
 // outer dimensions, `omp simd` over x. Rows are reached through per-row pointers so that
 // every read is a constant offset from a row pointer, which is what the vectoriser wants.
 #include <algorithm>
-#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
@@ -69,14 +68,8 @@ std::set<int> params_of(const std::vector<ir::Stmt> &body) {
 
 std::string kernel_statements(const ir::Program &p, const CEmitter &em, const ir::Kernel &k) {
   // The statements cite the .stn; what follows is the generated file's again.
-  std::string body = statements(p, em, k.body, k.locals, k.indices[0]) +
-                     generated_line_directive(p, p.name + ".cpp");
-  // Test hook: a deliberately wrong backend, to show that `verify` catches one.
-  const char *corrupt = std::getenv("STENCILC_TEST_CORRUPT_CODEGEN");
-  if (corrupt && *corrupt == '1')
-    for (int g : ir::grids_written(k.body))
-      body += fmt::format("{}__r[{}] += 1;\n", p.grids[g].name, k.indices[0]);
-  return body;
+  return statements(p, em, k.body, k.locals, k.indices[0]) +
+         generated_line_directive(p, p.name + ".cpp");
 }
 
 namespace {

@@ -22,8 +22,7 @@ std::string statements(const ir::Program &p, const CEmitter &em,
                        const std::string &x);
 
 /// A kernel's statements for one cell (statements() of its body), written by the naive sweep and
-/// the temporal row function alike. STENCILC_TEST_CORRUPT_CODEGEN=1 adds 1 to every stored
-/// value: a deliberately wrong backend that `verify` must catch (tests/e2e).
+/// the temporal row function alike.
 std::string kernel_statements(const ir::Program &p, const CEmitter &em, const ir::Kernel &k);
 
 /// An expression outside sweeps (params are fields of `prm__`), e.g. a domain bound.

@@ -1,13 +1,14 @@
 #include "driver/build.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
-#include <iterator>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,20 @@ namespace {
 std::string env_or(const char *name, const std::string &fallback) {
   const char *v = std::getenv(name);
   return v && *v ? v : fallback;
+}
+
+// Test hook (tests/mutation): STENCILC_TEST_MUTATE=REGEX and STENCILC_TEST_MUTATE_TO=TEXT
+// replace every match in the emitted sources (ECMAScript, $1 for groups), a deliberate bug that
+// the end-to-end tests must catch.
+std::string mutated_for_test(const std::string &text) {
+  const char *pattern = std::getenv("STENCILC_TEST_MUTATE");
+  if (!pattern || !*pattern)
+    return text;
+  try {
+    return std::regex_replace(text, std::regex(pattern), env_or("STENCILC_TEST_MUTATE_TO", ""));
+  } catch (const std::regex_error &e) {
+    throw stencilc::Error(fmt::format("STENCILC_TEST_MUTATE={}: {}", pattern, e.what()));
+  }
 }
 
 } // namespace
@@ -107,7 +122,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   for (const auto &f : emit_openmp(c.program, c.analysis, opts)) {
     const std::string path = (fs::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
-    out << f.text;
+    out << mutated_for_test(f.text);
     if (!out.good())
       throw stencilc::Error(fmt::format("cannot write '{}'", path));
     paths.push_back(path);
@@ -154,6 +169,52 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
 }
 
 namespace {
+
+// One line about a grid compared: "bit for bit equal  ok", or how many cells differ and the
+// first of them (its [x, y, ...] index and both values).
+std::string grid_verdict(const stencilc::NpyDiff &d, const char *a, const char *b, double tol) {
+  if (d.differing == 0)
+    return tol == 0 ? "bit for bit equal  ok"
+                    : fmt::format("within {:.1e} relative, cell by cell (largest {:.3e})  ok", tol,
+                                  d.max_rel);
+  std::string at;
+  for (std::size_t k = 0; k < d.first_index.size(); ++k)
+    at += (k ? ", " : "") + std::to_string(d.first_index[k]);
+  return fmt::format("{} cell{} differ{}{}, the first at [{}]: {:.17g} {}, {:.17g} {}  MISMATCH",
+                     d.differing, d.differing == 1 ? "" : "s", d.differing == 1 ? "s" : "",
+                     tol == 0 ? "" : fmt::format(" by more than {:.1e} relative", tol), at,
+                     d.first_a, a, d.first_b, b);
+}
+
+// A reduction in a --json summary: a number, or "inf", "-inf", "nan" (JSON has no such
+// numbers); null (never computed) is NaN.
+double summary_number(const nlohmann::json &v) {
+  if (v.is_number())
+    return v.get<double>();
+  const std::string s = v.is_string() ? v.get<std::string>() : "nan";
+  return s == "inf" ? HUGE_VAL : s == "-inf" ? -HUGE_VAL : std::nan("");
+}
+
+// The relative difference allowed between the generated code's reduction and the
+// interpreter's, whose grids agree: min and max are exact whatever the order; sum and norm2 are
+// accumulated in double, in another order by the threads, which recursive summation bounds by
+// (n - 1) ulp relative for terms of one sign. `given` is --tolerance (0 if not given).
+double reduction_tolerance(ir::ReduceOp op, std::int64_t terms, double given) {
+  const bool ordered = op == ir::ReduceOp::Sum || op == ir::ReduceOp::Norm2;
+  const double order = ordered ? std::max<double>(1, static_cast<double>(terms)) * DBL_EPSILON : 0;
+  return std::max(order, given);
+}
+
+// NaN equals only NaN and an infinity only itself, whatever the tolerance.
+bool reductions_agree(double a, double b, double rel_tol) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  if (a == b)
+    return true;
+  if (std::isinf(a) || std::isinf(b))
+    return false;
+  return std::fabs(a - b) <= rel_tol * std::max(std::fabs(a), std::fabs(b));
+}
 
 // Small sizes for a quick comparison: size params with a literal default are capped at 24,
 // but never below what the stencil needs.
@@ -212,10 +273,15 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   std::string sizes;
   for (const auto &[k, v] : run.sets)
     sizes += fmt::format(" {}={}", k, v);
-  std::printf("verify %s --target %s:%s%s %lld steps, seed %llu\n", p.name.c_str(),
+  const std::string how = opts.tolerance == 0
+                              ? std::string("grids compared bit for bit")
+                              : fmt::format("grids compared within --tolerance {:g} (relative, "
+                                            "cell by cell)",
+                                            opts.tolerance);
+  std::printf("verify %s --target %s:%s%s %lld steps, seed %llu; %s\n", p.name.c_str(),
               opts.build.target.c_str(), sizes.c_str(), sizes.empty() ? "" : ",",
-              static_cast<long long>(*run.steps),
-              static_cast<unsigned long long>(opts.seed));
+              static_cast<long long>(*run.steps), static_cast<unsigned long long>(opts.seed),
+              how.c_str());
   std::fflush(stdout);
 
   stencilc::RunOptions ref = run;
@@ -266,19 +332,16 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   }
 
   bool ok = true;
+  // Grids: bit for bit unless --tolerance (element by element, relative).
+  std::int64_t cells = 0; // the largest grid's: the most terms a reduction adds
   for (const auto &g : p.grids) {
     const auto diff = stencilc::npy_compare(tmp.path() + "/gen_" + g.name + ".npy",
-                                            tmp.path() + "/ref_" + g.name + ".npy");
-    // Relative to the grid's scale (normwise): a residual near zero may differ in every
-    // digit when one side fuses a multiply-add, yet agree to 1e-16 of its magnitude.
-    const double tol = g.type == ir::Type::Float ? 1e-5 : g.type == ir::Type::Double ? 1e-12 : 0;
-    const double rel = diff.max_abs == 0 ? 0 : diff.max_abs / diff.max_mag;
-    const bool agree = rel <= tol;
-    ok &= agree;
-    std::printf("  grid %-12s %-6s %10lld cells  max abs diff %.3e  relative to max |value| "
-                "%.3e  (tol %.0e)  %s\n",
-                g.name.c_str(), ir::type_name(g.type), static_cast<long long>(diff.count),
-                diff.max_abs, rel, tol, agree ? "ok" : "MISMATCH");
+                                            tmp.path() + "/ref_" + g.name + ".npy", opts.tolerance);
+    cells = std::max(cells, diff.count);
+    ok &= diff.differing == 0;
+    std::printf("  grid %-12s %-6s %10lld cells  %s\n", g.name.c_str(), ir::type_name(g.type),
+                static_cast<long long>(diff.count),
+                grid_verdict(diff, "generated", "interpreter", opts.tolerance).c_str());
   }
   // Iterations and reductions, from the two summaries.
   auto summary = [&](const std::string &file) {
@@ -298,20 +361,13 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
               static_cast<long long>(gen_steps), static_cast<long long>(ref_steps),
               steps_ok ? "ok" : "MISMATCH");
   for (const auto &r : p.reductions) {
-    const auto &gv = gen_sum["reductions"][r.name], &rv = ref_sum["reductions"][r.name];
-    // A reduction that was never computed is NaN, printed as null.
-    auto value = [](const nlohmann::json &v) {
-      if (v.is_number())
-        return v.get<double>();
-      const std::string s = v.is_string() ? v.get<std::string>() : "nan";
-      return s == "inf" ? HUGE_VAL : s == "-inf" ? -HUGE_VAL : std::nan("");
-    };
-    const double a = value(gv), b = value(rv);
-    // Sums run in another order in parallel: compare with the float tolerance.
-    const double diff = std::fabs(a - b), scale = std::max(std::fabs(a), std::fabs(b));
-    const bool agree = (std::isnan(a) && std::isnan(b)) || a == b || diff <= 1e-5 * scale;
+    const double a = summary_number(gen_sum["reductions"][r.name]);
+    const double b = summary_number(ref_sum["reductions"][r.name]);
+    const double tol = reduction_tolerance(r.op, cells, opts.tolerance);
+    const bool agree = reductions_agree(a, b, tol);
     ok &= agree;
-    std::printf("  reduction %-12s %.17g generated, %.17g interpreter  %s\n", r.name.c_str(), a, b,
+    std::printf("  reduction %-12s %.17g generated, %.17g interpreter  (%s)  %s\n", r.name.c_str(),
+                a, b, tol == 0 ? "exact" : fmt::format("within {:.1e} relative", tol).c_str(),
                 agree ? "ok" : "MISMATCH");
   }
   std::printf("%s: %s\n", p.name.c_str(),
@@ -319,10 +375,6 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
                  : "the generated code DIFFERS from the interpreter");
   // Other plans of the same build: the same bits as naive, grid by grid.
   if (!opts.bitwise.empty()) {
-    auto bytes = [&](const std::string &file) {
-      std::ifstream in(tmp.path() + "/" + file, std::ios::binary);
-      return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    };
     run_exe("scheme=naive", "naive");
     const auto naive = summary("naive.json");
     bool all = true;
@@ -331,16 +383,20 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
       run_exe(opts.bitwise[i], prefix);
       const auto sum = summary(prefix + ".json");
       std::string differs;
-      for (const auto &g : p.grids)
-        if (bytes(prefix + "_" + g.name + ".npy") != bytes("naive_" + g.name + ".npy"))
-          differs += (differs.empty() ? "grid " : ", grid ") + g.name;
+      for (const auto &g : p.grids) {
+        const auto diff = stencilc::npy_compare(tmp.path() + "/" + prefix + "_" + g.name + ".npy",
+                                                tmp.path() + "/naive_" + g.name + ".npy");
+        if (diff.differing)
+          differs += fmt::format("{}grid {}: {}", differs.empty() ? "" : "; ", g.name,
+                                 grid_verdict(diff, "this plan", "naive", 0));
+      }
       if (sum["steps"] != naive["steps"])
-        differs += (differs.empty() ? "" : ", ") + std::string("the step count");
+        differs += (differs.empty() ? "" : "; ") + std::string("the step count");
       auto reductions = [](const nlohmann::json &j) {
         return j.contains("reductions") ? j["reductions"].dump() : std::string();
       };
       if (reductions(sum) != reductions(naive))
-        differs += (differs.empty() ? "" : ", ") + std::string("the reductions");
+        differs += (differs.empty() ? "" : "; ") + std::string("the reductions");
       all &= differs.empty();
       std::printf("  plan %-40s %s\n", sum["plan"].get<std::string>().c_str(),
                   differs.empty() ? "bitwise equal to scheme=naive  ok"

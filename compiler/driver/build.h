@@ -43,6 +43,9 @@ struct VerifyOptions {
   /// Plans to run the same executable with too: each must give every grid, reduction and the
   /// step count bit for bit as the naive plan does.
   std::vector<std::string> bitwise;
+  /// --tolerance: grids agree cell by cell within this relative difference instead of bit for
+  /// bit (for a target whose math library rounds differently); 0 = bit for bit.
+  double tolerance = 0;
 };
 
 /// Builds, runs the executable and the interpreter on the same small random inputs, compares

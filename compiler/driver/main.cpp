@@ -96,7 +96,8 @@ int main(int argc, char **argv) {
   VerifyOptions vopts;
   auto *verify = app.add_subcommand(
       "verify", "build the target, run it and the interpreter on the same small random inputs, "
-                "compare every grid (float: relative 1e-5, double: 1e-12)");
+                "compare every grid bit for bit, the step count and the reductions; exit 1 on "
+                "any difference");
   add_common(verify);
   add_build(verify);
   add_cxx(verify);
@@ -114,6 +115,11 @@ int main(int argc, char **argv) {
                      "PLAN: also run with this plan; every grid must equal the naive plan's bit "
                      "for bit (repeatable)")
       ->type_name("PLAN");
+  verify->add_option("--tolerance", vopts.tolerance,
+                     "REL: grids agree cell by cell within this relative difference instead of "
+                     "bit for bit (for a target whose math library rounds differently)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->type_name("REL");
 
   ExplainOptions eopts;
   auto add_model = [&](CLI::App *sub) {

@@ -503,7 +503,7 @@ template void load_grid<float>(Grid<float> &, const std::string &);
 template void load_grid<double>(Grid<double> &, const std::string &);
 template void load_grid<std::int32_t>(Grid<std::int32_t> &, const std::string &);
 
-NpyDiff npy_compare(const std::string &path_a, const std::string &path_b) {
+NpyDiff npy_compare(const std::string &path_a, const std::string &path_b, double rel_tol) {
   const NpyArray a = npy_read(path_a);
   const NpyArray b = npy_read(path_b);
   const std::string both = path_a + " and " + path_b;
@@ -537,7 +537,8 @@ NpyDiff npy_compare(const std::string &path_a, const std::string &path_b) {
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::int64_t ia = static_cast<std::int64_t>(i);
     const double x = element(kind, a.data.data(), ia);
-    const double y = element(kind, b.data.data(), transpose ? boff : ia);
+    const std::int64_t ib = transpose ? boff : ia;
+    const double y = element(kind, b.data.data(), ib);
     if (transpose) {
       for (std::size_t k = 0; k < rank; ++k) {
         const std::size_t d = order[k];
@@ -548,7 +549,22 @@ NpyDiff npy_compare(const std::string &path_a, const std::string &path_b) {
         idx[d] = 0;
       }
     }
+    const std::size_t item = itemsize_of(kind);
+    const bool same_bits = std::memcmp(a.data.data() + ia * item, b.data.data() + ib * item, item) == 0;
     const bool nx = std::isnan(x), ny = std::isnan(y);
+    const bool differs = rel_tol <= 0 ? !same_bits : !same_bits && !(nx && ny) && !(x == y) &&
+                         (nx || ny || std::isinf(x) || std::isinf(y) ||
+                          std::fabs(x - y) > rel_tol * std::max(std::fabs(x), std::fabs(y)));
+    if (differs && diff.differing++ == 0) {
+      diff.first_index.assign(rank, 0);
+      std::uint64_t rest = i;
+      for (std::size_t k = 0; k < rank; ++k) { // a's dims, fastest first
+        diff.first_index[order[k]] = static_cast<std::int64_t>(rest % a.shape[order[k]]);
+        rest /= a.shape[order[k]];
+      }
+      diff.first_a = x;
+      diff.first_b = y;
+    }
     if (!nx)
       diff.max_mag = std::max(diff.max_mag, std::fabs(x));
     if (!ny)

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdlib>
+
+#include "stencilc/error.h"
 
 namespace stencilc {
 
@@ -40,12 +43,28 @@ std::string progress_text(const std::string &name, std::int64_t done, std::int64
   return s;
 }
 
-Progress::Progress(std::string name, std::int64_t total, bool until, bool enabled, std::FILE *out)
-    : name_(std::move(name)), total_(total), until_(until), enabled_(enabled), out_(out) {}
+Clock Clock::from_environment() {
+  const char *tick = std::getenv("STENCILC_TEST_CLOCK_TICK");
+  if (!tick || !*tick)
+    return real();
+  char *end = nullptr;
+  const double s = std::strtod(tick, &end);
+  if (*end || !(s > 0 && s < 1e6))
+    throw Error(std::string("STENCILC_TEST_CLOCK_TICK=") + tick +
+                ": expected a number of seconds above 0");
+  return fake(s);
+}
+
+Progress::Progress(std::string name, std::int64_t total, bool until, bool enabled, Clock &clock,
+                   std::FILE *out)
+    : name_(std::move(name)), total_(total), until_(until), enabled_(enabled), out_(out),
+      clock_(clock) {}
 
 void Progress::update(std::int64_t done) {
-  const double now = timer_.seconds();
-  if (!enabled_ || now - drawn_at_ < kRedraw)
+  if (!enabled_)
+    return;
+  const double now = clock_.seconds();
+  if (now - drawn_at_ < kRedraw)
     return;
   drawn_at_ = now;
   const std::string text = progress_text(name_, done, total_, until_, now);

@@ -39,6 +39,17 @@ config.substitutions.append((r"(?<![\w./-])not(?![\w.-])",
 config.substitutions.append((r"(?<![\w./-])count(?![\w.-])",
                              os.path.join(config.llvm_tools_dir, "count")))
 
+# No calibrated machine profile, whoever runs the tests: the plans the goldens show are the
+# model's choice for its built-in default profile (tests that mean another name --machine).
+# lit does not pass HOME through, so without this the profile would be looked up relative to
+# each test's working directory.
+config_home = os.path.join(config.test_exec_root, "config-home")
+os.makedirs(config_home, exist_ok=True)
+if os.listdir(config_home):
+    lit_config.fatal("%s must be empty: it stands for a user without a machine profile" % config_home)
+config.environment["XDG_CONFIG_HOME"] = config_home
+config.environment["HOME"] = config_home
+
 # Messages (strerror texts) must not depend on the user's locale.
 config.environment["LC_ALL"] = "C"
 config.environment["OMP_NUM_THREADS"] = "2"

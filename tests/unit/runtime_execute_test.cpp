@@ -12,7 +12,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "stencilc/error.h"
 #include "stencilc/history.h"
@@ -247,17 +246,22 @@ TEST(RuntimeProgress, Text) {
 
 TEST(RuntimeProgress, LineRewrittenAndErased) {
   std::FILE *f = std::tmpfile();
+  Clock clock = Clock::fake(0); // moved by advance() only
   {
-    Progress quiet("q", 10, false, false, f);
+    Progress quiet("q", 10, false, false, clock, f);
+    clock.advance(1);
     quiet.update(5);
   }
   EXPECT_EQ(std::ftell(f), 0); // disabled: nothing
 
-  Progress p("heat", 10, false, true, f);
+  Clock clock2 = Clock::fake(0);
+  Progress p("heat", 10, false, true, clock2, f);
+  clock2.advance(0.19);
   p.update(1); // too early: the first 0.2 s show nothing
   EXPECT_EQ(std::ftell(f), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  clock2.advance(0.06);
   p.update(4);
+  clock2.advance(0.19);
   p.update(5); // too soon after the last one
   p.finish();
   std::rewind(f);
@@ -271,6 +275,18 @@ TEST(RuntimeProgress, LineRewrittenAndErased) {
   ASSERT_NE(line, std::string::npos);
   // Erased: '\r', as many spaces as the line was long, '\r'.
   EXPECT_EQ(s.substr(line), "\r" + std::string(line - 1, ' ') + "\r");
+}
+
+TEST(RuntimeProgress, FakeClockTicks) {
+  Clock c = Clock::fake(0.5);
+  EXPECT_EQ(c.seconds(), 0.5);
+  EXPECT_EQ(c.seconds(), 1.0);
+  c.advance(2);
+  EXPECT_EQ(c.seconds(), 3.5);
+  Clock r = Clock::real();
+  const double a = r.seconds(), b = r.seconds();
+  EXPECT_LE(a, b);
+  EXPECT_GE(a, 0);
 }
 
 TEST(RuntimeProgress, ChunkSizes) {

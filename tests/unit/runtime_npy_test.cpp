@@ -429,6 +429,66 @@ TEST_F(RuntimeNpy, Compare) {
   EXPECT_THROW(npy_compare(path("cm.npy"), path("a.npy")), Error); // (2, 3) vs (3, 2)
 }
 
+// Bitwise by default: the count of differing elements and where the first one is, in the
+// array's dimensions (Fortran order: [x, y]), found in either storage order of the other file.
+TEST_F(RuntimeNpy, CompareBitwiseFirstDifference) {
+  // m[x][y], shape (3, 2), Fortran order: x fastest.
+  std::vector<double> a{0, 1, 2, 10, 11, 12}, b{0, 1, 2, 10, 11.5, 13};
+  npy_write(path("a.npy"), "<f8", true, {3, 2}, a.data(), 48);
+  npy_write(path("b.npy"), "<f8", true, {3, 2}, b.data(), 48);
+  NpyDiff d = npy_compare(path("a.npy"), path("b.npy"));
+  EXPECT_EQ(d.differing, 2);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{1, 1}));
+  EXPECT_EQ(d.first_a, 11);
+  EXPECT_EQ(d.first_b, 11.5);
+  d = npy_compare(path("a.npy"), path("a.npy"));
+  EXPECT_EQ(d.differing, 0);
+  EXPECT_TRUE(d.first_index.empty());
+  // b in C order (shape (3, 2) still, y fastest): the same logical array, the same answer.
+  std::vector<double> bc{0, 10, 1, 11.5, 2, 13};
+  npy_write(path("bc.npy"), "<f8", false, {3, 2}, bc.data(), 48);
+  d = npy_compare(path("a.npy"), path("bc.npy"));
+  EXPECT_EQ(d.differing, 2);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{1, 1}));
+  EXPECT_EQ(d.first_b, 11.5);
+
+  // A tiny difference in a small value is a difference (nothing is relative to the largest).
+  std::vector<double> s1{1e6, 1e-9}, s2{1e6, 1.0000001e-9};
+  npy_write(path("s1.npy"), "<f8", false, {2}, s1.data(), 16);
+  npy_write(path("s2.npy"), "<f8", false, {2}, s2.data(), 16);
+  d = npy_compare(path("s1.npy"), path("s2.npy"));
+  EXPECT_EQ(d.differing, 1);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{1}));
+  // With a tolerance, element by element: 1e-7 relative is within 1e-6, not within 1e-8.
+  EXPECT_EQ(npy_compare(path("s1.npy"), path("s2.npy"), 1e-6).differing, 0);
+  EXPECT_EQ(npy_compare(path("s1.npy"), path("s2.npy"), 1e-8).differing, 1);
+
+  // Signed zeros differ in bits; NaN equals a NaN; infinities only themselves, at any tolerance.
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> z1{0.0, nan, inf, inf}, z2{-0.0, nan, inf, -inf};
+  npy_write(path("z1.npy"), "<f8", false, {4}, z1.data(), 32);
+  npy_write(path("z2.npy"), "<f8", false, {4}, z2.data(), 32);
+  d = npy_compare(path("z1.npy"), path("z2.npy"));
+  EXPECT_EQ(d.differing, 2);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{0}));
+  d = npy_compare(path("z1.npy"), path("z2.npy"), 0.5);
+  EXPECT_EQ(d.differing, 1);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{3}));
+  std::vector<double> n1{nan}, n2{1.0};
+  npy_write(path("n1.npy"), "<f8", false, {1}, n1.data(), 8);
+  npy_write(path("n2.npy"), "<f8", false, {1}, n2.data(), 8);
+  EXPECT_EQ(npy_compare(path("n1.npy"), path("n2.npy"), 1e30).differing, 1);
+
+  // Integers: bits.
+  std::vector<std::int32_t> i1{7, 8, 9}, i2{7, 8, 10};
+  npy_write(path("i1.npy"), "<i4", false, {3}, i1.data(), 12);
+  npy_write(path("i2.npy"), "<i4", false, {3}, i2.data(), 12);
+  d = npy_compare(path("i1.npy"), path("i2.npy"));
+  EXPECT_EQ(d.differing, 1);
+  EXPECT_EQ(d.first_index, (std::vector<std::int64_t>{2}));
+}
+
 TEST_F(RuntimeNpy, CompareErrors) {
   std::vector<double> a(6);
   std::vector<float> f(6);

@@ -38,14 +38,23 @@ template <typename T> void save_grid(const Grid<T> &g, const std::string &path);
 /// grid, and both the expected and the found dtype/shape. The halo is not touched.
 template <typename T> void load_grid(Grid<T> &g, const std::string &path);
 
-/// Element-wise comparison of two .npy files of the same dtype and shape (as floating values).
+/// Element-wise comparison of two .npy files of the same dtype and shape. An element differs
+/// when its bytes differ (rel_tol == 0: bit for bit, so 0.0 and -0.0 differ and NaN equals only
+/// a NaN of the same bits), or, with rel_tol > 0, when |a - b| > rel_tol * max(|a|, |b|) or
+/// exactly one of them is NaN (an infinity equals only itself).
 struct NpyDiff {
   double max_abs = 0;    // largest |a - b|
   double max_rel = 0;    // largest |a - b| / max(|a|, |b|, tiny); 0 where both are 0
   double max_mag = 0;    // largest |a| or |b| (NaNs aside): the scale of the arrays
   std::int64_t count = 0; // elements compared
+  std::int64_t differing = 0; // elements that differ (see above)
+  /// The first differing element in a's storage order: its index in the array's dimensions
+  /// (the grid's [x, y, z] for files stencilc writes, which are in Fortran order) and both
+  /// values. Empty when none differs.
+  std::vector<std::int64_t> first_index;
+  double first_a = 0, first_b = 0;
 };
 /// Throws stencilc::Error if dtypes or shapes differ (or either file is bad).
-NpyDiff npy_compare(const std::string &path_a, const std::string &path_b);
+NpyDiff npy_compare(const std::string &path_a, const std::string &path_b, double rel_tol = 0);
 
 } // namespace stencilc

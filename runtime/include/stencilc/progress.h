@@ -13,13 +13,35 @@ namespace stencilc {
 std::string progress_text(const std::string &name, std::int64_t done, std::int64_t total,
                           bool until, double seconds);
 
+/// Where the progress line and the chunk sizes read the time, in seconds. A fake clock advances
+/// only by `tick` at every reading and by advance(): with it what depends on time is the same on
+/// every machine. execute() uses a fake one when STENCILC_TEST_CLOCK_TICK=S is in the
+/// environment (a test hook: the progress line then redraws at every chunk of one step).
+class Clock {
+public:
+  static Clock real() { return Clock(false, 0); }
+  static Clock fake(double tick) { return Clock(true, tick); }
+  /// The real clock, or a fake one ticking STENCILC_TEST_CLOCK_TICK seconds if that is set.
+  static Clock from_environment();
+  double seconds() { return fake_ ? (now_ += tick_) : timer_.seconds(); }
+  void advance(double s) { now_ += s; }
+
+private:
+  Clock(bool fake, double tick) : fake_(fake), tick_(tick) {}
+  bool fake_;
+  double tick_;
+  double now_ = 0;
+  Timer timer_;
+};
+
 /// One line on `out` (stderr), rewritten in place with '\r' at most five times a second and
 /// erased by finish(), so that what follows starts on a clean line. Draws nothing unless
 /// enabled (execute() enables it when stderr is a terminal and --json is not given), nor
 /// during the first 0.2 s: short runs stay quiet.
 class Progress {
 public:
-  Progress(std::string name, std::int64_t total, bool until, bool enabled, std::FILE *out = stderr);
+  Progress(std::string name, std::int64_t total, bool until, bool enabled, Clock &clock,
+           std::FILE *out = stderr);
   ~Progress() { finish(); }
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
@@ -36,7 +58,7 @@ private:
   bool until_;
   bool enabled_;
   std::FILE *out_;
-  Timer timer_;
+  Clock &clock_;
   double drawn_at_ = 0;
   std::size_t width_ = 0; // of the line on screen (0: none)
 };
