@@ -299,7 +299,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
               steps_ok ? "ok" : "MISMATCH");
   for (const auto &r : p.reductions) {
     const auto &gv = gen_sum["reductions"][r.name], &rv = ref_sum["reductions"][r.name];
-    // A reduction that was never computed is NaN, printed as null.
+    // A reduction that was never computed is NaN, written as "nan"; infinities as "inf", "-inf".
     auto value = [](const nlohmann::json &v) {
       if (v.is_number())
         return v.get<double>();
