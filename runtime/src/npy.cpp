@@ -411,7 +411,8 @@ NpyArray npy_read(const std::string &path) {
   Header h = HeaderParser(std::string_view(buf.data() + pre, hlen), path).parse();
   const Kind kind = kind_of(h.descr);
   if (kind == Kind::Unknown)
-    fail(path, "unsupported dtype '" + excerpt(h.descr) + "' (supported: <f4 <f8 <i4 <i8)");
+    fail(path, "unsupported dtype '" + excerpt(h.descr) +
+                   "' (grid files are <f4 for float, <f8 for double, <i4 for int grids)");
   std::uint64_t count = 0, bytes = 0;
   if (!element_count(h.shape, count) || __builtin_mul_overflow(count, itemsize_of(kind), &bytes))
     fail(path, "shape " + shape_str(h.shape) + " is too large");

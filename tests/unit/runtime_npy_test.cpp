@@ -160,6 +160,15 @@ TEST_F(RuntimeNpy, LoadsReversedCOrder) {
   EXPECT_EQ(k.at(1, 2, 1), float(1 + 2 * 2 + 1 * 6));
 }
 
+// Files of a dtype no grid has name the grid dtypes, not every dtype the reader knows.
+TEST_F(RuntimeNpy, UnsupportedDtypeListsGridDtypes) {
+  std::vector<std::int16_t> v(2);
+  npy_write(path("i2.npy"), "<i2", false, {2}, v.data(), 4);
+  const std::string msg = error_of([&] { npy_read(path("i2.npy")); });
+  EXPECT_EQ(msg, path("i2.npy") + ": unsupported dtype '<i2' (grid files are <f4 for float, <f8 "
+                                  "for double, <i4 for int grids)");
+}
+
 TEST_F(RuntimeNpy, ReadsVersions2And3) {
   for (int major : {2, 3}) {
     std::string p = write_raw("v.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, "
