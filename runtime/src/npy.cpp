@@ -471,6 +471,21 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
                    type_name<T>() + " ('" + want + "')");
   const std::vector<std::int64_t> fshape = grid_shape(g);
   const std::vector<std::int64_t> cshape(fshape.rbegin(), fshape.rend());
+  // When the extents read the same backwards (a cube), a C-order array may be indexed
+  // [x, y, z] (np.save of an array in the grid's order) or [z, y, x]: refuse to guess.
+  if (fshape.size() > 1 && fshape == cshape && a.shape == fshape && !a.fortran_order) {
+    const char *letters[] = {"x", "y", "z", "w"};
+    std::string fwd, back;
+    for (std::size_t d = 0; d < fshape.size(); ++d) {
+      fwd += std::string(d ? ", " : "") + letters[d];
+      back += std::string(d ? ", " : "") + letters[fshape.size() - 1 - d];
+    }
+    fail(path, "shape " + shape_str(a.shape) + " in C order is ambiguous for grid '" + g.name() +
+                   "': numpy may index it [" + fwd + "] or [" + back +
+                   "]; save it in Fortran order, indexed [" + fwd +
+                   "]: np.save(f, np.asfortranarray(a)), or np.asfortranarray(a.T) if a is "
+                   "indexed [" + back + "]");
+  }
   // A rank-1 array has the same shape in both orders.
   const bool ok = a.shape == fshape && (a.fortran_order || fshape.size() == 1);
   if (!ok && !(a.shape == cshape && !a.fortran_order)) {

@@ -34,9 +34,10 @@ void npy_write(const std::string &path, const std::string &descr, bool fortran_o
 template <typename T> void save_grid(const Grid<T> &g, const std::string &path);
 
 /// Loads the interior of g from a file written by save_grid, or from a C-order array whose
-/// shape is the reversed extents (extentN-1, ..., extent0). The dtype must equal npy_descr<T>()
-/// exactly; any dtype, rank or shape mismatch is a stencilc::Error that names the file, the
-/// grid, and both the expected and the found dtype/shape. The halo is not touched.
+/// shape is the reversed extents (extentN-1, ..., extent0) unless those read the same both ways
+/// (a cube: the C-order array might be indexed either way, an error). The dtype must equal
+/// npy_descr<T>() exactly; any dtype, rank or shape mismatch is a stencilc::Error that names the
+/// file, the grid, and both the expected and the found dtype/shape. The halo is not touched.
 template <typename T> void load_grid(Grid<T> &g, const std::string &path);
 
 /// Element-wise comparison of two .npy files of the same dtype and shape (as floating values).
