@@ -14,21 +14,14 @@
 
 namespace stc {
 
-// Integer division, remainder or int() of a float: arithmetic that can fail per point.
 bool can_fail(const ir::ExprPtr &root) {
   bool found = false;
-  ir::walk(root, [&](const ir::Expr &e) {
-    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
-             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
-  });
+  ir::walk(root, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
   return found;
 }
 bool has_int_divmod(const std::vector<ir::Stmt> &body) {
   bool found = false;
-  ir::walk(body, [&](const ir::Expr &e) {
-    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
-             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
-  });
+  ir::walk(body, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
   return found;
 }
 
