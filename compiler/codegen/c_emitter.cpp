@@ -143,7 +143,7 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
     return "(" + sub(e->a, 2, false) + " ? " + sub(e->b, 1, false) + " : " + sub(e->c, 1, false) +
            ")";
   default: {
-    if ((e->op == ir::Op::Div || e->op == ir::Op::Mod) && e->type == ir::Type::Int) {
+    if ((e->op == ir::Op::Div || e->op == ir::Op::Mod) && ir::may_fail(*e)) {
       std::string call = int_divmod(op_text(e->op), sub(e->a, 1, false), sub(e->b, 1, false));
       if (!call.empty())
         return call;

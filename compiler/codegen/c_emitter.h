@@ -22,8 +22,8 @@ protected:
   virtual std::string index(const ir::Expr &e) const;
   virtual std::string local(const ir::Expr &e) const;
   virtual std::string reduction(const ir::Expr &e) const;
-  /// Integer division or remainder (`op` is "/" or "%") as a call (e.g. one that checks for
-  /// zero), or "" for the plain operator.
+  /// Integer division or remainder (`op` is "/" or "%") that may fail (ir::may_fail) as a call
+  /// (e.g. one that checks for zero), or "" for the plain operator.
   virtual std::string int_divmod(const char *, const std::string &, const std::string &) const {
     return "";
   }

@@ -13,21 +13,14 @@
 
 namespace stc {
 
-// Integer division, remainder or int() of a float: arithmetic that can fail per point.
 bool can_fail(const ir::ExprPtr &root) {
   bool found = false;
-  ir::walk(root, [&](const ir::Expr &e) {
-    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
-             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
-  });
+  ir::walk(root, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
   return found;
 }
 bool has_int_divmod(const std::vector<ir::Stmt> &body) {
   bool found = false;
-  ir::walk(body, [&](const ir::Expr &e) {
-    found |= ((e.op == ir::Op::Div || e.op == ir::Op::Mod) && e.type == ir::Type::Int) ||
-             (e.op == ir::Op::Cast && e.type == ir::Type::Int);
-  });
+  ir::walk(body, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
   return found;
 }
 
@@ -423,27 +416,18 @@ std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
   return s;
 }
 
-// Lines of text as `// ` comment lines of at most 100 columns (a longer word keeps a line).
+// Each line of text as a `// ` comment line, never re-flowed: a path (the .stn, a machine
+// profile) stays whole on the line its author put it on, so the layout does not depend on
+// where the files live.
 std::string comment_lines(const std::string &text) {
-  std::string out, line;
-  auto flush = [&] {
-    if (!line.empty())
-      out += "// " + line + "\n";
-    line.clear();
-  };
+  std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
-    const std::size_t end = std::min(text.find_first_of(" \n", i), text.size());
-    const std::string word = text.substr(i, end - i);
-    if (!line.empty() && 3 + line.size() + 1 + word.size() > 100)
-      flush();
-    if (!word.empty())
-      line += (line.empty() ? "" : " ") + word;
-    if (end < text.size() && text[end] == '\n')
-      flush();
+    const std::size_t end = std::min(text.find('\n', i), text.size());
+    if (end > i)
+      out += "// " + text.substr(i, end - i) + "\n";
     i = end + 1;
   }
-  flush();
   return out;
 }
 
@@ -477,7 +461,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
         p.source_path.empty()
             ? std::string()
             : comment_lines("Kernel statements carry #line directives: compiler messages about "
-                            "them cite their lines in " +
+                            "them cite their lines in\n" +
                             p.source_path + "."));
   const TemporalCode tc = temporal_code(p);
   d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);

@@ -208,8 +208,8 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
       kernels = true;
       const auto &k = p.kernels[r.a];
       if (has_int_divmod(k.body))
-        return fmt::format("kernel '{}' has integer division or int() conversions, which can fail "
-                           "per cell",
+        return fmt::format("kernel '{}' has an int() conversion or an integer division by a "
+                           "value that may be 0 or -1, which can fail per cell",
                            k.name);
       bool uses_reduction = false;
       ir::walk(k.body, [&](const ir::Expr &e) {
@@ -222,8 +222,8 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
                            k.name);
     } else if (r.kind == ir::RunStmt::Kind::Reduce) {
       if (can_fail(p.reductions[r.a].value))
-        return fmt::format("reduction '{}' has integer division or int() conversions, which can "
-                           "fail",
+        return fmt::format("reduction '{}' has an int() conversion or an integer division by a "
+                           "value that may be 0 or -1, which can fail per cell",
                            p.reductions[r.a].name);
     }
   }

@@ -187,7 +187,7 @@ std::string grid_verdict(const stencilc::NpyDiff &d, const char *a, const char *
 }
 
 // A reduction in a --json summary: a number, or "inf", "-inf", "nan" (JSON has no such
-// numbers); null (never computed) is NaN.
+// numbers; "nan" also stands for a reduction never computed).
 double summary_number(const nlohmann::json &v) {
   if (v.is_number())
     return v.get<double>();

@@ -40,7 +40,8 @@ std::vector<ir::Scalar> params_from(const ir::Program &p, const stencilc::RunOpt
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to OpenMP, CUDA, HIP and MPI C++"};
+  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP (CUDA, HIP and "
+                "MPI targets are planned, not implemented yet)"};
   app.set_version_flag("--version", std::string("stencilc ") + stc::version());
   app.require_subcommand(1);
 
@@ -67,7 +68,9 @@ int main(int argc, char **argv) {
   auto add_build = [&](CLI::App *sub) {
     sub->add_option("--target,-t", bopts.target, "openmp (cuda, hip, mpi-* are planned)")
         ->capture_default_str();
-    sub->add_option("--plan", bopts.emit.plan, "KEY=VALUE,... plan override (openmp: naive)");
+    sub->add_option("--plan", bopts.emit.plan,
+                    "KEY=VALUE,... the plan to compile in instead of the model's choice: "
+                    "scheme=naive or scheme=temporal,k=K,rows=R");
     sub->add_option("--machine,-m", bopts.emit.machine,
                     "machine profile the model chooses the plan for: a built-in name or a JSON "
                     "file; default: the calibrated profile if present, else generic-cpu");
@@ -136,7 +139,8 @@ int main(int argc, char **argv) {
       "explain", "show the performance model's candidate plans and the one it chooses");
   add_common(explainc);
   explainc->add_option("--target,-t", eopts.target,
-                       "openmp, cuda, hip, mpi-openmp, mpi-cuda, mpi-hip")
+                       "openmp; the model also predicts the planned targets cuda, hip, "
+                       "mpi-openmp, mpi-cuda, mpi-hip (no code generation for them yet)")
       ->capture_default_str();
   add_model(explainc);
   explainc->add_option("--ranks,-n", eopts.ranks, "MPI processes (mpi-* targets)")

@@ -280,6 +280,20 @@ std::string print(const Program &p) {
   return s;
 }
 
+bool may_fail(const Expr &e) {
+  if (e.op == Op::Cast)
+    return e.type == Type::Int; // casts are never int to int
+  if ((e.op != Op::Div && e.op != Op::Mod) || e.type != Type::Int)
+    return false;
+  const Expr &d = *e.b;
+  const bool neg = d.op == Op::Neg;
+  const Expr &lit = neg ? *d.a : d;
+  if (lit.op != Op::IntConst)
+    return true;
+  const std::int64_t v = neg ? -lit.ival : lit.ival; // a literal is at most INT64_MAX
+  return v == 0 || v == -1;
+}
+
 std::set<int> grids_read(const ExprPtr &e) {
   std::set<int> g;
   walk(e, [&](const Expr &x) {

@@ -204,6 +204,11 @@ template <typename F> void for_each_stmt(const std::vector<Stmt> &body, F &&f) {
   }
 }
 
+/// Whether this operation alone can fail at run time: an int division or remainder, unless its
+/// divisor is a constant other than 0 and -1 (INT64_MIN / -1 overflows), and int() of a
+/// floating value (NaN, infinities and values beyond 64 bits have no int).
+bool may_fail(const Expr &e);
+
 /// Grids an expression or statements read, and grids statements assign.
 std::set<int> grids_read(const ExprPtr &e);
 std::set<int> grids_read(const std::vector<Stmt> &body);

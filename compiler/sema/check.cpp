@@ -211,6 +211,7 @@ private:
     bool reductions = false;           // reduction values allowed (run until)
     int params_visible = 0;            // params [0, n) may be read
     const char *what = "";             // for messages: "a grid extent", ...
+    std::string ghost_of;              // a boundary value of this grid: x, y, ... are implicit
     std::vector<LocalSym> *locals = nullptr;
     ir::Kernel *kernel = nullptr;      // where new locals are recorded
   };
@@ -420,8 +421,18 @@ private:
     if (s.indices) {
       const auto &idx = *s.indices;
       auto it = std::find(idx.begin(), idx.end(), e->text);
-      if (it != idx.end())
+      if (it != idx.end()) {
+        // Kernels and inits declare their indices and report a clash there; a boundary value's
+        // indices are implicit, so a param of that name would be silently hidden.
+        const Sym *sym = s.ghost_of.empty() ? nullptr : lookup(e->text);
+        if (sym && sym->kind == Kind::Param) {
+          diags_.error(e->loc, fmt::format("'{}' in the boundary value of grid '{}' is the ghost "
+                                           "cell's index, not param '{}'; rename the param",
+                                           e->text, s.ghost_of, e->text));
+          return std::nullopt;
+        }
         return Typed{ir::Expr::index(e->loc, static_cast<int>(it - idx.begin()))};
+      }
     }
     const Sym *sym = lookup(e->text);
     if (!sym) {
@@ -730,6 +741,7 @@ private:
         s.indices = &idx;
         s.params_visible = static_cast<int>(prog_.params.size());
         s.what = "a boundary value";
+        s.ghost_of = g.name;
         if (auto t = expr(item.value, s))
           f.value = convert_to(*t, ig.type, start_loc(item.value),
                                fmt::format("the boundary value of grid '{}'", g.name));

@@ -411,7 +411,8 @@ NpyArray npy_read(const std::string &path) {
   Header h = HeaderParser(std::string_view(buf.data() + pre, hlen), path).parse();
   const Kind kind = kind_of(h.descr);
   if (kind == Kind::Unknown)
-    fail(path, "unsupported dtype '" + excerpt(h.descr) + "' (supported: <f4 <f8 <i4 <i8)");
+    fail(path, "unsupported dtype '" + excerpt(h.descr) +
+                   "' (grid files are <f4 for float, <f8 for double, <i4 for int grids)");
   std::uint64_t count = 0, bytes = 0;
   if (!element_count(h.shape, count) || __builtin_mul_overflow(count, itemsize_of(kind), &bytes))
     fail(path, "shape " + shape_str(h.shape) + " is too large");
@@ -470,6 +471,21 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
                    type_name<T>() + " ('" + want + "')");
   const std::vector<std::int64_t> fshape = grid_shape(g);
   const std::vector<std::int64_t> cshape(fshape.rbegin(), fshape.rend());
+  // When the extents read the same backwards (a cube), a C-order array may be indexed
+  // [x, y, z] (np.save of an array in the grid's order) or [z, y, x]: refuse to guess.
+  if (fshape.size() > 1 && fshape == cshape && a.shape == fshape && !a.fortran_order) {
+    const char *letters[] = {"x", "y", "z", "w"};
+    std::string fwd, back;
+    for (std::size_t d = 0; d < fshape.size(); ++d) {
+      fwd += std::string(d ? ", " : "") + letters[d];
+      back += std::string(d ? ", " : "") + letters[fshape.size() - 1 - d];
+    }
+    fail(path, "shape " + shape_str(a.shape) + " in C order is ambiguous for grid '" + g.name() +
+                   "': numpy may index it [" + fwd + "] or [" + back +
+                   "]; save it in Fortran order, indexed [" + fwd +
+                   "]: np.save(f, np.asfortranarray(a)), or np.asfortranarray(a.T) if a is "
+                   "indexed [" + back + "]");
+  }
   // A rank-1 array has the same shape in both orders.
   const bool ok = a.shape == fshape && (a.fortran_order || fshape.size() == 1);
   if (!ok && !(a.shape == cshape && !a.fortran_order)) {

@@ -72,8 +72,9 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
       ->type_name("N")
       ->check(at_least(0));
   add_pairs(app, "--load", "GRID=FILE", opts.loads,
-            "read a grid's interior from a .npy file, or from the dataset GRID of an HDF5 file "
-            "(.h5, .hdf5) (repeatable)");
+            "read a grid's interior from a .npy file (indexed [x, y, z] in Fortran order as --save "
+            "writes it, or [z, y, x] in C order unless the grid is a cube), or from the dataset "
+            "GRID of an HDF5 file (.h5, .hdf5) (repeatable)");
   CLI::Option *save =
       add_pairs(app, "--save", "GRID=FILE", opts.saves,
                 "write a grid's interior after the run to a .npy file, or to an HDF5 file (.h5, "

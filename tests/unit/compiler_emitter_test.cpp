@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "codegen/codegen.h"
 #include "frontend/parse.h"
 #include "sema/check.h"
 
@@ -244,6 +246,44 @@ TEST(CompilerEmitterBase, DefaultHooks) {
   EXPECT_EQ(em.expr(Expr::index({}, 0)), "i0");
 }
 
+// Targets print a checked call only where an operation can fail (ir::may_fail).
+class CheckingEmitter : public stc::CEmitter {
+public:
+  using CEmitter::CEmitter;
+
+protected:
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override {
+    return fmt::format("checked({} {} {})", a, op, b);
+  }
+  std::string int_cast(const std::string &a) const override { return "to_int(" + a + ")"; }
+};
+
+TEST(CompilerEmitterBase, OnlyOperationsThatMayFailAreChecked) {
+  ir::Program p = make_program();
+  CheckingEmitter em(p);
+  const ExprPtr n = Expr::param({}, Type::Int, 4), m = Expr::param({}, Type::Int, 5);
+  auto i = [](std::int64_t v) { return Expr::int_const({}, v); };
+  auto neg = [](ExprPtr x) { return Expr::unary(Op::Neg, {}, x); };
+  auto bin = [](Op op, ExprPtr x, ExprPtr y) { return Expr::binary(op, {}, x, y); };
+  // A divisor that may be 0, or -1 (INT64_MIN / -1 overflows), keeps its check.
+  EXPECT_EQ(em.expr(bin(Op::Mod, n, m)), "checked(n % m)");
+  EXPECT_EQ(em.expr(bin(Op::Div, n, i(0))), "checked(n / INT64_C(0))");
+  EXPECT_EQ(em.expr(bin(Op::Div, n, neg(i(1)))), "checked(n / -INT64_C(1))");
+  EXPECT_EQ(em.expr(bin(Op::Div, n, bin(Op::Add, i(1), i(1)))), "checked(n / INT64_C(1) + INT64_C(1))");
+  // Any other constant divisor cannot fail.
+  EXPECT_EQ(em.expr(bin(Op::Mod, n, i(2))), "n % INT64_C(2)");
+  EXPECT_EQ(em.expr(bin(Op::Div, n, neg(i(3)))), "n / -INT64_C(3)");
+  EXPECT_EQ(em.expr(bin(Op::Div, n, i(1))), "n / INT64_C(1)");
+  // int() of a floating value can always fail (NaN, infinities, beyond 64 bits).
+  EXPECT_EQ(em.expr(Expr::cast(Type::Int, Expr::param({}, Type::Double, 0))), "to_int(a)");
+  EXPECT_TRUE(ir::may_fail(*Expr::cast(Type::Int, Expr::param({}, Type::Double, 0))));
+  EXPECT_FALSE(ir::may_fail(*bin(Op::Mod, n, i(2))));
+  EXPECT_TRUE(ir::may_fail(*bin(Op::Mod, n, neg(i(1)))));
+  EXPECT_FALSE(ir::may_fail(*Expr::binary(Op::Div, {}, Expr::param({}, Type::Double, 0),
+                                          Expr::param({}, Type::Double, 1))));
+}
+
 TEST(CompilerEmitterBase, CxxString) {
   EXPECT_EQ(stc::cxx_string("plain"), "\"plain\"");
   EXPECT_EQ(stc::cxx_string("a \"q\" \\ b\nc"), "\"a \\\"q\\\" \\\\ b\\nc\"");
@@ -251,29 +291,27 @@ TEST(CompilerEmitterBase, CxxString) {
 
 // ---------------------------------------------------------------- from source
 
-// Parses and checks a one-kernel program over float grids u, v; returns the printed value.
-std::string emit_from_source(const std::string &value) {
-  const std::string text = "stencil s;\n"
-                           "param float c0 = 0.4, c1 = 0.1;\n"
-                           "param int N = 8;\n"
-                           "grid float u[N];\n"
-                           "grid float v like u;\n"
-                           "kernel k(x) { v[x] = " + value + "; }\n"
-                           "run steps { k; }\n";
+// The checked program of `text`, or a test failure with its diagnostics.
+std::optional<ir::Program> checked(const std::string &text) {
   stc::SourceFile file("t.stn", text);
   stc::DiagEngine diags(&file);
   auto ast = stc::parse(file, diags);
-  if (!ast) {
+  auto prog = ast ? stc::check(*ast, diags) : std::nullopt;
+  if (!prog)
     ADD_FAILURE() << diags.render();
-    return "";
-  }
-  auto prog = stc::check(*ast, diags);
-  if (!prog) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  TestEmitter em(*prog);
-  return em.expr(prog->kernels[0].body[0].value);
+  return prog;
+}
+
+// Parses and checks a one-kernel program over float grids u, v; returns the printed value.
+std::string emit_from_source(const std::string &value) {
+  auto prog = checked("stencil s;\n"
+                      "param float c0 = 0.4, c1 = 0.1;\n"
+                      "param int N = 8;\n"
+                      "grid float u[N];\n"
+                      "grid float v like u;\n"
+                      "kernel k(x) { v[x] = " + value + "; }\n"
+                      "run steps { k; }\n");
+  return prog ? TestEmitter(*prog).expr(prog->kernels[0].body[0].value) : "";
 }
 
 TEST(CompilerEmitterSource, RoundTripKeepsTheWrittenTree) {
@@ -297,6 +335,28 @@ TEST(CompilerEmitterSource, LiteralsAndCastsFromSource) {
             "u(0) * 0.5f * static_cast<float>(2)");
   // x is an int index; x * 0.5 is double, converted to the float grid's type at the end.
   EXPECT_EQ(emit_from_source("x * 0.5"), "static_cast<float>(static_cast<double>(i0) * 0.5)");
+}
+
+// Why temporal blocking does not apply to a rank-2 step whose kernel assigns `value` to v.
+std::string why_not_temporal(const std::string &value) {
+  auto prog = checked("stencil s;\n"
+                      "param int N = 16, D = 3;\n"
+                      "grid float u[N, N];\n"
+                      "grid float v like u;\n"
+                      "kernel k(x, y) { v[x, y] = u[x, y] + " + value + "; }\n"
+                      "run steps { k; swap u, v; }\n");
+  return prog ? stc::temporal_unsupported(*prog) : "";
+}
+
+TEST(CompilerTemporal, ConstantDivisorsDoNotPreventBlocking) {
+  EXPECT_EQ(why_not_temporal("float(x % 2)"), "");
+  EXPECT_EQ(why_not_temporal("float(y / 3 + x % -2)"), "");
+  const std::string fails = "kernel 'k' has an int() conversion or an integer division by a "
+                            "value that may be 0 or -1, which can fail per cell";
+  EXPECT_EQ(why_not_temporal("float(x % D)"), fails);
+  EXPECT_EQ(why_not_temporal("float(x / 0)"), fails);
+  EXPECT_EQ(why_not_temporal("float(x / -1)"), fails);
+  EXPECT_EQ(why_not_temporal("float(int(u[x, y]))"), fails);
 }
 
 } // namespace

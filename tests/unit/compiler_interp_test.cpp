@@ -169,14 +169,14 @@ const char *kHot2d =
     "}\n"
     "run steps { k; swap u, v; }\n";
 
-// Writes a C-order array of shape (ny, nx): element (x, y) at y*nx + x.
+// Writes the array --save writes, Fortran order with shape (nx, ny): element (x, y) at y*nx + x.
 std::string write_grid(const TempDir &t, const std::string &name, int nx, int ny,
                        const std::map<std::pair<int, int>, double> &cells) {
   std::vector<double> data(static_cast<std::size_t>(nx * ny), 0.0);
   for (const auto &[xy, v] : cells)
     data[static_cast<std::size_t>(xy.second * nx + xy.first)] = v;
   const std::string p = t.path(name);
-  stencilc::npy_write(p, "<f8", false, {ny, nx}, data.data(), data.size() * sizeof(double));
+  stencilc::npy_write(p, "<f8", true, {nx, ny}, data.data(), data.size() * sizeof(double));
   return p;
 }
 

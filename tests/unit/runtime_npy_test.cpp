@@ -153,11 +153,49 @@ TEST_F(RuntimeNpy, LoadsReversedCOrder) {
   load_grid(h, path("c1.npy"));
   EXPECT_EQ(h.at(3), 3.0f);
 
-  // Rank 3 C order: shape (e2, e1, e0).
-  npy_write(path("c3.npy"), "<f4", false, {2, 3, 2}, v.data(), 48);
-  Grid<float> k("k", 3, {2, 3, 2, 1}, {1, 1, 1, 0});
+  // Rank 3 C order: shape (e2, e1, e0) (not a palindrome: see COrderCubeIsAmbiguous).
+  npy_write(path("c3.npy"), "<f4", false, {2, 2, 3}, v.data(), 48);
+  Grid<float> k("k", 3, {3, 2, 2, 1}, {1, 1, 1, 0});
   load_grid(k, path("c3.npy"));
-  EXPECT_EQ(k.at(1, 2, 1), float(1 + 2 * 2 + 1 * 6));
+  EXPECT_EQ(k.at(2, 1, 1), float(2 + 1 * 3 + 1 * 6));
+}
+
+// A C-order array whose shape reads the same backwards (a cube) may be np.save of u[x, y, z]
+// or of u[z, y, x]: loading it would transpose one of them silently, so it is an error.
+TEST_F(RuntimeNpy, COrderCubeIsAmbiguous) {
+  std::vector<float> v(27);
+  npy_write(path("c.npy"), "<f4", false, {3, 3, 3}, v.data(), v.size() * 4);
+  Grid<float> g("u", 3, {3, 3, 3, 1}, {1, 1, 1, 0});
+  g.fill(5);
+  EXPECT_EQ(error_of([&] { load_grid(g, path("c.npy")); }),
+            path("c.npy") + ": shape (3, 3, 3) in C order is ambiguous for grid 'u': numpy may "
+                            "index it [x, y, z] or [z, y, x]; save it in Fortran order, indexed "
+                            "[x, y, z]: np.save(f, np.asfortranarray(a)), or "
+                            "np.asfortranarray(a.T) if a is indexed [z, y, x]");
+  EXPECT_EQ(g.at(1, 1, 1), 5.0f);
+  // Any palindrome: a square, (3, 1, 3).
+  npy_write(path("s.npy"), "<f4", false, {3, 3}, v.data(), 36);
+  Grid<float> s("s", 2, {3, 3, 1, 1}, {1, 1, 0, 0});
+  EXPECT_CONTAINS(error_of([&] { load_grid(s, path("s.npy")); }),
+                  "ambiguous for grid 's': numpy may index it [x, y] or [y, x]");
+  npy_write(path("p.npy"), "<f4", false, {3, 1, 3}, v.data(), 36);
+  Grid<float> q("q", 3, {3, 1, 3, 1}, {1, 0, 1, 0});
+  EXPECT_CONTAINS(error_of([&] { load_grid(q, path("p.npy")); }), "is ambiguous");
+  // Fortran order is unambiguous: what --save writes loads back.
+  g.fill(7);
+  save_grid(g, path("f.npy"));
+  Grid<float> h("u", 3, {3, 3, 3, 1}, {0, 0, 0, 0});
+  load_grid(h, path("f.npy"));
+  EXPECT_EQ(h.at(2, 1, 0), 7.0f);
+}
+
+// Files of a dtype no grid has name the grid dtypes, not every dtype the reader knows.
+TEST_F(RuntimeNpy, UnsupportedDtypeListsGridDtypes) {
+  std::vector<std::int16_t> v(2);
+  npy_write(path("i2.npy"), "<i2", false, {2}, v.data(), 4);
+  const std::string msg = error_of([&] { npy_read(path("i2.npy")); });
+  EXPECT_EQ(msg, path("i2.npy") + ": unsupported dtype '<i2' (grid files are <f4 for float, <f8 "
+                                  "for double, <i4 for int grids)");
 }
 
 TEST_F(RuntimeNpy, ReadsVersions2And3) {

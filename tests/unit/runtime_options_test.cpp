@@ -99,8 +99,9 @@ TEST(RuntimeOptions, Help) {
   EXPECT_CONTAINS(r.out, "NAME=VALUE");
   EXPECT_CONTAINS(r.out, "override a param (repeatable)");
   EXPECT_CONTAINS(r.out, "--load GRID=FILE");
-  EXPECT_CONTAINS(r.out, "read a grid's interior from a .npy file, or from the dataset GRID of "
-                         "an HDF5 file (.h5, .hdf5)");
+  EXPECT_CONTAINS(r.out, "read a grid's interior from a .npy file (indexed [x, y, z] in Fortran "
+                         "order as --save writes it, or [z, y, x] in C order unless the grid is "
+                         "a cube), or from the dataset GRID of an HDF5 file (.h5, .hdf5)");
   EXPECT_CONTAINS(r.out, "--save GRID=FILE");
   EXPECT_CONTAINS(r.out, "write a grid's interior after the run to a .npy file, or to an HDF5 "
                          "file (.h5, .hdf5) with an XDMF file");

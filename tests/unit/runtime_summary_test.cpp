@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 using namespace stencilc;
@@ -57,6 +60,19 @@ TEST(RuntimeSummary, JsonEdgeCases) {
   EXPECT_TRUE(j["checksums"].empty());
   s.stencil = "bad\xff utf8";
   EXPECT_NO_THROW(summary_json(s));
+}
+
+// JSON has no NaN or infinity: the documented strings (README, "Run options"), signs kept.
+TEST(RuntimeSummary, JsonNonFiniteValuesAreStrings) {
+  Summary s = example();
+  const double inf = std::numeric_limits<double>::infinity();
+  s.checksums = {{"u", inf}};
+  s.reductions = {{"res", std::nan("")}, {"lo", -inf}, {"hi", inf}};
+  auto j = nlohmann::json::parse(summary_json(s));
+  EXPECT_EQ(j["checksums"]["u"], "inf");
+  EXPECT_EQ(j["reductions"]["res"], "nan");
+  EXPECT_EQ(j["reductions"]["lo"], "-inf");
+  EXPECT_EQ(j["reductions"]["hi"], "inf");
 }
 
 TEST(RuntimeSummary, Text) {

@@ -17,7 +17,8 @@ struct NpyArray {
 
 /// Reads a whole .npy file. Throws stencilc::Error naming the file on anything malformed:
 /// missing file, bad magic, truncated header or data, unparsable header dict, unsupported
-/// dtype (only <f4 <f8 <i4 <i8 are read), data size not matching the shape.
+/// dtype (only <f4 <f8 <i4 <i8 are read; grids use the first three), data size not matching the
+/// shape.
 NpyArray npy_read(const std::string &path);
 
 /// Writes a .npy v1.0 file (header padded to a multiple of 64 bytes). Throws stencilc::Error
@@ -33,9 +34,10 @@ void npy_write(const std::string &path, const std::string &descr, bool fortran_o
 template <typename T> void save_grid(const Grid<T> &g, const std::string &path);
 
 /// Loads the interior of g from a file written by save_grid, or from a C-order array whose
-/// shape is the reversed extents (extentN-1, ..., extent0). The dtype must equal npy_descr<T>()
-/// exactly; any dtype, rank or shape mismatch is a stencilc::Error that names the file, the
-/// grid, and both the expected and the found dtype/shape. The halo is not touched.
+/// shape is the reversed extents (extentN-1, ..., extent0) unless those read the same both ways
+/// (a cube: the C-order array might be indexed either way, an error). The dtype must equal
+/// npy_descr<T>() exactly; any dtype, rank or shape mismatch is a stencilc::Error that names the
+/// file, the grid, and both the expected and the found dtype/shape. The halo is not touched.
 template <typename T> void load_grid(Grid<T> &g, const std::string &path);
 
 /// Element-wise comparison of two .npy files of the same dtype and shape. An element differs
