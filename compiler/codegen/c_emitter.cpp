@@ -159,4 +159,20 @@ std::string CEmitter::sub(const ir::ExprPtr &e, int parent_prec, bool right) con
   return s;
 }
 
+std::string cxx_plan(const stencilc::Plan &plan) {
+  namespace sch = stencilc::scheme;
+  std::string scheme = "stencilc::scheme::Naive{}";
+  if (const auto *t = plan.get<sch::CpuTemporal>())
+    scheme = fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}}}", t->k, t->rows, t->chunk);
+  else if (const auto *s = plan.get<sch::GpuStreaming>())
+    scheme = fmt::format("stencilc::scheme::GpuStreaming{{{}, {}}}", s->tile_x, s->tile_y);
+  else if (const auto *g = plan.get<sch::GpuTemporal>())
+    scheme = fmt::format("stencilc::scheme::GpuTemporal{{{}, {}, {}}}", g->k, g->tile_x, g->tile_y);
+  std::string dist = "std::nullopt";
+  if (const auto &d = plan.distribution)
+    dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}}}, {}, {}}}", d->procs[0], d->procs[1],
+                       d->procs[2], d->k, d->overlap ? "true" : "false");
+  return fmt::format("stencilc::Plan{{{}, {}}}", scheme, dist);
+}
+
 } // namespace stc

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ir/ir.h"
+#include "stencilc/plan.h"
 
 namespace stc {
 
@@ -38,5 +39,8 @@ private:
 
 /// A C++ string literal for s (quotes and escapes included).
 std::string cxx_string(const std::string &s);
+
+/// The plan as a C++ expression of type stencilc::Plan, for the generated code.
+std::string cxx_plan(const stencilc::Plan &plan);
 
 } // namespace stc

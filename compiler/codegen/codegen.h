@@ -5,6 +5,7 @@
 
 #include "analysis/analyze.h"
 #include "ir/ir.h"
+#include "stencilc/plan.h"
 
 namespace stc {
 
@@ -14,10 +15,9 @@ struct GeneratedFile {
 };
 
 struct EmitOptions {
-  std::string plan; // "" = the model's choice (build.cpp)
-  std::string machine; // the model's machine profile for that choice ("" = the default)
-  bool format = true; // run clang-format (libFormat) over the output
-  std::string plan_comment; // where the plan came from, the model's prediction (build.cpp)
+  stencilc::Plan plan;      // compiled in (the planner's choice or --plan)
+  bool format = true;       // run clang-format (libFormat) over the output
+  std::string plan_comment; // where the plan came from, the model's prediction (the planner)
 };
 
 /// The openmp target: NAME.h (the documented API), NAME.cpp, NAME_main.cpp (the executable).

@@ -455,7 +455,8 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("name", p.name);
   d.set("ns", p.name);
   d.set("target", std::string("openmp"));
-  d.set("plan", opts.plan);
+  d.set("plan", stencilc::to_string(opts.plan));
+  d.set("plan_init", cxx_plan(opts.plan));
   d.set("plan_comment", comment_lines(opts.plan_comment));
   d.set("line_comment",
         p.source_path.empty()

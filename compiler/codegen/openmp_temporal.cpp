@@ -375,8 +375,8 @@ TemporalCode temporal_code(const ir::Program &p) {
     b += state.count(g) ? fmt::format("  s.push_back(stencilc::temporal::view_of(shadow__{}_));\n",
                                       p.grids[g].name)
                         : "  s.emplace_back();\n";
-  b += "  stencilc::temporal::Options o;\n  o.k = static_cast<int>(k);\n  o.tile = plan__.tile;\n"
-       "  o.chunk = plan__.chunk;\n  o.all_results = last;\n"
+  b += "  stencilc::temporal::Options o;\n  o.k = static_cast<int>(k);\n"
+       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
        "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
   for (int g : state)

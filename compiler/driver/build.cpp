@@ -15,15 +15,14 @@
 
 #include <fmt/format.h>
 
-#include "driver/explain.h"
 #include "driver/process.h"
-#include "driver/runtime_paths.h"
 #include "interp/interpreter.h"
-#include "model/machine.h"
+#include "optimizer/planner.h"
 #include "sema/check.h"
+#include "sema/params.h"
 #include "stencilc/error.h"
 #include "stencilc/npy.h"
-#include "stencilc/temporal.h"
+#include "target/target.h"
 
 namespace stc {
 namespace fs = std::filesystem;
@@ -51,75 +50,20 @@ std::string mutated_for_test(const std::string &text) {
 
 } // namespace
 
-void check_target(const std::string &target, bool model_only) {
-  if (target == "openmp")
-    return;
-  static const char *const planned[] = {"cuda", "hip", "mpi-openmp", "mpi-cuda", "mpi-hip"};
-  for (const char *t : planned)
-    if (target == t && model_only)
-      return;
-  for (const char *t : planned)
-    if (target == t)
-      throw stencilc::Error(fmt::format("target '{}' is not implemented yet; this version "
-                                        "generates code for: openmp",
-                                        target));
-  throw stencilc::Error(fmt::format("unknown target '{}' (targets: openmp, cuda, hip, "
-                                    "mpi-openmp, mpi-cuda, mpi-hip)",
-                                    target));
-}
-
-bool implemented_plan(const std::string &target, const model::Plan &plan, const ir::Program &p) {
-  if (target != "openmp")
-    return false;
-  if (plan.scheme == "naive")
-    return plan.k == 1;
-  return plan.scheme == "temporal" && plan.tile_x == 0 && temporal_unsupported(p).empty();
-}
-
-std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,
-                                      const std::string &dir, const EmitOptions &opts_in) {
-  check_target(target);
-  EmitOptions opts = opts_in;
-  PlanSource source = PlanSource::Given;
-  if (!opts.machine.empty()) {
-    // A bad --machine is an error even where no plan is chosen with it (--plan given).
-    std::string from;
-    model::load_machine(opts.machine, target, from);
-  }
-  if (opts.plan.empty()) {
-    // The model's choice for this machine at the program's default sizes; a program with a
-    // param that has no default cannot be sized, and gets the naive plan.
-    try {
-      opts.plan = chosen_plan(c, target, opts.machine, {}).plan.key();
-      source = PlanSource::Model;
-    } catch (const stencilc::Error &) {
-      opts.plan = "scheme=naive";
-      source = PlanSource::Fallback;
-    }
-  } else {
-    model::Plan base;
-    base.target = target;
-    base.scheme = "naive";
-    const model::Plan p = model::parse_plan(opts.plan == "naive" ? "scheme=naive" : opts.plan, base);
-    if (p.scheme == "temporal" && !temporal_unsupported(c.program).empty())
-      throw stencilc::Error(fmt::format("--plan {}: temporal blocking does not apply to {}: {}",
-                                        opts.plan, c.program.name,
-                                        temporal_unsupported(c.program)));
-    if (!implemented_plan(target, p, c.program))
-      throw stencilc::Error(fmt::format("--plan {}: the {} target implements scheme=naive and "
-                                        "scheme=temporal,k=K,rows=R",
-                                        opts.plan, target));
-    opts.plan = p.key();
-  }
-  opts.plan_comment = plan_comment(c, target, opts.machine, opts.plan, source);
-  // The same parser as the generated executable's --plan: what is compiled in must run.
-  opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
+std::vector<std::string> emit_sources(const Compiled &c, const std::string &target_name,
+                                      const std::string &dir, const EmitRequest &req) {
+  const Target &target = code_target(target_name);
+  PlanSource source = PlanSource::Model;
+  EmitOptions opts;
+  opts.plan = plan_to_emit(c.program, c.analysis, target, req.plan, req.machine, source);
+  opts.plan_comment = plan_comment(c.program, c.analysis, target, req.machine, opts.plan, source);
+  opts.format = req.format;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     throw stencilc::Error(fmt::format("cannot create output directory '{}'", dir));
   std::vector<std::string> paths;
-  for (const auto &f : emit_openmp(c.program, c.analysis, opts)) {
+  for (const auto &f : target.emit(c.program, c.analysis, opts)) {
     const std::string path = (fs::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
     out << mutated_for_test(f.text);
@@ -131,31 +75,17 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
 }
 
 void build_executable(const Compiled &c, const BuildOptions &opts, const std::string &exe) {
+  const Target &target = code_target(opts.target);
   TempDir tmp;
   const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
-  const auto sources = emit_sources(c, opts.target, dir, opts.emit);
-  std::vector<std::string> cmd = {opts.cxx.empty() ? env_or("CXX", "c++") : opts.cxx,
-                                  // No contraction into fused multiply-adds: the generated code
-                                  // then rounds exactly as the interpreter does (and as other
-                                  // plans of the same program do); --cxxflag can turn it on.
-                                  "-std=c++17", "-O3", "-march=native", "-fopenmp",
-                                  "-ffp-contract=off", "-Wall", "-Wextra",
-                                  "-I" + runtime_include_dir()};
-  for (const auto &f : opts.cxxflags)
-    cmd.push_back(f);
-  for (const auto &s : sources)
+  CompileRequest req;
+  for (const auto &s : emit_sources(c, opts.target, dir, opts.emit))
     if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
-      cmd.push_back(s);
-  cmd.push_back(runtime_library());
-  // What the runtime links (libhdf5), separated by spaces.
-  std::istringstream libs(env_or("STENCILC_RT_LINK_LIBRARIES", STENCILC_RT_LINK_LIBRARIES));
-  for (std::string lib; libs >> lib;)
-    cmd.push_back(lib);
-  for (const char *f : {STENCILC_RT_LINK_FLAGS})
-    if (*f)
-      cmd.push_back(f);
-  cmd.push_back("-o");
-  cmd.push_back(exe);
+      req.sources.push_back(s);
+  req.exe = exe;
+  req.cxx = opts.cxx;
+  req.cxxflags = opts.cxxflags;
+  const std::vector<std::string> cmd = target.compile_command(req);
   if (opts.verbose)
     std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
   const int rc = run_process(cmd);
@@ -250,20 +180,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   stencilc::RunOptions run = opts.run;
   for (auto &s : small_sizes(p, stencilc::ParamSet(run.sets)))
     run.sets.push_back(s);
-  stencilc::ParamSet set(run.sets);
-  set.check_known([&] {
-    std::vector<std::string> n;
-    for (const auto &q : p.params)
-      n.push_back(q.name);
-    return n;
-  }());
-  auto params = resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
-    if (!set.has(name))
-      return false;
-    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
-                             : ir::Scalar::of(t, set.get_double(name));
-    return true;
-  });
+  const auto params = param_values(p, run);
   Interpreter interp(p, params);
   if (!run.steps)
     run.steps = std::min<std::int64_t>(interp.default_steps(), 5);
@@ -290,8 +207,9 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
     ref.saves.emplace_back(g.name, tmp.path() + "/ref_" + g.name + ".npy");
   // One run of the executable with a plan ("" = compiled-in), its grids saved as PREFIX_G.npy.
   auto run_exe = [&](const std::string &plan, const std::string &prefix) {
-    std::vector<std::string> cmd = {exe, "--json", "--steps", std::to_string(*run.steps),
-                                    "--init-random", std::to_string(opts.seed)};
+    std::vector<std::string> cmd = code_target(opts.build.target).launch(exe);
+    cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(*run.steps), "--init-random",
+                           std::to_string(opts.seed)});
     if (!plan.empty()) {
       cmd.push_back("--plan");
       cmd.push_back(plan);

@@ -5,32 +5,30 @@
 #include <string>
 #include <vector>
 
-#include "codegen/codegen.h"
 #include "driver/pipeline.h"
-#include "model/model.h"
 #include "stencilc/options.h"
+#include "target/target.h"
 
 namespace stc {
 
-/// Throws stencilc::Error for an unknown target, or (unless `model_only`: explain models every
-/// target) one whose code generation is not implemented yet.
-void check_target(const std::string &target, bool model_only = false);
-
-/// Whether the code generator implements this plan for the target and program (the openmp
-/// temporal plan does not apply to every program: codegen's temporal_unsupported says why).
-bool implemented_plan(const std::string &target, const model::Plan &plan, const ir::Program &p);
+/// What emit and build are asked for, from the command line.
+struct EmitRequest {
+  std::string plan;    // --plan KEY=VALUE,... ("" = the model's choice)
+  std::string machine; // --machine: the profile the model chooses for ("" = the default)
+  bool format = true;  // --no-format turns libFormat off
+};
 
 /// Writes the target's sources into `dir` (created if missing); returns their paths.
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target,
-                                      const std::string &dir, const EmitOptions &opts);
+                                      const std::string &dir, const EmitRequest &req);
 
 struct BuildOptions {
-  std::string target = "openmp";
+  std::string target = kDefaultTarget;
   std::string cxx;                    // C++ compiler; default $CXX or c++
   std::vector<std::string> cxxflags;  // extra flags
   std::string keep_sources;           // write sources here instead of a temporary directory
   bool verbose = false;
-  EmitOptions emit;
+  EmitRequest emit;
 };
 
 /// Emits and compiles an executable at `exe`. Throws stencilc::Error on failure.

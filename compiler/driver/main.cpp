@@ -9,33 +9,21 @@
 #include "analysis/analyze.h"
 #include "codegen/codegen.h"
 #include "driver/build.h"
+#include "driver/calibrate.h"
 #include "driver/explain.h"
+#include "driver/tune.h"
 #include "driver/process.h"
 #include "model/machine.h"
 #include "driver/pipeline.h"
 #include "interp/interpreter.h"
 #include "sema/check.h"
+#include "sema/params.h"
 #include "stencilc/error.h"
 #include "stencilc/program.h"
 
 namespace {
 
 using namespace stc;
-
-std::vector<ir::Scalar> params_from(const ir::Program &p, const stencilc::RunOptions &run) {
-  stencilc::ParamSet set(run.sets);
-  std::vector<std::string> names;
-  for (const auto &q : p.params)
-    names.push_back(q.name);
-  set.check_known(names);
-  return resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
-    if (!set.has(name))
-      return false;
-    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
-                             : ir::Scalar::of(t, set.get_double(name));
-    return true;
-  });
-}
 
 } // namespace
 
@@ -135,12 +123,16 @@ int main(int argc, char **argv) {
           return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : "";
         });
   };
+  std::string planned_targets;
+  for (const stc::Target *t : stc::all_targets())
+    if (!t->generates_code())
+      planned_targets += (planned_targets.empty() ? "" : ", ") + t->name();
   auto *explainc = app.add_subcommand(
       "explain", "show the performance model's candidate plans and the one it chooses");
   add_common(explainc);
   explainc->add_option("--target,-t", eopts.target,
-                       "openmp; the model also predicts the planned targets cuda, hip, "
-                       "mpi-openmp, mpi-cuda, mpi-hip (no code generation for them yet)")
+                       stc::target_names(true) + "; the model also predicts the planned targets " +
+                           planned_targets + " (no code generation for them yet)")
       ->capture_default_str();
   add_model(explainc);
   explainc->add_option("--ranks,-n", eopts.ranks, "MPI processes (mpi-* targets)")
@@ -155,7 +147,7 @@ int main(int argc, char **argv) {
   auto *tunec = app.add_subcommand(
       "tune", "build the candidate plans that run here, measure them, compare with the model");
   add_common(tunec);
-  tunec->add_option("--target,-t", eopts.target, "openmp")->capture_default_str();
+  tunec->add_option("--target,-t", eopts.target, stc::target_names(true))->capture_default_str();
   add_model(tunec);
   add_cxx(tunec);
   tunec->add_option("--steps", topts.steps, "steps per measurement")
@@ -225,7 +217,7 @@ int main(int argc, char **argv) {
       if (!run.plan.empty())
         throw stencilc::Error("--plan " + run.plan + ": the interpreter has no plans; --plan "
                                                      "applies to emit, build and verify");
-      Interpreter interp(compiled->program, params_from(compiled->program, run));
+      Interpreter interp(compiled->program, param_values(compiled->program, run));
       stencilc::execute(interp, run);
       return 0;
     }

@@ -5,6 +5,7 @@
 #include "frontend/parse.h"
 #include "frontend/source.h"
 #include "sema/check.h"
+#include "target/target.h"
 
 namespace stc {
 
@@ -31,7 +32,7 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
     return std::nullopt;
   }
   log("check");
-  auto prog = check(*ast, diags);
+  auto prog = check(*ast, diags, reserved_by_targets());
   flush();
   if (!prog)
     return std::nullopt;

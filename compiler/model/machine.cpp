@@ -129,13 +129,12 @@ std::string read_file(const std::string &path) {
 
 } // namespace
 
-Machine load_machine(const std::string &name_or_file, const std::string &target,
+Machine load_machine(const std::string &name_or_file, stencilc::Platform platform,
                      std::string &chosen_from) {
   const auto &builtin = embedded_machines();
   std::string name = name_or_file;
   if (name.empty()) {
-    const bool gpu = target == "cuda" || target == "hip" || target == "mpi-cuda" ||
-                     target == "mpi-hip";
+    const bool gpu = platform == stencilc::Platform::Gpu;
     const std::string calibrated = calibrated_machine_path();
     if (!gpu && std::filesystem::exists(calibrated)) {
       chosen_from = "calibrated profile " + calibrated;

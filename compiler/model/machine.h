@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "stencilc/plan.h"
 
 namespace stc::model {
 
@@ -22,7 +23,7 @@ std::string calibrated_machine_path();
 /// `--machine NAME|FILE`: a built-in name, else a file. Empty: the calibrated profile if
 /// present, else generic-cpu for CPU targets and h100-sxm for GPU ones. `chosen_from` says
 /// which (for explain's output).
-Machine load_machine(const std::string &name_or_file, const std::string &target,
+Machine load_machine(const std::string &name_or_file, stencilc::Platform platform,
                      std::string &chosen_from);
 
 } // namespace stc::model

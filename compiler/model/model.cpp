@@ -21,20 +21,6 @@ double Cost::cells() const {
   return n;
 }
 
-std::string Plan::key() const {
-  std::string s = "scheme=" + scheme;
-  if (k != 1 || scheme != "naive")
-    s += fmt::format(",k={}", k);
-  if (tile_x)
-    s += fmt::format(",tile={}x{}", tile_x, tile_y);
-  if (rows)
-    s += fmt::format(",rows={}", rows);
-  if (target.rfind("mpi-", 0) == 0)
-    s += fmt::format(",procs={}x{}x{},overlap={}", procs[0], procs[1], procs[2],
-                     overlap ? "on" : "off");
-  return s;
-}
-
 double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m) {
   return std::max(cells * flops_per_cell / m.flops, cells * bytes_per_cell / m.bandwidth);
 }
@@ -140,13 +126,13 @@ CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
 Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
   r.plan = p;
-  const int k = p.k;
+  const int k = p.k();
   // The engine's tiles (runtime tile_count): as even as the rows allow, the same number per
   // thread; a tile of `rows` useful rows computes rows + 2R(k - j) at stage j, so the average
   // tile size sets the redundancy and the largest one the rings.
   const int threads = std::max(1, m.threads);
   const std::int64_t n1 = std::max<std::int64_t>(1, c.extent[1]);
-  const std::int64_t tiles = stencilc::temporal::tile_count(n1, p.rows, threads);
+  const std::int64_t tiles = stencilc::temporal::tile_count(n1, p.get<stencilc::scheme::CpuTemporal>()->rows, threads);
   const double rows_avg = static_cast<double>(n1) / static_cast<double>(tiles);
   const int rows = static_cast<int>((n1 + tiles - 1) / tiles);
   r.redundancy = row_redundancy(k, c.step_radius, rows_avg);
@@ -202,7 +188,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   Prediction r;
   r.plan = p;
   const int rad = c.radius;
-  if (p.scheme == "naive") {
+  if (p.naive()) {
     const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
     r.t_compute = cells * c.flops_per_cell / m.flops;
     r.t_memory = cells * c.bytes_per_cell * traffic / m.bandwidth;
@@ -220,9 +206,25 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     r.bound = bound_of(r.t_compute, r.t_memory);
     return r;
   }
-  if (m.kind != "gpu")
+  // A blocked scheme runs on the kind of device it was made for; on the other, it does not apply.
+  const bool gpu_scheme = !p.get<stencilc::scheme::CpuTemporal>();
+  if (gpu_scheme != (m.kind == "gpu")) {
+    r.seconds_per_step = kInf;
+    r.bound = "n/a";
+    r.note = fmt::format("a {} plan on a {} profile", gpu_scheme ? "GPU" : "CPU", m.kind);
+    return r;
+  }
+  if (!gpu_scheme)
     return cpu_temporal(c, m, p, cells);
-  const int tx = p.tile_x, ty = p.tile_y, k = p.k;
+  const int k = p.k();
+  int tx = 0, ty = 0;
+  if (const auto *s = p.get<stencilc::scheme::GpuStreaming>()) {
+    tx = s->tile_x;
+    ty = s->tile_y;
+  } else if (const auto *g = p.get<stencilc::scheme::GpuTemporal>()) {
+    tx = g->tile_x;
+    ty = g->tile_y;
+  }
   const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty);
   r.redundancy = redundancy(k, rad, tx, ty);
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
@@ -255,10 +257,11 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
 Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
   Prediction r;
   r.plan = p;
-  const int k = p.k, rad = c.radius;
+  const stencilc::Distribution &dist = *p.distribution;
+  const int k = dist.k, rad = c.radius;
   std::array<double, 3> n{1, 1, 1};
   for (int d = 0; d < std::min(c.rank, 3); ++d)
-    n[d] = std::ceil(static_cast<double>(c.extent[d]) / p.procs[d]);
+    n[d] = std::ceil(static_cast<double>(c.extent[d]) / dist.procs[d]);
   const double outer = c.rank > 3 ? static_cast<double>(c.extent[3]) : 1.0;
   // Per-cell time of the device in this rank (its roofline).
   const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
@@ -266,37 +269,37 @@ Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
       std::max(c.flops_per_cell / m.flops, c.bytes_per_cell * traffic / m.bandwidth);
   double inner = outer, cells_total = 0;
   for (int d = 0; d < 3; ++d)
-    inner *= std::max(0.0, n[d] - (p.procs[d] > 1 ? 2.0 * k * rad : 0.0));
+    inner *= std::max(0.0, n[d] - (dist.procs[d] > 1 ? 2.0 * k * rad : 0.0));
   for (int j = 1; j <= k; ++j) {
     double cj = outer;
     for (int d = 0; d < 3; ++d)
-      cj *= n[d] + (p.procs[d] > 1 ? 2.0 * rad * (k - j) : 0.0);
+      cj *= n[d] + (dist.procs[d] > 1 ? 2.0 * rad * (k - j) : 0.0);
     cells_total += cj;
   }
   const double t_inner = inner * k * tau;
   const double t_boundary = (cells_total - inner * k) * tau;
   double bytes = 0, t_mpi = 0;
   for (int d = 0; d < 3; ++d) {
-    if (p.procs[d] <= 1)
+    if (dist.procs[d] <= 1)
       continue;
     double face = outer * k * rad * c.elem_bytes * c.grids;
     for (int e = 0; e < 3; ++e)
       if (e != d)
-        face *= n[e] + (p.procs[e] > 1 ? 2.0 * k * rad : 0.0);
+        face *= n[e] + (dist.procs[e] > 1 ? 2.0 * k * rad : 0.0);
     bytes += 2 * face;
     t_mpi += 2 * (m.net_latency + face / m.net_bandwidth);
   }
   const double t_link = m.link_bandwidth > 0 ? 2 * bytes / m.link_bandwidth : 0.0;
   const double t_comm = t_mpi + t_link;
-  const double launch = m.kind == "gpu" ? m.launch_seconds * (p.overlap ? 2 : 1) : m.barrier_seconds;
-  const double t_period = period(t_inner, t_boundary, t_comm, p.overlap) + launch * k;
+  const double launch = m.kind == "gpu" ? m.launch_seconds * (dist.overlap ? 2 : 1) : m.barrier_seconds;
+  const double t_period = period(t_inner, t_boundary, t_comm, dist.overlap) + launch * k;
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;
   r.t_comm = t_comm / k;
   r.redundancy = cells_total / std::max(1.0, outer * n[0] * n[1] * n[2] * k);
   // Communication bounds the period when it is on the critical path: with overlap, when it
   // outlasts the inner region; without, when it takes longer than the computing.
-  const bool comm_bound = p.overlap ? t_comm > t_inner : t_comm > t_inner + t_boundary;
+  const bool comm_bound = dist.overlap ? t_comm > t_inner : t_comm > t_inner + t_boundary;
   r.bound = comm_bound ? "communication"
                        : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
   return r;
@@ -305,46 +308,21 @@ Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
 } // namespace
 
 Prediction predict(const Cost &c, const Machine &m, const Plan &p) {
-  if (p.target.rfind("mpi-", 0) == 0)
+  if (p.distribution)
     return distributed(c, m, p);
   return device(c, m, p, c.cells());
 }
 
-std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::string &target,
-                                   int ranks) {
+std::vector<Prediction> candidates(const Cost &c, const Machine &m,
+                                   const stencilc::PlanRules &rules, int ranks) {
+  namespace sch = stencilc::scheme;
   std::vector<Plan> plans;
-  auto add = [&](const char *scheme, int k, int tx, int ty) {
+  auto add = [&](Plan::Scheme scheme) {
     Plan p;
-    p.target = target;
     p.scheme = scheme;
-    p.k = k;
-    p.tile_x = tx;
-    p.tile_y = ty;
     plans.push_back(p);
   };
-  if (target == "openmp") {
-    add("naive", 1, 0, 0);
-    if (c.rank == 2 || c.rank == 3)
-      for (int k : {2, 3, 4, 6, 8, 10, 12, 16}) {
-        // Row counts that give the engine the same tiles (tile_count) are one plan: the
-        // smallest of them stands for it.
-        std::set<std::int64_t> tilings;
-        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
-                                    : std::vector<int>{64, 256, 1024})
-          if (rows <= c.extent[1] &&
-              tilings.insert(stencilc::temporal::tile_count(c.extent[1], rows,
-                                                            std::max(1, m.threads)))
-                  .second) {
-            add("temporal", k, 0, 0);
-            plans.back().rows = rows;
-          }
-      }
-  } else if (target == "cuda" || target == "hip") {
-    add("naive", 1, 0, 0);
-    for (int k : {1, 2, 3, 4})
-      for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
-        add(k == 1 ? "streaming" : "temporal", k, tx, ty);
-  } else {
+  if (rules.distributed) {
     // Process grids: every factorisation of `ranks` over the first min(rank, 3) dimensions.
     const int dims = std::min(c.rank, 3);
     for (int px = 1; px <= ranks; ++px)
@@ -365,15 +343,31 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
                 fits = false;
             if (!fits)
               continue;
-            Plan p;
-            p.target = target;
-            p.scheme = "naive";
-            p.k = k;
-            p.procs = {px, py, pz};
-            p.overlap = overlap;
-            plans.push_back(p);
+            add(sch::Naive{});
+            plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, overlap};
           }
       }
+  } else if (rules.platform == stencilc::Platform::Cpu) {
+    add(sch::Naive{});
+    if (c.rank == 2 || c.rank == 3)
+      for (int k : {2, 3, 4, 6, 8, 10, 12, 16}) {
+        // Row counts that give the engine the same tiles (tile_count) are one plan: the
+        // smallest of them stands for it.
+        std::set<std::int64_t> tilings;
+        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
+                                    : std::vector<int>{64, 256, 1024})
+          if (rows <= c.extent[1] &&
+              tilings.insert(stencilc::temporal::tile_count(c.extent[1], rows,
+                                                            std::max(1, m.threads)))
+                  .second)
+            add(sch::CpuTemporal{k, rows, 0});
+      }
+  } else {
+    add(sch::Naive{});
+    for (int k : {1, 2, 3, 4})
+      for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
+        add(k == 1 ? Plan::Scheme{sch::GpuStreaming{tx, ty}}
+                   : Plan::Scheme{sch::GpuTemporal{k, tx, ty}});
   }
   std::vector<Prediction> out;
   for (const auto &p : plans) {
@@ -384,86 +378,11 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::s
   std::sort(out.begin(), out.end(), [](const Prediction &a, const Prediction &b) {
     if (a.seconds_per_step != b.seconds_per_step)
       return a.seconds_per_step < b.seconds_per_step;
-    if (a.plan.k != b.plan.k) // equal times: the simpler plan
-      return a.plan.k < b.plan.k;
-    return a.plan.key() < b.plan.key();
+    if (a.plan.k() != b.plan.k()) // equal times: the simpler plan
+      return a.plan.k() < b.plan.k();
+    return stencilc::to_string(a.plan) < stencilc::to_string(b.plan);
   });
   return out;
-}
-
-Plan parse_plan(const std::string &text, Plan base) {
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw stencilc::Error("--plan " + text + ": '" + item + "' is not KEY=VALUE");
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    auto ints = [&](int count) {
-      std::vector<int> v;
-      std::stringstream vs(value);
-      std::string part;
-      while (std::getline(vs, part, 'x')) {
-        char *end = nullptr;
-        const long n = std::strtol(part.c_str(), &end, 10);
-        if (part.empty() || *end || n < 1 || n > 1 << 20)
-          throw stencilc::Error("--plan " + text + ": bad value '" + value + "' for " + key);
-        v.push_back(static_cast<int>(n));
-      }
-      if (static_cast<int>(v.size()) != count)
-        throw stencilc::Error(fmt::format("--plan {}: {} needs {} number{} separated by 'x'", text,
-                                          key, count, count > 1 ? "s" : ""));
-      return v;
-    };
-    if (key == "scheme") {
-      if (value != "naive" && value != "temporal" && value != "streaming")
-        throw stencilc::Error("--plan " + text + ": scheme is naive, temporal or streaming");
-      base.scheme = value;
-      if (value == "naive") {
-        base.k = 1;
-        base.tile_x = base.tile_y = base.rows = 0;
-      }
-    } else if (key == "k") {
-      base.k = ints(1)[0];
-    } else if (key == "tile") {
-      auto v = ints(2);
-      base.tile_x = v[0];
-      base.tile_y = v[1];
-    } else if (key == "rows") {
-      base.rows = ints(1)[0];
-    } else if (key == "procs") {
-      auto v = ints(3);
-      base.procs = {v[0], v[1], v[2]};
-    } else if (key == "overlap") {
-      if (value != "on" && value != "off")
-        throw stencilc::Error("--plan " + text + ": overlap is on or off");
-      base.overlap = value == "on";
-    } else {
-      throw stencilc::Error("--plan " + text + ": unknown key '" + key +
-                            "' (scheme, k, tile, rows, procs, overlap)");
-    }
-  }
-  const bool gpu = base.target == "cuda" || base.target == "hip";
-  const bool mpi = base.target.rfind("mpi-", 0) == 0;
-  if ((base.scheme == "streaming" && !gpu) || (mpi && base.scheme != "naive"))
-    throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " is not a plan of the " +
-                          base.target + " target");
-  if (base.scheme == "streaming" && base.k != 1)
-    throw stencilc::Error("--plan " + text + ": streaming takes k=1 (temporal blocking is "
-                          "scheme=temporal)");
-  if (base.scheme == "naive" && !mpi && base.k != 1)
-    throw stencilc::Error("--plan " + text + ": scheme naive takes k=1");
-  const bool cpu = base.target == "openmp";
-  if (cpu && base.scheme == "naive" && base.rows != 0)
-    throw stencilc::Error("--plan " + text + ": rows belongs to scheme=temporal");
-  if (cpu && base.tile_x != 0)
-    throw stencilc::Error("--plan " + text + ": the openmp temporal plan keeps x-rows whole; give "
-                          "its tile as rows=N");
-  if (!cpu && base.rows != 0)
-    throw stencilc::Error("--plan " + text + ": rows=N is a plan of the openmp target");
-  if (!cpu && base.scheme != "naive" && (base.tile_x == 0 || base.tile_y == 0))
-    throw stencilc::Error("--plan " + text + ": scheme " + base.scheme + " needs tile=XxY");
-  return base;
 }
 
 } // namespace stc::model

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "stencilc/plan.h"
+
 namespace stc::model {
 
 /// Figures of one machine (a CPU node or one GPU), from a profile or from `calibrate`.
@@ -58,18 +60,8 @@ struct Cost {
   double cells() const;
 };
 
-/// One candidate way to run the program. Fields that do not apply to a target are 0.
-struct Plan {
-  std::string target;  // openmp, cuda, hip, mpi-openmp, mpi-cuda, mpi-hip
-  std::string scheme;  // naive, temporal (CPU 3.5D), streaming (GPU 2.5D), temporal (GPU)
-  int k = 1;           // time steps per sweep (temporal depth; MPI: halo depth k*r)
-  int tile_x = 0, tile_y = 0; // GPU block
-  int rows = 0;               // openmp temporal: rows of dimension 1 per tile (rank 2: of the
-                              // streamed y); x-rows stay whole
-  std::array<int, 3> procs{1, 1, 1}; // MPI process grid
-  bool overlap = false;              // MPI: communicate while computing the inner region
-  std::string key() const;           // "scheme=temporal,k=4,tile=64x32,..."
-};
+/// A plan of the model: the typed plan every stage shares (runtime/include/stencilc/plan.h).
+using Plan = stencilc::Plan;
 
 struct Prediction {
   Plan plan;
@@ -117,14 +109,10 @@ double period(double t_inner, double t_boundary, double t_comm, bool overlap);
 
 Prediction predict(const Cost &c, const Machine &m, const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, tile=XxY, rows=N, procs=AxBxC, overlap=on|off) over a
-/// starting plan. Throws stencilc::Error naming the bad key or value.
-Plan parse_plan(const std::string &text, Plan base);
-
-/// Every candidate plan for the target (`ranks` MPI processes for mpi-* targets), predicted
-/// and sorted fastest first; ties go to the smaller k, then the plan key, so the order is
-/// deterministic.
-std::vector<Prediction> candidates(const Cost &c, const Machine &m, const std::string &target,
-                                   int ranks = 1);
+/// Every candidate plan of a target with these rules (`ranks` MPI processes for a distributed
+/// one), predicted and sorted fastest first; ties go to the smaller k, then the plan's text, so
+/// the order is deterministic.
+std::vector<Prediction> candidates(const Cost &c, const Machine &m,
+                                   const stencilc::PlanRules &rules, int ranks = 1);
 
 } // namespace stc::model

@@ -43,7 +43,7 @@ const std::set<std::string> &reserved_names() {
       "INT16_MAX", "INT32_MAX", "INT64_MAX", "INT8_MIN", "INT16_MIN", "INT32_MIN", "INT64_MIN",
       "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX", "INT64_C", "UINT64_C",
       "INT32_C", "stdin", "stdout", "stderr", "unknown_grid", "missing_param", "offsetof", "unix", "linux", "i386",
-      "_OPENMP", "DBL_MAX", "FLT_MAX", "DBL_EPSILON", "FLT_EPSILON", "M_PI", "M_E"};
+      "DBL_MAX", "FLT_MAX", "DBL_EPSILON", "FLT_EPSILON", "M_PI", "M_E"};
   return names;
 }
 
@@ -81,8 +81,7 @@ const std::set<std::string> &global_c_names() {
       "tmpfile", "tolower", "toupper", "trunc", "ungetc", "vprintf", "size_t", "ptrdiff_t",
       "FILE", "fpos_t", "div_t", "ldiv_t", "time_t", "clock_t", "tm", "int8_t", "int16_t",
       "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
-      "uintptr_t", "max_align_t", "nullptr_t", "posix_memalign", "aligned_alloc", "environ",
-      "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num", "omp_get_wtime"};
+      "uintptr_t", "max_align_t", "nullptr_t", "posix_memalign", "aligned_alloc", "environ"};
   return names;
 }
 
@@ -113,7 +112,8 @@ constexpr std::int64_t kMaxOffset = 1000;
 
 class Checker {
 public:
-  Checker(const ast::Program &a, DiagEngine &d) : ast_(a), diags_(d) {}
+  Checker(const ast::Program &a, DiagEngine &d, const std::vector<std::string> &target_names)
+      : ast_(a), diags_(d), target_names_(target_names.begin(), target_names.end()) {}
 
   std::optional<ir::Program> run() {
     prog_.name = ast_.name;
@@ -152,7 +152,8 @@ private:
   // reserved name is still declared and its uses raise no further errors.
   bool declare_name(const std::string &name, SourceLoc loc, const char *what, bool stencil = false) {
     const bool member = std::string(what) == "grid" || std::string(what) == "param";
-    if (reserved_names().count(name) || name.find("__") != std::string::npos ||
+    if (reserved_names().count(name) || target_names_.count(name) ||
+        name.find("__") != std::string::npos ||
         name.back() == '_' || (stencil && global_c_names().count(name)) ||
         (member && api_names().count(name))) {
       diags_.error(loc, fmt::format("'{}' is reserved and cannot name a {} (C++ keywords and "
@@ -1412,6 +1413,7 @@ private:
 
   const ast::Program &ast_;
   DiagEngine &diags_;
+  std::set<std::string> target_names_; // what the targets' generated code declares
   ir::Program prog_;
   std::map<std::string, Sym> syms_;
   std::vector<std::optional<ir::Scalar>> defaults_;
@@ -1422,8 +1424,9 @@ private:
 
 } // namespace
 
-std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags) {
-  return Checker(prog, diags).run();
+std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags,
+                                 const std::vector<std::string> &target_reserved) {
+  return Checker(prog, diags, target_reserved).run();
 }
 
 std::vector<ir::Scalar> resolve_params(

@@ -12,7 +12,10 @@ namespace stc {
 /// Resolves names, types every expression (inserting casts), reduces grid subscripts to
 /// constant offsets, and enforces the language rules (docs/LANGUAGE.md, "Rules"). Computes
 /// the grids' halo widths. Returns nullopt if any error was reported.
-std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags);
+/// `target_reserved`: names the targets' generated code declares (target/target.h
+/// reserved_by_targets()), refused like C++ keywords.
+std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags,
+                                 const std::vector<std::string> &target_reserved = {});
 
 /// Values of the params from their defaults (and `overrides` by name, already typed).
 /// Throws stencilc::Error naming the param for a missing value or a bad default.

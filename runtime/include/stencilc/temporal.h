@@ -146,17 +146,4 @@ std::int64_t tile_count(std::int64_t n, std::int64_t most, int threads);
 /// whole blocks of k and a remainder of naive steps. 0 when nothing remains.
 std::int64_t block_steps(std::int64_t remaining, int k);
 
-/// The CPU plan of a generated program: "scheme=naive" or "scheme=temporal,k=K[,rows=R]
-/// [,chunk=C]": rows of dimension 1 per tile (rank 3; rank 2: of the streamed y, like chunk),
-/// planes of the streamed dimension per tile. Throws stencilc::Error on anything else, naming
-/// the bad part.
-struct CpuPlan {
-  bool temporal = false;
-  int k = 1;
-  int tile = 0;
-  int chunk = 0;
-  std::string key() const;
-};
-CpuPlan parse_cpu_plan(const std::string &text);
-
 } // namespace stencilc::temporal

@@ -1,4 +1,4 @@
-#include "driver/runtime_paths.h"
+#include "target/runtime_paths.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,0 +1,19 @@
+// `stencilc calibrate`: measures this machine (bandwidth, in-cache stencil rates, caches,
+// barriers) and writes the model's machine profile.
+#pragma once
+#include <string>
+
+#include "target/target.h"
+
+namespace stc {
+
+struct CalibrateOptions {
+  std::string output; // default: model::calibrated_machine_path()
+  std::string cxx;
+  std::string target = kDefaultTarget; // whose compiler builds the measuring program
+  bool verbose = false;
+};
+
+int calibrate(const CalibrateOptions &opts);
+
+} // namespace stc

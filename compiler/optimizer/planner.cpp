@@ -1,0 +1,165 @@
+#include "optimizer/planner.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sema/check.h"
+#include "stencilc/error.h"
+
+namespace stc {
+
+model::Cost program_cost(const ir::Program &p, const Analysis &a,
+                         const std::vector<ir::Scalar> &params, std::int64_t steps) {
+  model::Cost c;
+  ir::Env env;
+  env.params = &params;
+  bool first = true;
+  // Grids the step changes (written or swapped); the others are coefficients.
+  std::set<int> state;
+  for (const auto &r : p.run)
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      for (int g : ir::grids_written(p.kernels[r.a].body))
+        state.insert(g);
+    } else if (r.kind == ir::RunStmt::Kind::Swap) {
+      state.insert({r.a, r.b});
+    }
+  c.step_radius = 0;
+  c.stages = 0;
+  for (const auto &r : p.run) {
+    if (r.kind != ir::RunStmt::Kind::Call)
+      continue;
+    const ir::Kernel &k = p.kernels[r.a];
+    const KernelStats &s = a.kernels[r.a];
+    ++c.stages;
+    int reach = 0;
+    for (int d = 1; d < k.rank; ++d)
+      reach = std::max(reach, s.radius[d]);
+    c.step_radius += reach;
+    for (int g : ir::grids_read(k.body))
+      if (!state.count(g))
+        c.readonly_bytes_per_cell += p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;
+    c.flops_per_cell += s.flops;
+    c.bytes_per_cell += s.bytes_streamed;
+    c.written_bytes_per_cell += s.bytes_written;
+    c.loads_per_cell += s.loads;
+    c.grids = std::max(c.grids, s.grids_read);
+    for (int d = 0; d < k.rank; ++d)
+      c.radius = std::max(c.radius, s.radius[d]);
+    const ir::Grid &g = p.grids[k.domain_grid];
+    c.elem_bytes = std::max(c.elem_bytes, g.type == ir::Type::Double ? 8.0 : 4.0);
+    if (first) {
+      c.rank = k.rank;
+      for (int d = 0; d < k.rank; ++d)
+        c.extent[d] = ir::eval(*g.extents[d], env).i;
+      first = false;
+    }
+  }
+  c.steps = steps > 0 ? steps : p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
+  c.step_radius = std::max(c.step_radius, 1);
+  c.stages = std::max(c.stages, 1);
+  return c;
+}
+
+std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Analysis &a,
+                                               const Target &t, const model::Machine &m,
+                                               const std::vector<ir::Scalar> &params, int ranks,
+                                               std::int64_t steps) {
+  const model::Cost cost = program_cost(p, a, params, steps);
+  auto cands = model::candidates(cost, m, t.plan_rules(), ranks);
+  cands.erase(std::remove_if(cands.begin(), cands.end(),
+                             [&](const model::Prediction &c) { return !t.why_not(c.plan, p).empty(); }),
+              cands.end());
+  if (cands.empty())
+    throw stencilc::Error("the model found no plan that fits this machine");
+  return cands;
+}
+
+model::Prediction choose_plan(const ir::Program &p, const Analysis &a, const Target &t,
+                              const std::string &machine, const stencilc::RunOptions &run) {
+  std::string from;
+  const model::Machine m = model::load_machine(machine, t.plan_rules().platform, from);
+  return plan_candidates(p, a, t, m, param_values(p, run), 1, run.steps.value_or(0)).front();
+}
+
+stencilc::Plan plan_to_emit(const ir::Program &p, const Analysis &a, const Target &t,
+                            const std::string &given, const std::string &machine,
+                            PlanSource &source) {
+  if (!machine.empty()) {
+    // A bad --machine is an error even where no plan is chosen with it (--plan given).
+    std::string from;
+    model::load_machine(machine, t.plan_rules().platform, from);
+  }
+  if (given.empty()) {
+    try {
+      source = PlanSource::Model;
+      return choose_plan(p, a, t, machine, {}).plan;
+    } catch (const stencilc::Error &) {
+    } catch (const ir::EvalError &) {
+    }
+    source = PlanSource::Fallback;
+    return stencilc::Plan{};
+  }
+  source = PlanSource::Given;
+  const stencilc::Plan plan =
+      stencilc::parse_plan(given == "naive" ? "scheme=naive" : given, t.plan_rules());
+  const std::string why = t.why_not(plan, p);
+  if (!why.empty())
+    throw stencilc::Error(fmt::format("--plan {}: {}", given, why));
+  return plan;
+}
+
+std::string plan_comment(const ir::Program &p, const Analysis &a, const Target &t,
+                         const std::string &machine, const stencilc::Plan &plan,
+                         PlanSource source) {
+  const std::string origin =
+      source == PlanSource::Model   ? "Plan: the performance model's choice (stencilc explain "
+                                      "shows the candidates).\n"
+      : source == PlanSource::Given ? "Plan: given with --plan.\n"
+                                    : "Plan: naive by default; the performance model chose none.\n";
+  std::vector<ir::Scalar> params;
+  try {
+    params = param_values(p, {});
+  } catch (const stencilc::Error &e) {
+    return origin +
+           fmt::format("No prediction: the model could not size the program:\n{}.", e.what());
+  }
+  try {
+    std::string from;
+    const model::Machine m = model::load_machine(machine, t.plan_rules().platform, from);
+    const model::Cost cost = program_cost(p, a, params);
+    const model::Prediction pred = model::predict(cost, m, plan);
+    // The params that size the grids, at their defaults.
+    std::set<int> sizes;
+    for (const auto &g : p.grids)
+      for (const auto &e : g.extents)
+        ir::walk(e, [&](const ir::Expr &n) {
+          if (n.op == ir::Op::Param)
+            sizes.insert(n.id);
+        });
+    std::string defaults;
+    for (int i : sizes) {
+      const auto &q = p.params[i];
+      defaults += fmt::format("{}{}={}", defaults.empty() ? ": " : ", ", q.name,
+                              q.type == ir::Type::Int ? fmt::format("{}", params[i].i)
+                                                      : fmt::format("{:g}", params[i].d));
+    }
+    std::string dims;
+    for (int d = 0; d < cost.rank; ++d)
+      dims += fmt::format("{}{}", d ? " x " : "", cost.extent[d]);
+    return origin + fmt::format("Predicted: {:.4g} s/step, {:.4g} cell-updates/s ({}-bound)\n"
+                                "on machine {} ({})\n"
+                                "at the program's default sizes{} (domain {}, {} steps).",
+                                pred.seconds_per_step, cost.cells() / pred.seconds_per_step,
+                                pred.bound, m.name, from, defaults, dims,
+                                static_cast<long long>(cost.steps));
+  } catch (const stencilc::Error &e) {
+    return origin + fmt::format("No prediction: {}.", e.what());
+  } catch (const ir::EvalError &e) {
+    return origin +
+           fmt::format("No prediction: the model could not size the program:\n{}.", e.what());
+  }
+}
+
+} // namespace stc

@@ -1,0 +1,158 @@
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "target/runtime_paths.h"
+#include "stencilc/error.h"
+#include "target/target.h"
+
+namespace stc {
+
+namespace {
+
+std::string compiler_of(const CompileRequest &r) {
+  if (!r.cxx.empty())
+    return r.cxx;
+  const char *v = std::getenv("CXX");
+  return v && *v ? v : "c++";
+}
+
+// C++ with OpenMP on the CPU: naive sweeps and the CPU engine's temporal blocking.
+class OpenmpTarget final : public Target {
+public:
+  const std::string &name() const override { return name_; }
+  bool generates_code() const override { return true; }
+  stencilc::PlanRules plan_rules() const override {
+    return {stencilc::Platform::Cpu, false, name_};
+  }
+  std::vector<std::string> reserved_names() const override {
+    return {"_OPENMP", "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num",
+            "omp_get_wtime"};
+  }
+  std::string why_not_blocked(const ir::Program &p) const override {
+    const std::string why = temporal_unsupported(p);
+    return why.empty() ? why : fmt::format("temporal blocking does not apply to {}: {}", p.name, why);
+  }
+  std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
+    return plan.naive() ? "" : why_not_blocked(p);
+  }
+  std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
+                                  const EmitOptions &opts) const override {
+    return emit_openmp(p, a, opts);
+  }
+  std::vector<std::string> compile_command(const CompileRequest &r) const override {
+    std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
+                                    "-fopenmp"};
+    if (r.link_runtime)
+      // No contraction into fused multiply-adds: the generated code then rounds exactly as the
+      // interpreter does (and as other plans of the same program do); --cxxflag can turn it on.
+      cmd.insert(cmd.end(), {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+    cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
+    cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    if (r.link_runtime) {
+      cmd.push_back(runtime_library());
+      // What the runtime links (libhdf5), separated by spaces.
+      const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
+      std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);
+      for (std::string lib; libs >> lib;)
+        cmd.push_back(lib);
+      for (const char *f : {STENCILC_RT_LINK_FLAGS})
+        if (*f)
+          cmd.push_back(f);
+    }
+    cmd.insert(cmd.end(), {"-o", r.exe});
+    return cmd;
+  }
+
+private:
+  std::string name_ = "openmp";
+};
+
+// A target the model knows (explain shows its candidates) that generates no code yet.
+class PlannedTarget final : public Target {
+public:
+  PlannedTarget(std::string name, stencilc::Platform platform, bool distributed)
+      : name_(std::move(name)), platform_(platform), distributed_(distributed) {}
+  const std::string &name() const override { return name_; }
+  bool generates_code() const override { return false; }
+  stencilc::PlanRules plan_rules() const override { return {platform_, distributed_, name_}; }
+  std::string why_not(const stencilc::Plan &, const ir::Program &) const override { return ""; }
+  std::vector<GeneratedFile> emit(const ir::Program &, const Analysis &,
+                                  const EmitOptions &) const override {
+    throw stencilc::Error(not_yet());
+  }
+  std::vector<std::string> compile_command(const CompileRequest &) const override {
+    throw stencilc::Error(not_yet());
+  }
+
+private:
+  std::string not_yet() const {
+    return fmt::format("target '{}' is not implemented yet; this version generates code for: {}",
+                       name_, target_names(true));
+  }
+  std::string name_;
+  stencilc::Platform platform_;
+  bool distributed_;
+};
+
+} // namespace
+
+const std::vector<const Target *> &all_targets() {
+  using stencilc::Platform;
+  static const std::vector<std::unique_ptr<Target>> owned = [] {
+    std::vector<std::unique_ptr<Target>> v;
+    v.push_back(std::make_unique<OpenmpTarget>());
+    v.push_back(std::make_unique<PlannedTarget>("cuda", Platform::Gpu, false));
+    v.push_back(std::make_unique<PlannedTarget>("hip", Platform::Gpu, false));
+    v.push_back(std::make_unique<PlannedTarget>("mpi-openmp", Platform::Cpu, true));
+    v.push_back(std::make_unique<PlannedTarget>("mpi-cuda", Platform::Gpu, true));
+    v.push_back(std::make_unique<PlannedTarget>("mpi-hip", Platform::Gpu, true));
+    return v;
+  }();
+  static const std::vector<const Target *> list = [] {
+    std::vector<const Target *> v;
+    for (const auto &t : owned)
+      v.push_back(t.get());
+    return v;
+  }();
+  return list;
+}
+
+std::string target_names(bool generating_only) {
+  std::string s;
+  for (const Target *t : all_targets())
+    if (!generating_only || t->generates_code())
+      s += (s.empty() ? "" : ", ") + t->name();
+  return s;
+}
+
+const Target &find_target(const std::string &name) {
+  for (const Target *t : all_targets())
+    if (t->name() == name)
+      return *t;
+  throw stencilc::Error(fmt::format("unknown target '{}' (targets: {})", name, target_names()));
+}
+
+const Target &code_target(const std::string &name) {
+  const Target &t = find_target(name);
+  if (!t.generates_code())
+    throw stencilc::Error(fmt::format("target '{}' is not implemented yet; this version "
+                                      "generates code for: {}",
+                                      name, target_names(true)));
+  return t;
+}
+
+const std::vector<std::string> &reserved_by_targets() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Target *t : all_targets())
+      for (auto &n : t->reserved_names())
+        v.push_back(n);
+    return v;
+  }();
+  return names;
+}
+
+} // namespace stc

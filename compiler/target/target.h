@@ -1,0 +1,63 @@
+// Where a target plugs in: what it is called, which plans it has and why one does not apply to
+// a program, the code it emits, the compiler that builds that code and how the result is
+// started. Every target is one entry of the registry (registry.cpp); no other place compares a
+// target's name.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "codegen/codegen.h"
+#include "ir/ir.h"
+#include "stencilc/plan.h"
+
+namespace stc {
+
+/// What a build asks of a target's toolchain.
+struct CompileRequest {
+  std::vector<std::string> sources; // .cpp files (headers beside them)
+  std::string exe;                  // the executable to write
+  std::string cxx;                  // the C++ compiler ("" = $CXX, else c++)
+  std::vector<std::string> cxxflags; // the user's extra flags, after the target's
+  bool link_runtime = true;         // false: a standalone program (calibrate)
+};
+
+class Target {
+public:
+  virtual ~Target() = default;
+  /// The name of --target.
+  virtual const std::string &name() const = 0;
+  /// false: the model knows its plans (explain) but no code generator exists for it yet.
+  virtual bool generates_code() const = 0;
+  /// The plans it has: its platform, and whether it is distributed (MPI).
+  virtual stencilc::PlanRules plan_rules() const = 0;
+  /// Names its generated code declares, which a program may not use.
+  virtual std::vector<std::string> reserved_names() const { return {}; }
+  /// Why none of its blocked (temporal, streaming) plans can run `p` ("" if they can).
+  virtual std::string why_not_blocked(const ir::Program &) const { return ""; }
+  /// Why `plan` cannot run `p` on this target ("" if it can).
+  virtual std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const = 0;
+  /// The generated files (opts.plan is a plan of this target that applies to `p`).
+  virtual std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
+                                          const EmitOptions &opts) const = 0;
+  /// The command that compiles the generated sources into an executable.
+  virtual std::vector<std::string> compile_command(const CompileRequest &r) const = 0;
+  /// The command that starts an executable of this target (MPI: under mpirun).
+  virtual std::vector<std::string> launch(const std::string &exe) const { return {exe}; }
+};
+
+/// The target of emit, build, verify, explain and tune when none is given.
+constexpr const char *kDefaultTarget = "openmp";
+
+/// The target of that name; throws stencilc::Error naming the known ones.
+const Target &find_target(const std::string &name);
+/// find_target, and an error if it only exists in the model (explain) yet.
+const Target &code_target(const std::string &name);
+/// Every target, in the order of --help.
+const std::vector<const Target *> &all_targets();
+/// "openmp, cuda, ..." (with `generating_only`: those that generate code).
+std::string target_names(bool generating_only = false);
+/// The names any target reserves (sema refuses them in every program).
+const std::vector<std::string> &reserved_by_targets();
+
+} // namespace stc

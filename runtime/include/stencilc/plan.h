@@ -1,0 +1,87 @@
+// The plan of a stencil program: how it runs (a scheme and its parameters, and for MPI targets
+// how the grid is distributed). One type for the compiler (the model's candidates, --plan of
+// emit, build and explain), the runtime and the generated code (the compiled-in plan, --plan of
+// an executable); one parser and one printer, so the words are the same everywhere.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace stencilc {
+
+/// The kind of machine a target's kernels run on: it decides which schemes exist.
+enum class Platform { Cpu, Gpu };
+
+namespace scheme {
+
+/// CPU: a parallel sweep per kernel call. GPU: a thread per cell.
+struct Naive {};
+/// CPU 3.5D temporal blocking (the CPU engine): k steps per sweep over memory; tiles of at most
+/// `rows` rows of dimension 1 (rank 2: planes of the streamed y) and `chunk` planes of the
+/// streamed dimension (0: the engine's choice).
+struct CpuTemporal {
+  int k = 1;
+  int rows = 0;
+  int chunk = 0;
+};
+/// GPU 2.5D blocking: tile_x x tile_y thread blocks streaming along the slowest dimension.
+struct GpuStreaming {
+  int tile_x = 0, tile_y = 0;
+};
+/// GPU temporal blocking: k steps fused in a streamed block of tile_x x tile_y.
+struct GpuTemporal {
+  int k = 1;
+  int tile_x = 0, tile_y = 0;
+};
+
+bool operator==(const Naive &, const Naive &);
+bool operator==(const CpuTemporal &, const CpuTemporal &);
+bool operator==(const GpuStreaming &, const GpuStreaming &);
+bool operator==(const GpuTemporal &, const GpuTemporal &);
+
+} // namespace scheme
+
+/// An MPI target's part: the Cartesian process grid, halos deep enough for k steps (exchanged
+/// every k steps), and whether communication overlaps the inner region's computation.
+struct Distribution {
+  std::array<int, 3> procs{1, 1, 1};
+  int k = 1;
+  bool overlap = false;
+};
+bool operator==(const Distribution &, const Distribution &);
+
+struct Plan {
+  using Scheme =
+      std::variant<scheme::Naive, scheme::CpuTemporal, scheme::GpuStreaming, scheme::GpuTemporal>;
+  Scheme scheme;
+  std::optional<Distribution> distribution; // MPI targets only
+
+  /// "naive", "temporal" (CPU or GPU) or "streaming".
+  const char *scheme_name() const;
+  bool naive() const { return std::holds_alternative<scheme::Naive>(scheme); }
+  /// Steps per sweep over memory (temporal schemes) or per halo exchange (distributed naive).
+  int k() const;
+  template <typename S> const S *get() const { return std::get_if<S>(&scheme); }
+};
+bool operator==(const Plan &, const Plan &);
+inline bool operator!=(const Plan &a, const Plan &b) { return !(a == b); }
+
+/// What a target's plans may be: its platform and whether it is distributed (MPI).
+struct PlanRules {
+  Platform platform = Platform::Cpu;
+  bool distributed = false;
+  std::string target = "this"; // its name, for messages
+};
+
+/// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64",
+/// "scheme=streaming,tile=32x8", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
+/// ",procs=AxBxC,overlap=on|off" (and k of a naive one: the halo depth in steps).
+std::string to_string(const Plan &p);
+
+/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC, overlap=on|off)
+/// over `base`: keys not given keep base's values, and scheme=naive drops the others. Throws
+/// stencilc::Error naming the bad key or value, or why the plan is not one of `rules`.
+Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base = Plan{});
+
+} // namespace stencilc

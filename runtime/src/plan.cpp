@@ -1,0 +1,189 @@
+#include "stencilc/plan.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+#include "stencilc/error.h"
+
+namespace stencilc {
+
+namespace scheme {
+bool operator==(const Naive &, const Naive &) { return true; }
+bool operator==(const CpuTemporal &a, const CpuTemporal &b) {
+  return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk;
+}
+bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
+  return a.tile_x == b.tile_x && a.tile_y == b.tile_y;
+}
+bool operator==(const GpuTemporal &a, const GpuTemporal &b) {
+  return a.k == b.k && a.tile_x == b.tile_x && a.tile_y == b.tile_y;
+}
+} // namespace scheme
+
+bool operator==(const Distribution &a, const Distribution &b) {
+  return a.procs == b.procs && a.k == b.k && a.overlap == b.overlap;
+}
+
+bool operator==(const Plan &a, const Plan &b) {
+  return a.scheme == b.scheme && a.distribution == b.distribution;
+}
+
+namespace {
+
+// Every key's value side by side: parse_plan edits this, then builds the variant from it.
+struct Flat {
+  std::string scheme = "naive";
+  int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0;
+  std::array<int, 3> procs{1, 1, 1};
+  bool overlap = false;
+  bool distribution_given = false;
+};
+
+Flat flatten(const Plan &p) {
+  Flat f;
+  f.scheme = p.scheme_name();
+  f.k = p.k();
+  if (const auto *t = p.get<scheme::CpuTemporal>()) {
+    f.rows = t->rows;
+    f.chunk = t->chunk;
+  } else if (const auto *s = p.get<scheme::GpuStreaming>()) {
+    f.tile_x = s->tile_x;
+    f.tile_y = s->tile_y;
+  } else if (const auto *g = p.get<scheme::GpuTemporal>()) {
+    f.tile_x = g->tile_x;
+    f.tile_y = g->tile_y;
+  }
+  if (p.distribution) {
+    f.procs = p.distribution->procs;
+    f.overlap = p.distribution->overlap;
+  }
+  return f;
+}
+
+} // namespace
+
+const char *Plan::scheme_name() const {
+  static const char *const names[] = {"naive", "temporal", "streaming", "temporal"};
+  return names[scheme.index()];
+}
+
+int Plan::k() const {
+  if (const auto *t = get<scheme::CpuTemporal>())
+    return t->k;
+  if (const auto *g = get<scheme::GpuTemporal>())
+    return g->k;
+  return naive() && distribution ? distribution->k : 1;
+}
+
+std::string to_string(const Plan &p) {
+  std::string s = std::string("scheme=") + p.scheme_name();
+  const Flat f = flatten(p);
+  if (f.k != 1 || !p.naive())
+    s += ",k=" + std::to_string(f.k);
+  if (f.tile_x)
+    s += ",tile=" + std::to_string(f.tile_x) + "x" + std::to_string(f.tile_y);
+  if (f.rows)
+    s += ",rows=" + std::to_string(f.rows);
+  if (f.chunk)
+    s += ",chunk=" + std::to_string(f.chunk);
+  if (p.distribution)
+    s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
+         std::to_string(f.procs[2]) + ",overlap=" + (f.overlap ? "on" : "off");
+  return s;
+}
+
+Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base) {
+  auto bad = [&](const std::string &why) { return Error("--plan " + text + ": " + why); };
+  Flat f = flatten(base);
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw bad("'" + item + "' is not KEY=VALUE");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    // `count` whole numbers in 1..2^20 separated by 'x'.
+    auto ints = [&](int count) {
+      std::vector<int> v;
+      std::stringstream vs(value);
+      std::string part;
+      while (std::getline(vs, part, 'x')) {
+        char *end = nullptr;
+        const long n = std::strtol(part.c_str(), &end, 10);
+        if (part.empty() || *end || n < 1 || n > 1 << 20)
+          throw bad("bad value '" + value + "' for " + key);
+        v.push_back(static_cast<int>(n));
+      }
+      if (static_cast<int>(v.size()) != count)
+        throw bad(key + " needs " + std::to_string(count) + " number" + (count > 1 ? "s" : "") +
+                  " separated by 'x'");
+      return v;
+    };
+    if (key == "scheme") {
+      if (value != "naive" && value != "temporal" && value != "streaming")
+        throw bad("scheme is naive, temporal or streaming");
+      f.scheme = value;
+      if (value == "naive") {
+        f.k = 1;
+        f.rows = f.chunk = f.tile_x = f.tile_y = 0;
+      }
+    } else if (key == "k") {
+      f.k = ints(1)[0];
+      if (f.k > 64)
+        throw bad("k must be in 1..64");
+    } else if (key == "rows") {
+      f.rows = ints(1)[0];
+    } else if (key == "chunk") {
+      f.chunk = ints(1)[0];
+    } else if (key == "tile") {
+      const auto v = ints(2);
+      f.tile_x = v[0];
+      f.tile_y = v[1];
+    } else if (key == "procs") {
+      const auto v = ints(3);
+      f.procs = {v[0], v[1], v[2]};
+      f.distribution_given = true;
+    } else if (key == "overlap") {
+      if (value != "on" && value != "off")
+        throw bad("overlap is on or off");
+      f.overlap = value == "on";
+      f.distribution_given = true;
+    } else {
+      throw bad("unknown key '" + key + "' (scheme, k, rows, chunk, tile, procs, overlap)");
+    }
+  }
+
+  const bool gpu = rules.platform == Platform::Gpu;
+  if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme != "naive"))
+    throw bad("scheme " + f.scheme + " is not a plan of the " + rules.target + " target");
+  if (f.distribution_given && !rules.distributed)
+    throw bad("procs and overlap belong to MPI targets");
+  if (f.scheme == "streaming" && f.k != 1)
+    throw bad("streaming takes k=1 (temporal blocking is scheme=temporal)");
+  if (f.scheme == "naive" && !rules.distributed && f.k != 1)
+    throw bad("scheme naive takes k=1");
+  if (f.scheme == "naive" && (f.rows || f.chunk))
+    throw bad("rows and chunk belong to scheme=temporal");
+  if (!gpu && f.tile_x)
+    throw bad("the " + rules.target + " temporal plan keeps x-rows whole; give its tile as rows=N");
+  if (gpu && (f.rows || f.chunk))
+    throw bad("rows and chunk belong to the CPU temporal plan; GPU plans take tile=XxY");
+  if (gpu && f.scheme != "naive" && f.tile_x == 0)
+    throw bad("scheme " + f.scheme + " needs tile=XxY");
+  if (gpu && f.scheme == "naive" && f.tile_x)
+    throw bad("tile belongs to scheme=streaming and scheme=temporal");
+
+  Plan p;
+  if (f.scheme == "temporal" && gpu)
+    p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y};
+  else if (f.scheme == "temporal")
+    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk};
+  else if (f.scheme == "streaming")
+    p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y};
+  if (rules.distributed)
+    p.distribution = Distribution{f.procs, f.k, f.overlap};
+  return p;
+}
+
+} // namespace stencilc

@@ -1,0 +1,177 @@
+// Unit tests of the typed plan (runtime/include/stencilc/plan.h): its one printer and its one
+// parser, the same for the compiler, the runtime and generated code.
+#include "stencilc/plan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "stencilc/error.h"
+
+namespace {
+
+using stencilc::Plan;
+using stencilc::PlanRules;
+using stencilc::Platform;
+namespace sch = stencilc::scheme;
+
+const PlanRules kCpu{Platform::Cpu, false, "openmp"};
+const PlanRules kGpu{Platform::Gpu, false, "cuda"};
+const PlanRules kMpi{Platform::Cpu, true, "mpi-openmp"};
+
+std::string error_of(const std::string &text, const PlanRules &rules, const Plan &base = Plan{}) {
+  try {
+    stencilc::parse_plan(text, rules, base);
+  } catch (const stencilc::Error &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string key(const std::string &text, const PlanRules &rules, const Plan &base = Plan{}) {
+  return stencilc::to_string(stencilc::parse_plan(text, rules, base));
+}
+
+TEST(Plan, DefaultIsNaive) {
+  const Plan p;
+  EXPECT_TRUE(p.naive());
+  EXPECT_EQ(p.k(), 1);
+  EXPECT_STREQ(p.scheme_name(), "naive");
+  EXPECT_EQ(stencilc::to_string(p), "scheme=naive");
+  for (const char *text : {"scheme=naive", "", "scheme=naive,k=1", "k=1,"})
+    EXPECT_EQ(stencilc::parse_plan(text, kCpu), p) << text;
+}
+
+TEST(Plan, PrinterNamesOnlyWhatApplies) {
+  Plan t;
+  t.scheme = sch::CpuTemporal{4, 32, 0};
+  EXPECT_EQ(stencilc::to_string(t), "scheme=temporal,k=4,rows=32");
+  t.scheme = sch::CpuTemporal{2, 0, 0};
+  EXPECT_EQ(stencilc::to_string(t), "scheme=temporal,k=2");
+  t.scheme = sch::CpuTemporal{5, 12, 3};
+  EXPECT_EQ(stencilc::to_string(t), "scheme=temporal,k=5,rows=12,chunk=3");
+  Plan g;
+  g.scheme = sch::GpuStreaming{32, 8};
+  EXPECT_EQ(stencilc::to_string(g), "scheme=streaming,k=1,tile=32x8");
+  g.scheme = sch::GpuTemporal{2, 64, 4};
+  EXPECT_EQ(stencilc::to_string(g), "scheme=temporal,k=2,tile=64x4");
+  Plan m;
+  m.distribution = stencilc::Distribution{{1, 4, 4}, 3, true};
+  EXPECT_EQ(m.k(), 3);
+  EXPECT_EQ(stencilc::to_string(m), "scheme=naive,k=3,procs=1x4x4,overlap=on");
+  m.distribution = stencilc::Distribution{{2, 1, 1}, 1, false};
+  EXPECT_EQ(stencilc::to_string(m), "scheme=naive,procs=2x1x1,overlap=off");
+}
+
+TEST(Plan, ParsesEveryKey) {
+  const Plan p = stencilc::parse_plan("scheme=temporal,k=4,rows=32,chunk=16", kCpu);
+  ASSERT_NE(p.get<sch::CpuTemporal>(), nullptr);
+  EXPECT_EQ(p.get<sch::CpuTemporal>()->k, 4);
+  EXPECT_EQ(p.get<sch::CpuTemporal>()->rows, 32);
+  EXPECT_EQ(p.get<sch::CpuTemporal>()->chunk, 16);
+  // Any order; k keeps the base's (1 for naive); the last of a repeated key wins.
+  EXPECT_EQ(key("chunk=5,k=3,scheme=temporal", kCpu), "scheme=temporal,k=3,chunk=5");
+  EXPECT_EQ(key("scheme=temporal", kCpu), "scheme=temporal,k=1");
+  EXPECT_EQ(key("scheme=temporal,k=2,k=6", kCpu), "scheme=temporal,k=6");
+  EXPECT_EQ(key("scheme=temporal,k=64", kCpu), "scheme=temporal,k=64");
+  // GPU blocks are tile=XxY.
+  const Plan g = stencilc::parse_plan("scheme=temporal,k=2,tile=32x8", kGpu);
+  ASSERT_NE(g.get<sch::GpuTemporal>(), nullptr);
+  EXPECT_EQ(g.get<sch::GpuTemporal>()->tile_x, 32);
+  EXPECT_EQ(g.get<sch::GpuTemporal>()->tile_y, 8);
+  // MPI: the process grid, the halo depth and overlap.
+  const Plan q = stencilc::parse_plan("procs=2x4x1,overlap=on,k=2", kMpi);
+  ASSERT_TRUE(q.distribution.has_value());
+  EXPECT_EQ(q.distribution->procs, (std::array<int, 3>{2, 4, 1}));
+  EXPECT_TRUE(q.distribution->overlap);
+  EXPECT_EQ(q.k(), 2);
+  EXPECT_FALSE(stencilc::parse_plan("overlap=off", kMpi, q).distribution->overlap);
+}
+
+TEST(Plan, KeysNotGivenKeepTheBase) {
+  const Plan rows = stencilc::parse_plan("scheme=temporal,k=4,rows=32", kCpu);
+  EXPECT_EQ(key("k=2,", kCpu, rows), "scheme=temporal,k=2,rows=32");
+  EXPECT_EQ(key("rows=8", kCpu, rows), "scheme=temporal,k=4,rows=8");
+  // Naming scheme=naive drops the base's depth, rows and tile.
+  EXPECT_EQ(key("scheme=naive", kCpu, rows), "scheme=naive");
+  const Plan gt = stencilc::parse_plan("scheme=temporal,k=3,tile=32x8", kGpu);
+  EXPECT_EQ(key("scheme=streaming,k=1", kGpu, gt), "scheme=streaming,k=1,tile=32x8");
+  EXPECT_EQ(key("scheme=naive", kGpu, gt), "scheme=naive");
+}
+
+TEST(Plan, PrintedPlansParseBack) {
+  for (const char *text :
+       {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",
+        "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1"})
+    EXPECT_EQ(key(text, kCpu), text);
+  for (const char *text : {"scheme=streaming,k=1,tile=32x8", "scheme=temporal,k=4,tile=64x8"})
+    EXPECT_EQ(key(text, kGpu), text);
+  EXPECT_EQ(key("scheme=naive,k=2,procs=1x2x2,overlap=on", kMpi),
+            "scheme=naive,k=2,procs=1x2x2,overlap=on");
+}
+
+TEST(Plan, SchemesMustSuitTheTarget) {
+  EXPECT_EQ(error_of("k=2", kCpu), "--plan k=2: scheme naive takes k=1");
+  EXPECT_EQ(error_of("scheme=streaming,tile=32x8", kCpu),
+            "--plan scheme=streaming,tile=32x8: scheme streaming is not a plan of the openmp "
+            "target");
+  EXPECT_EQ(error_of("scheme=streaming,k=2,tile=32x8", kGpu),
+            "--plan scheme=streaming,k=2,tile=32x8: streaming takes k=1 (temporal blocking is "
+            "scheme=temporal)");
+  EXPECT_EQ(error_of("scheme=temporal,k=2", kMpi),
+            "--plan scheme=temporal,k=2: scheme temporal is not a plan of the mpi-openmp target");
+  EXPECT_EQ(error_of("scheme=temporal,k=4,tile=64x32", kCpu),
+            "--plan scheme=temporal,k=4,tile=64x32: the openmp temporal plan keeps x-rows whole; "
+            "give its tile as rows=N");
+  EXPECT_EQ(error_of("scheme=temporal,k=2,tile=32x8,rows=16", kGpu),
+            "--plan scheme=temporal,k=2,tile=32x8,rows=16: rows and chunk belong to the CPU "
+            "temporal plan; GPU plans take tile=XxY");
+  EXPECT_EQ(error_of("scheme=temporal,k=4", kGpu),
+            "--plan scheme=temporal,k=4: scheme temporal needs tile=XxY");
+  EXPECT_EQ(error_of("scheme=naive,tile=32x8", kGpu),
+            "--plan scheme=naive,tile=32x8: tile belongs to scheme=streaming and scheme=temporal");
+  EXPECT_EQ(error_of("rows=8", kCpu), "--plan rows=8: rows and chunk belong to scheme=temporal");
+  EXPECT_EQ(error_of("chunk=8", kCpu), "--plan chunk=8: rows and chunk belong to scheme=temporal");
+  EXPECT_EQ(error_of("procs=2x1x1", kCpu),
+            "--plan procs=2x1x1: procs and overlap belong to MPI targets");
+  EXPECT_EQ(error_of("overlap=on", kGpu),
+            "--plan overlap=on: procs and overlap belong to MPI targets");
+}
+
+TEST(Plan, RejectsBadKeysAndValues) {
+  EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
+  EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");
+  EXPECT_EQ(error_of("depth=2", kCpu),
+            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, tile, procs, overlap)");
+  for (const char *bad : {"0", "-3", "two", "4z", "2000000"})
+    EXPECT_EQ(error_of(std::string("scheme=temporal,k=") + bad, kCpu),
+              std::string("--plan scheme=temporal,k=") + bad + ": bad value '" + bad + "' for k");
+  EXPECT_EQ(error_of("scheme=temporal,k=65", kCpu),
+            "--plan scheme=temporal,k=65: k must be in 1..64");
+  EXPECT_EQ(error_of("k=", kCpu), "--plan k=: k needs 1 number separated by 'x'");
+  EXPECT_EQ(error_of("k=2x2", kCpu), "--plan k=2x2: k needs 1 number separated by 'x'");
+  EXPECT_EQ(error_of("scheme=temporal,tile=64", kGpu),
+            "--plan scheme=temporal,tile=64: tile needs 2 numbers separated by 'x'");
+  EXPECT_EQ(error_of("scheme=temporal,tile=x64", kGpu),
+            "--plan scheme=temporal,tile=x64: bad value 'x64' for tile");
+  EXPECT_EQ(error_of("procs=2x2", kMpi), "--plan procs=2x2: procs needs 3 numbers separated by 'x'");
+  EXPECT_EQ(error_of("overlap=yes", kMpi), "--plan overlap=yes: overlap is on or off");
+  EXPECT_EQ(error_of("scheme=fast", kCpu),
+            "--plan scheme=fast: scheme is naive, temporal or streaming");
+  EXPECT_EQ(error_of("scheme=temporal,rows=0", kCpu),
+            "--plan scheme=temporal,rows=0: bad value '0' for rows");
+  EXPECT_EQ(error_of("scheme=temporal,chunk=many", kCpu),
+            "--plan scheme=temporal,chunk=many: bad value 'many' for chunk");
+  EXPECT_EQ(error_of("scheme=temporal,rows=8x8", kCpu),
+            "--plan scheme=temporal,rows=8x8: rows needs 1 number separated by 'x'");
+}
+
+TEST(Plan, Equality) {
+  const Plan a = stencilc::parse_plan("scheme=temporal,k=2,rows=8", kCpu);
+  EXPECT_EQ(a, stencilc::parse_plan("rows=8,k=2,scheme=temporal", kCpu));
+  EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,chunk=1", kCpu));
+  EXPECT_NE(a, Plan{});
+  EXPECT_NE(stencilc::parse_plan("procs=2x1x1", kMpi), stencilc::parse_plan("procs=1x2x1", kMpi));
+}
+
+} // namespace
