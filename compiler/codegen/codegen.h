@@ -5,6 +5,7 @@
 
 #include "analysis/analyze.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 #include "stencilc/plan.h"
 
 namespace stc {
@@ -22,7 +23,7 @@ struct EmitOptions {
 
 /// The openmp target: NAME.h (the documented API), NAME.cpp, NAME_main.cpp (the executable).
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &a,
-                                       const EmitOptions &opts);
+                                       const lower::Lowered &l, const EmitOptions &opts);
 
 /// Why the openmp temporal plan cannot run this program ("" if it can): rank, `run until`,
 /// arithmetic that can fail per cell, ...

@@ -165,9 +165,6 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   SetupEmitter setup(p);
   const int rank = static_cast<int>(sw.indices.size());
   std::string s;
-  for (int g : sw.read)
-    s += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
-                     p.grids[g].name);
   // Local copies: the compiler then knows stores to grids cannot change them.
   for (int i : sw.params)
     s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
@@ -255,10 +252,6 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
-  // Ghosts that depend on the interior (Neumann, periodic) are stale once it changes.
-  for (int g : sw.written)
-    if (p.grids[g].time_dependent_ghosts())
-      s += fmt::format("  dirty__{}_ = true;\n", p.grids[g].name);
   if (divmod)
     s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("kernel '{}'", k.name)));
@@ -325,57 +318,44 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
 }
 
 // Run-time checks of sizes, mirroring the interpreter's (same messages).
-std::string size_checks(const ir::Program &p) {
+// The lowering's size checks as statements of the constructor.
+std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks) {
   SetupEmitter setup(p);
   std::string s;
-  auto check = [&](const std::string &owner, int domain_grid, std::set<int> used,
-                   const ir::Domain &dom, int rank) {
-    const std::string &dname = p.grids[domain_grid].name;
-    used.insert(domain_grid);
-    for (int g : used) {
-      const auto &grid = p.grids[g];
-      if (g != domain_grid) {
-        std::string cond;
-        for (int d = 0; d < rank; ++d)
-          cond += fmt::format("{}{}_.extent({}) != {}_.extent({})", d ? " || " : "", grid.name, d,
-                              dname, d);
-        s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
-                         cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different "
-                                                "shapes",
-                                                owner, grid.name, dname)));
-      }
-      for (int d = 0; d < rank; ++d) {
-        const int width = 2 * grid.halo[d] + 1;
-        if (width <= 1)
-          continue;
-        s += fmt::format("  if ({}_.extent({}) < {})\n    throw stencilc::Error({} + "
-                         "std::to_string({}_.extent({})) + {});\n",
-                         grid.name, d, width,
-                         cxx_string(fmt::format("grid '{}': extent ", grid.name)), grid.name, d,
-                         cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
-                                                "width {}",
-                                                d + 1, width)));
-      }
+  for (const lower::Check &c : checks) {
+    const std::string &name = p.grids[c.grid].name;
+    switch (c.kind) {
+    case lower::Check::Kind::SameShape: {
+      const std::string &other = p.grids[c.other].name;
+      std::string cond;
+      for (int d = 0; d < c.rank; ++d)
+        cond += fmt::format("{}{}_.extent({}) != {}_.extent({})", d ? " || " : "", name, d, other,
+                            d);
+      s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
+                       cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
+                                              c.owner, name, other)));
+      break;
     }
-    if (dom.kind == ir::Domain::Kind::Range)
-      for (int d = 0; d < rank; ++d)
-        s += fmt::format(
-            "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
-            "{}_.extent({}))\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
-            "std::to_string(hi) + {} + std::to_string({}_.extent({})) + \"]\");\n  }}\n",
-            setup.expr(dom.lo[d]), setup.expr(dom.hi[d]), dname, d,
-            cxx_string(fmt::format("{}: domain [", owner)),
-            cxx_string(fmt::format("] in dimension {} is not inside [0:", d + 1)), dname, d);
-  };
-  for (const auto &k : p.kernels) {
-    std::set<int> used = grids_read(k.body);
-    for (int g : grids_written(k.body))
-      used.insert(g);
-    check(fmt::format("kernel '{}'", k.name), k.domain_grid, used, k.domain, k.rank);
+    case lower::Check::Kind::MinExtent:
+      s += fmt::format("  if ({}_.extent({}) < {})\n    throw stencilc::Error({} + "
+                       "std::to_string({}_.extent({})) + {});\n",
+                       name, c.dim, c.width, cxx_string(fmt::format("grid '{}': extent ", name)),
+                       name, c.dim,
+                       cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
+                                              "width {}",
+                                              c.dim + 1, c.width)));
+      break;
+    case lower::Check::Kind::DomainInside:
+      s += fmt::format(
+          "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
+          "{}_.extent({}))\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
+          "std::to_string(hi) + {} + std::to_string({}_.extent({})) + \"]\");\n  }}\n",
+          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), name, c.dim,
+          cxx_string(fmt::format("{}: domain [", c.owner)),
+          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)), name, c.dim);
+      break;
+    }
   }
-  for (const auto &r : p.reductions)
-    check(fmt::format("reduction '{}'", r.name), r.domain_grid, grids_read(r.value), r.domain,
-          r.rank);
   return s;
 }
 
@@ -433,6 +413,13 @@ std::string comment_lines(const std::string &text) {
 
 } // namespace
 
+std::string fill_if_stale(const ir::Grid &g) {
+  return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
+                     g.name);
+}
+
+std::string mark_stale(const ir::Grid &g) { return fmt::format("  dirty__{}_ = true;\n", g.name); }
+
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) { return SetupEmitter(p).expr(e); }
 
 std::string faces_key(const ir::Program &p, const ir::Grid &g) {
@@ -447,7 +434,7 @@ std::string faces_key(const ir::Program &p, const ir::Grid &g) {
 
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
-                                       const EmitOptions &opts) {
+                                       const lower::Lowered &l, const EmitOptions &opts) {
   SetupEmitter setup(p);
   mus::data d;
   d.set("version", std::string(version()));
@@ -464,7 +451,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
             : comment_lines("Kernel statements carry #line directives: compiler messages about "
                             "them cite their lines in\n" +
                             p.source_path + "."));
-  const TemporalCode tc = temporal_code(p);
+  const TemporalCode tc = temporal_code(p, l);
   d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
   d.set("row_fns", tc.row_fns);
@@ -549,7 +536,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("reductions", reductions);
   d.set("reduction_list", red_list);
   d.set("kernel_defs", defs);
-  d.set("checks", size_checks(p));
+  d.set("checks", size_checks(p, l.checks));
   d.set("default_steps", p.steps ? setup.expr(p.steps)
                                  : fmt::format("{} /* run steps: --steps, default {} */",
                                                ir::kDefaultSteps, ir::kDefaultSteps));
@@ -557,32 +544,31 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
 
   std::string step, updates;
-  for (const auto &r : p.run) {
-    switch (r.kind) {
-    case ir::RunStmt::Kind::Call: {
-      const auto &k = p.kernels[r.a];
-      step += fmt::format("  kernel__{}();\n", k.name);
-      updates += (updates.empty() ? "" : " + ") + domain_cells(p, k.domain, k.domain_grid);
+  for (const lower::Action &act : l.step) {
+    switch (act.kind) {
+    case lower::Action::Kind::FillGhosts:
+      step += fill_if_stale(p.grids[act.a]);
       break;
-    }
-    case ir::RunStmt::Kind::Reduce: {
-      const auto &red = p.reductions[r.a];
+    case lower::Action::Kind::Sweep:
+      step += fmt::format("  kernel__{}();\n", p.kernels[act.a].name);
+      break;
+    case lower::Action::Kind::Reduce:
       step += fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
                           "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
-                          red.name);
+                          p.reductions[act.a].name);
       break;
-    }
-    case ir::RunStmt::Kind::Swap: {
-      const auto &a = p.grids[r.a], &b = p.grids[r.b];
+    case lower::Action::Kind::Swap:
       step += fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
-                          a.name, b.name);
-      // Ghost cells travel with the storage; refill them if the boundaries differ.
-      if (faces_key(p, a) != faces_key(p, b))
-        step += fmt::format("  dirty__{}_ = dirty__{}_ = true;\n", a.name, b.name);
+                          p.grids[act.a].name, p.grids[act.b].name);
       break;
-    }
+    case lower::Action::Kind::MarkStale:
+      step += mark_stale(p.grids[act.a]);
+      break;
     }
   }
+  for (int k : l.schedule.updates)
+    updates += (updates.empty() ? "" : " + ") +
+               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid);
   d.set("step_body", step);
   d.set("cell_updates", updates.empty() ? "0.0" : updates);
 

@@ -8,6 +8,7 @@
 
 #include "codegen/c_emitter.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 
 namespace stc {
 
@@ -43,6 +44,12 @@ struct TemporalCode {
   std::string shadows;  // member declarations of the shadow grids
   bool reductions = false; // the step computes reductions: the last step runs unblocked
 };
-TemporalCode temporal_code(const ir::Program &p);
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l);
+
+/// What generated code does for a lowered FillGhosts: refill the grid's ghost cells if its
+/// flag says they are stale.
+std::string fill_if_stale(const ir::Grid &g);
+/// ... and for a MarkStale.
+std::string mark_stale(const ir::Grid &g);
 
 } // namespace stc

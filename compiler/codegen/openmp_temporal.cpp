@@ -262,7 +262,7 @@ std::string temporal_unsupported(const ir::Program &p) {
   return grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
 }
 
-TemporalCode temporal_code(const ir::Program &p) {
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
   TemporalCode tc;
   const std::vector<int> grids = step_grids(p);
   tc.why_not = grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
@@ -292,7 +292,8 @@ TemporalCode temporal_code(const ir::Program &p) {
     if (xd)
       tc.row_fns += x_dirichlet_function(p, grid);
   }
-  std::set<int> kernels_done, state;
+  std::set<int> kernels_done;
+  const std::set<int> &state = l.schedule.state;
   for (const auto &r : p.run) {
     switch (r.kind) {
     case ir::RunStmt::Kind::Call: {
@@ -305,7 +306,6 @@ TemporalCode temporal_code(const ir::Program &p) {
       std::string writes;
       for (int w : ir::grids_written(k.body)) {
         writes += fmt::format("{}{}", writes.empty() ? "" : ", ", index.at(w));
-        state.insert(w);
       }
       d += fmt::format("    c.writes = {{{}}};\n", writes);
       const auto slots = slots_of(k);
@@ -336,8 +336,6 @@ TemporalCode temporal_code(const ir::Program &p) {
       break;
     }
     case ir::RunStmt::Kind::Swap:
-      state.insert(r.a);
-      state.insert(r.b);
       d += fmt::format("  {{\n    Call c;\n    c.kind = Call::Kind::Swap;\n    c.a = {};\n    c.b = "
                        "{};\n    step__.calls.push_back(c);\n  }}\n",
                        index.at(r.a), index.at(r.b));
@@ -353,8 +351,7 @@ TemporalCode temporal_code(const ir::Program &p) {
     tc.views += fmt::format("  v.push_back(stencilc::temporal::view_of({}_));\n", p.grids[g].name);
   std::string &b = tc.block;
   for (int g : grids)
-    b += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
-                     p.grids[g].name);
+    b += fill_if_stale(p.grids[g]);
   std::string &a = tc.alloc;
   a += "  if (shadows__)\n    return;\n";
   for (int g : state) {
@@ -381,9 +378,7 @@ TemporalCode temporal_code(const ir::Program &p) {
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,
-                     p.grids[g].time_dependent_ghosts()
-                         ? fmt::format("  dirty__{}_ = true;\n", p.grids[g].name)
-                         : "");
+                     p.grids[g].time_dependent_ghosts() ? mark_stale(p.grids[g]) : "");
   return tc;
 }
 

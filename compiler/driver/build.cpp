@@ -63,7 +63,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   if (ec || !fs::is_directory(dir))
     throw stencilc::Error(fmt::format("cannot create output directory '{}'", dir));
   std::vector<std::string> paths;
-  for (const auto &f : target.emit(c.program, c.analysis, opts)) {
+  for (const auto &f : target.emit(c.program, c.analysis, c.lowered, opts)) {
     const std::string path = (fs::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
     out << mutated_for_test(f.text);

@@ -39,6 +39,9 @@ int main(int argc, char **argv) {
     sub->add_option("file", file, "the .stn program")->required();
     sub->add_flag("-v,--verbose", popts.verbose, "log each compiler step");
     sub->add_flag("--print-ir", popts.print_ir, "print the checked IR");
+    sub->add_flag("--print-lowered", popts.print_lowered,
+                  "print the lowered program: the run block as actions, the size checks, the "
+                  "step's schedule");
   };
 
   bool stats = false;

@@ -41,7 +41,11 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
     std::fputs(ir::print(*prog).c_str(), stdout);
   log("analyze");
   Analysis a = analyze(*prog);
-  return Compiled{std::move(src), std::move(*prog), std::move(a)};
+  log("lower");
+  lower::Lowered lowered = lower::lower(*prog, a);
+  if (opts.print_lowered)
+    std::fputs(lower::print(*prog, lowered).c_str(), stdout);
+  return Compiled{std::move(src), std::move(*prog), std::move(a), std::move(lowered)};
 }
 
 } // namespace stc

@@ -1,4 +1,4 @@
-// The flat pipeline: read -> parse -> check -> analyze. Each step can log and print its IR.
+// The flat pipeline: read -> parse -> check -> analyze -> lower. Each step can log and print its IR.
 #pragma once
 #include <memory>
 #include <optional>
@@ -6,6 +6,7 @@
 
 #include "analysis/analyze.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 #include "support/diagnostics.h"
 
 namespace stc {
@@ -13,12 +14,14 @@ namespace stc {
 struct PipelineOptions {
   bool verbose = false;  // log each step to stderr
   bool print_ir = false; // print the checked IR to stdout
+  bool print_lowered = false; // print the lowered program to stdout
 };
 
 struct Compiled {
   std::unique_ptr<SourceFile> file;
   ir::Program program;
   Analysis analysis;
+  lower::Lowered lowered;
 };
 
 /// Runs the front half of the compiler. On failure prints the diagnostics to stderr and

@@ -258,7 +258,8 @@ Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
   Prediction r;
   r.plan = p;
   const stencilc::Distribution &dist = *p.distribution;
-  const int k = dist.k, rad = c.radius;
+  // Ghosts k steps deep: each step reaches as far as its kernel calls together.
+  const int k = dist.k, rad = std::max(c.radius, c.halo_per_step);
   std::array<double, 3> n{1, 1, 1};
   for (int d = 0; d < std::min(c.rank, 3); ++d)
     n[d] = std::ceil(static_cast<double>(c.extent[d]) / dist.procs[d]);
@@ -338,7 +339,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             const int procs[3] = {px, py, pz};
             bool fits = true;
             for (int d = 0; d < dims; ++d)
-              if (procs[d] > 1 && static_cast<std::int64_t>(k) * c.radius >
+              if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
                                       c.extent[d] / procs[d])
                 fits = false;
             if (!fits)

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lower/lowered.h"
 #include "sema/check.h"
 #include "stencilc/error.h"
 
@@ -16,15 +17,13 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   ir::Env env;
   env.params = &params;
   bool first = true;
-  // Grids the step changes (written or swapped); the others are coefficients.
-  std::set<int> state;
-  for (const auto &r : p.run)
-    if (r.kind == ir::RunStmt::Kind::Call) {
-      for (int g : ir::grids_written(p.kernels[r.a].body))
-        state.insert(g);
-    } else if (r.kind == ir::RunStmt::Kind::Swap) {
-      state.insert({r.a, r.b});
-    }
+  // Grids the step changes (written or swapped; the others are coefficients) and how far it
+  // reaches: the lowering's schedule.
+  const lower::Schedule sched = lower::step_schedule(p, a);
+  const std::set<int> &state = sched.state;
+  c.halo_per_step = 1;
+  for (int d = 0; d < ir::kMaxRank; ++d)
+    c.halo_per_step = std::max(c.halo_per_step, sched.step_reach[d]);
   c.step_radius = 0;
   c.stages = 0;
   for (const auto &r : p.run) {

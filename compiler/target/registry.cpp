@@ -39,8 +39,8 @@ public:
     return plan.naive() ? "" : why_not_blocked(p);
   }
   std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
-                                  const EmitOptions &opts) const override {
-    return emit_openmp(p, a, opts);
+                                  const lower::Lowered &l, const EmitOptions &opts) const override {
+    return emit_openmp(p, a, l, opts);
   }
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
     std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
@@ -79,7 +79,7 @@ public:
   bool generates_code() const override { return false; }
   stencilc::PlanRules plan_rules() const override { return {platform_, distributed_, name_}; }
   std::string why_not(const stencilc::Plan &, const ir::Program &) const override { return ""; }
-  std::vector<GeneratedFile> emit(const ir::Program &, const Analysis &,
+  std::vector<GeneratedFile> emit(const ir::Program &, const Analysis &, const lower::Lowered &,
                                   const EmitOptions &) const override {
     throw stencilc::Error(not_yet());
   }

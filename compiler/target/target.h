@@ -9,6 +9,7 @@
 #include "analysis/analyze.h"
 #include "codegen/codegen.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 #include "stencilc/plan.h"
 
 namespace stc {
@@ -39,6 +40,7 @@ public:
   virtual std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const = 0;
   /// The generated files (opts.plan is a plan of this target that applies to `p`).
   virtual std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
+                                          const lower::Lowered &l,
                                           const EmitOptions &opts) const = 0;
   /// The command that compiles the generated sources into an executable.
   virtual std::vector<std::string> compile_command(const CompileRequest &r) const = 0;

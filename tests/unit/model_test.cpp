@@ -976,3 +976,28 @@ TEST(ModelFixedBugs, NonStringKindIsAUserError) {
 }
 
 } // namespace
+
+namespace {
+
+// A step of several kernel calls reaches further than its widest stencil: ghosts k steps deep
+// must cover the sum (the lowering's step reach), or a rank computes with stale ghost cells.
+TEST(ModelMpi, HaloDepthIsTheStepsSummedReach) {
+  model::Cost one = heat3d(64, 64, 64);
+  model::Cost three = one;
+  three.halo_per_step = 3; // three calls of radius 1 per step (red-black Gauss-Seidel)
+  std::string from;
+  const auto m = model::load_machine("generic-cpu", stencilc::Platform::Cpu, from);
+  const auto p = mpi_plan("mpi-openmp", 2, {4, 1, 1}, false);
+  const auto a = model::predict(one, m, p), b = model::predict(three, m, p);
+  // Subdomains of 16 x 64 x 64: at step j of k = 2 a rank computes 16 + 2 R (2 - j) planes in x:
+  // R = 1: (18 + 16) / 32 = 1.0625; R = 3: (22 + 16) / 32 = 1.1875.
+  EXPECT_DOUBLE_EQ(a.redundancy, 34.0 / 32.0);
+  EXPECT_DOUBLE_EQ(b.redundancy, 38.0 / 32.0);
+  EXPECT_GT(b.seconds_per_step, a.seconds_per_step);
+  // k R deeper than a subdomain is no candidate: 4 ranks in x of 16 planes take k <= 16 / 3.
+  for (const auto &q : model::candidates(three, m, rules("mpi-openmp"), 4))
+    if (q.plan.distribution->procs[0] == 4)
+      EXPECT_LE(q.plan.k() * 3, 16) << key(q.plan);
+}
+
+} // namespace
