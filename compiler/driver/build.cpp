@@ -250,21 +250,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   stencilc::RunOptions run = opts.run;
   for (auto &s : small_sizes(p, stencilc::ParamSet(run.sets)))
     run.sets.push_back(s);
-  stencilc::ParamSet set(run.sets);
-  set.check_known([&] {
-    std::vector<std::string> n;
-    for (const auto &q : p.params)
-      n.push_back(q.name);
-    return n;
-  }());
-  auto params = resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
-    if (!set.has(name))
-      return false;
-    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
-                             : ir::Scalar::of(t, set.get_double(name));
-    return true;
-  });
-  Interpreter interp(p, params);
+  Interpreter interp(p, param_values(p, run));
   if (!run.steps)
     run.steps = std::min<std::int64_t>(interp.default_steps(), 5);
   run.init_random = opts.seed;

@@ -18,26 +18,7 @@
 #include "stencilc/error.h"
 #include "stencilc/program.h"
 
-namespace {
-
 using namespace stc;
-
-std::vector<ir::Scalar> params_from(const ir::Program &p, const stencilc::RunOptions &run) {
-  stencilc::ParamSet set(run.sets);
-  std::vector<std::string> names;
-  for (const auto &q : p.params)
-    names.push_back(q.name);
-  set.check_known(names);
-  return resolve_params(p, [&](const std::string &name, ir::Type t, ir::Scalar &out) {
-    if (!set.has(name))
-      return false;
-    out = t == ir::Type::Int ? ir::Scalar::of_int(set.get_int(name))
-                             : ir::Scalar::of(t, set.get_double(name));
-    return true;
-  });
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP (CUDA, HIP and "
@@ -225,7 +206,7 @@ int main(int argc, char **argv) {
       if (!run.plan.empty())
         throw stencilc::Error("--plan " + run.plan + ": the interpreter has no plans; --plan "
                                                      "applies to emit, build and verify");
-      Interpreter interp(compiled->program, params_from(compiled->program, run));
+      Interpreter interp(compiled->program, param_values(compiled->program, run));
       stencilc::execute(interp, run);
       return 0;
     }

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "analysis/analyze.h"
+#include "ir/eval.h"
 #include "ir/ir.h"
+#include "stencilc/options.h"
 #include "support/diagnostics.h"
 
 namespace stc {
@@ -24,5 +26,11 @@ struct Compiled {
 /// Runs the front half of the compiler. On failure prints the diagnostics to stderr and
 /// returns nullopt; warnings are printed either way.
 std::optional<Compiled> compile(const std::string &path, const PipelineOptions &opts);
+
+/// The value of every param of the program: given with --set NAME=VALUE in `run.sets` (read
+/// by stencilc::ParamSet, as a generated executable reads them) or its default. Throws
+/// stencilc::Error for a --set of no param, a value that is not of the param's type, or a
+/// param without a value.
+std::vector<ir::Scalar> param_values(const ir::Program &p, const stencilc::RunOptions &run);
 
 } // namespace stc
