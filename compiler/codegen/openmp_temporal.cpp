@@ -207,7 +207,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
     if (r.kind == ir::RunStmt::Kind::Call) {
       kernels = true;
       const auto &k = p.kernels[r.a];
-      if (has_int_divmod(k.body))
+      if (ir::any_may_fail(k.body))
         return fmt::format("kernel '{}' has an int() conversion or an integer division by a "
                            "value that may be 0 or -1, which can fail per cell",
                            k.name);
@@ -221,7 +221,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
         return fmt::format("kernel '{}' writes more than 16 grids or reads more than 64 rows",
                            k.name);
     } else if (r.kind == ir::RunStmt::Kind::Reduce) {
-      if (can_fail(p.reductions[r.a].value))
+      if (ir::any_may_fail(p.reductions[r.a].value))
         return fmt::format("reduction '{}' has an int() conversion or an integer division by a "
                            "value that may be 0 or -1, which can fail per cell",
                            p.reductions[r.a].name);
