@@ -331,13 +331,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   }
   // Iterations and reductions, from the two summaries.
   auto summary = [&](const std::string &file) {
-    std::ifstream in(tmp.path() + "/" + file);
-    std::string line;
-    std::getline(in, line);
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded())
-      throw stencilc::Error("verify: cannot read the summary in " + file + ": " + line);
-    return j;
+    return read_json_line(tmp.path() + "/" + file, "verify: cannot read the summary in " + file);
   };
   const auto gen_sum = summary("gen.json"), ref_sum = summary("ref.json");
   const std::int64_t gen_steps = gen_sum["steps"], ref_steps = ref_sum["steps"];

@@ -336,12 +336,10 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       if (run_process(cmd, out) != 0)
         throw stencilc::Error("candidate " + runnable[i].plan.key() +
                               " failed: " + command_line(cmd));
-      std::ifstream in(out);
-      std::string line;
-      std::getline(in, line);
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.contains("cells_per_second"))
-        throw stencilc::Error("cannot read the summary of candidate " + runnable[i].plan.key());
+      const std::string what = "cannot read the summary of candidate " + runnable[i].plan.key();
+      auto j = read_json_line(out, what);
+      if (!j.contains("cells_per_second"))
+        throw stencilc::Error(what);
       rates[i].push_back(j["cells_per_second"].get<double>());
     }
   std::vector<double> measured;
@@ -409,12 +407,7 @@ int calibrate(const CalibrateOptions &opts) {
                    fmt::format("{}", model::kSharedCacheShare)},
                   tmp.path() + "/out.json") != 0)
     throw stencilc::Error("the calibration program failed");
-  std::ifstream in(tmp.path() + "/out.json");
-  std::string line;
-  std::getline(in, line);
-  auto j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded())
-    throw stencilc::Error("cannot read the calibration output: " + line);
+  auto j = read_json_line(tmp.path() + "/out.json", "cannot read the calibration output");
 
   model::Machine m;
   m.name = "calibrated";
