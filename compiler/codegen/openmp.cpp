@@ -13,17 +13,6 @@
 
 namespace stc {
 
-bool can_fail(const ir::ExprPtr &root) {
-  bool found = false;
-  ir::walk(root, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
-  return found;
-}
-bool has_int_divmod(const std::vector<ir::Stmt> &body) {
-  bool found = false;
-  ir::walk(body, [&](const ir::Expr &e) { found |= ir::may_fail(e); });
-  return found;
-}
-
 std::string statements(const ir::Program &p, const CEmitter &em,
                        const std::vector<ir::Stmt> &body, const std::vector<ir::Local> &locals,
                        const std::string &x) {
@@ -245,7 +234,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
            params_of(k.body), ""};
   std::string body = kernel_statements(p, em, k);
-  const bool divmod = has_int_divmod(k.body);
+  const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
     sw.omp_clause = "reduction(|:err__)";
   std::string s = fmt::format("void Stencil::kernel__{}() {{\n", k.name);
@@ -271,7 +260,7 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
   static const char *const update[] = {"acc__ += v__;", "acc__ = std::min(acc__, v__);",
                                        "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;"};
   const int op = static_cast<int>(r.op);
-  const bool divmod = has_int_divmod({ir::Stmt{ir::Stmt::Kind::Let, {}, -1, 0, r.value, {}, {}}});
+  const bool divmod = ir::any_may_fail(r.value);
   Sweep sw{r.indices, r.domain, r.domain_grid, grids_read(r.value), {}, params,
            fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : "")};
   std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
@@ -361,7 +350,7 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
 
 std::string init_code(const ir::Program &p, const ir::Grid &g) {
   InitEmitter setup(p);
-  const bool fail = can_fail(g.init);
+  const bool fail = ir::any_may_fail(g.init);
   std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
                               g.name);
   if (fail)

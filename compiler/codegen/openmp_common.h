@@ -12,10 +12,6 @@
 
 namespace stc {
 
-/// Some operation can fail per cell (ir::may_fail): an int division or remainder by a value
-/// that may be 0 or -1, int() of a float. Only those are printed as checked calls.
-bool can_fail(const ir::ExprPtr &root);
-bool has_int_divmod(const std::vector<ir::Stmt> &body);
 /// Params a body uses (sweeps copy them into locals).
 std::set<int> params_of(const std::vector<ir::Stmt> &body);
 /// The statements of a kernel body; an assignment to grid G stores to G__r[x].

@@ -2,6 +2,7 @@
 // block (stencilc::temporal::Step) that the runtime's blocking engine walks (runtime/src/
 // temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
 // grid reads differ, going through one pointer per row read.
+#include <array>
 #include <functional>
 #include <map>
 #include <set>
@@ -171,13 +172,26 @@ std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g) {
   return s + "}\n\n";
 }
 
-const char *face_name(ir::BoundaryKind k) {
-  switch (k) {
-  case ir::BoundaryKind::Dirichlet: return "Dirichlet";
-  case ir::BoundaryKind::Neumann: return "Neumann";
-  case ir::BoundaryKind::Periodic: return "Periodic";
-  }
-  return "Dirichlet";
+// A grid's faces as the CPU engine takes them, [dimension][low, high], Dirichlet beyond its
+// rank: the one mapping from ir::BoundaryKind to the engine's Face, for the step checked here
+// (why_not) and the step the generated code describes (temporal_code).
+std::array<std::array<stencilc::temporal::Face, 2>, 3> engine_faces(const ir::Grid &g) {
+  using F = stencilc::temporal::Face;
+  std::array<std::array<F, 2>, 3> faces{};
+  for (int dim = 0; dim < std::min(g.rank, 3); ++dim)
+    for (int side = 0; side < 2; ++side)
+      switch (g.faces[2 * dim + side].kind) {
+      case ir::BoundaryKind::Dirichlet: faces[dim][side] = F::Dirichlet; break;
+      case ir::BoundaryKind::Neumann: faces[dim][side] = F::Neumann; break;
+      case ir::BoundaryKind::Periodic: faces[dim][side] = F::Periodic; break;
+      }
+  return faces;
+}
+
+// A Face as the generated code spells it (`F` is stencilc::temporal::Face there).
+const char *face_name(stencilc::temporal::Face f) {
+  static const char *const names[] = {"Dirichlet", "Neumann", "Periodic"};
+  return names[static_cast<int>(f)];
 }
 
 // Grids the run block uses, in declaration order (the engine's grid numbering).
@@ -207,7 +221,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
     if (r.kind == ir::RunStmt::Kind::Call) {
       kernels = true;
       const auto &k = p.kernels[r.a];
-      if (has_int_divmod(k.body))
+      if (ir::any_may_fail(k.body))
         return fmt::format("kernel '{}' has an int() conversion or an integer division by a "
                            "value that may be 0 or -1, which can fail per cell",
                            k.name);
@@ -221,7 +235,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
         return fmt::format("kernel '{}' writes more than 16 grids or reads more than 64 rows",
                            k.name);
     } else if (r.kind == ir::RunStmt::Kind::Reduce) {
-      if (can_fail(p.reductions[r.a].value))
+      if (ir::any_may_fail(p.reductions[r.a].value))
         return fmt::format("reduction '{}' has an int() conversion or an integer division by a "
                            "value that may be 0 or -1, which can fail per cell",
                            p.reductions[r.a].name);
@@ -238,12 +252,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
   for (int g : grids) {
     stencilc::temporal::GridDesc d;
     d.name = p.grids[g].name;
-    for (int dim = 0; dim < std::min(rank, 3); ++dim)
-      for (int side = 0; side < 2; ++side)
-        d.faces[dim][side] = static_cast<stencilc::temporal::Face>(
-            p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Dirichlet   ? 0
-            : p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Neumann ? 1
-                                                                                  : 2);
+    d.faces = engine_faces(p.grids[g]);
     st.grids.push_back(d);
   }
   for (const auto &r : p.run)
@@ -278,12 +287,10 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
   for (int g : grids) {
     const auto &grid = p.grids[g];
     std::string faces;
-    for (int dim = 0; dim < 3; ++dim) {
-      const int lo = dim < rank ? 2 * dim : 0, hi = dim < rank ? 2 * dim + 1 : 0;
-      faces += fmt::format("{}{{F::{}, F::{}}}", dim ? ", " : "",
-                           dim < rank ? face_name(grid.faces[lo].kind) : "Dirichlet",
-                           dim < rank ? face_name(grid.faces[hi].kind) : "Dirichlet");
-    }
+    const auto engine = engine_faces(grid);
+    for (int dim = 0; dim < 3; ++dim)
+      faces += fmt::format("{}{{F::{}, F::{}}}", dim ? ", " : "", face_name(engine[dim][0]),
+                           face_name(engine[dim][1]));
     const bool xd = grid.halo[0] > 0 && (grid.faces[0].kind == ir::BoundaryKind::Dirichlet ||
                                          grid.faces[1].kind == ir::BoundaryKind::Dirichlet);
     d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}, {}}});\n",

@@ -180,8 +180,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   stencilc::RunOptions run = opts.run;
   for (auto &s : small_sizes(p, stencilc::ParamSet(run.sets)))
     run.sets.push_back(s);
-  const auto params = param_values(p, run);
-  Interpreter interp(p, params);
+  Interpreter interp(p, param_values(p, run));
   if (!run.steps)
     run.steps = std::min<std::int64_t>(interp.default_steps(), 5);
   run.init_random = opts.seed;
@@ -263,13 +262,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   }
   // Iterations and reductions, from the two summaries.
   auto summary = [&](const std::string &file) {
-    std::ifstream in(tmp.path() + "/" + file);
-    std::string line;
-    std::getline(in, line);
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded())
-      throw stencilc::Error("verify: cannot read the summary in " + file + ": " + line);
-    return j;
+    return read_json_line(tmp.path() + "/" + file, "verify: cannot read the summary in " + file);
   };
   const auto gen_sum = summary("gen.json"), ref_sum = summary("ref.json");
   const std::int64_t gen_steps = gen_sum["steps"], ref_steps = ref_sum["steps"];

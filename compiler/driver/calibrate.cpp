@@ -60,12 +60,7 @@ int calibrate(const CalibrateOptions &opts) {
                    fmt::format("{}", model::kSharedCacheShare)},
                   tmp.path() + "/out.json") != 0)
     throw stencilc::Error("the calibration program failed");
-  std::ifstream in(tmp.path() + "/out.json");
-  std::string line;
-  std::getline(in, line);
-  auto j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded())
-    throw stencilc::Error("cannot read the calibration output: " + line);
+  auto j = read_json_line(tmp.path() + "/out.json", "cannot read the calibration output");
 
   model::Machine m;
   m.name = "calibrated";

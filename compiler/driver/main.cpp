@@ -21,11 +21,7 @@
 #include "stencilc/error.h"
 #include "stencilc/program.h"
 
-namespace {
-
 using namespace stc;
-
-} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP (CUDA, HIP and "

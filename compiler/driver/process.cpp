@@ -3,9 +3,12 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "stencilc/error.h"
 
@@ -58,6 +61,16 @@ std::string command_line(const std::vector<std::string> &argv) {
     s += (s.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
   }
   return s;
+}
+
+nlohmann::json read_json_line(const std::string &path, const std::string &what) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded())
+    throw stencilc::Error(what + ": " + line);
+  return j;
 }
 
 } // namespace stc

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace stc {
 
 /// Runs argv[0] (looked up in PATH) with argv; stdout goes to `stdout_path` if not empty.
@@ -26,5 +28,10 @@ private:
 
 /// argv as a shell would need it typed (for -v logs and error messages).
 std::string command_line(const std::vector<std::string> &argv);
+
+/// The first line of the file at `path` parsed as JSON: what a program run with its output
+/// there (a generated executable's --json summary, the calibration program) printed. Throws
+/// stencilc::Error("WHAT: LINE") when the line is not JSON.
+nlohmann::json read_json_line(const std::string &path, const std::string &what);
 
 } // namespace stc

@@ -76,12 +76,11 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       if (run_process(cmd, out) != 0)
         throw stencilc::Error("candidate " + stencilc::to_string(runnable[i].plan) +
                               " failed: " + command_line(cmd));
-      std::ifstream in(out);
-      std::string line;
-      std::getline(in, line);
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.contains("cells_per_second"))
-        throw stencilc::Error("cannot read the summary of candidate " + stencilc::to_string(runnable[i].plan));
+      const std::string what =
+          "cannot read the summary of candidate " + stencilc::to_string(runnable[i].plan);
+      auto j = read_json_line(out, what);
+      if (!j.contains("cells_per_second"))
+        throw stencilc::Error(what);
       rates[i].push_back(j["cells_per_second"].get<double>());
     }
   std::vector<double> measured;

@@ -208,6 +208,13 @@ template <typename F> void for_each_stmt(const std::vector<Stmt> &body, F &&f) {
 /// divisor is a constant other than 0 and -1 (INT64_MIN / -1 overflows), and int() of a
 /// floating value (NaN, infinities and values beyond 64 bits have no int).
 bool may_fail(const Expr &e);
+/// Whether some operation of an expression, or of statements (nested ones and conditions
+/// included), may fail (may_fail): what a target checks per cell and what a temporal plan refuses.
+template <typename Node> bool any_may_fail(const Node &n) {
+  bool found = false;
+  walk(n, [&](const Expr &e) { found = found || may_fail(e); });
+  return found;
+}
 
 /// Grids an expression or statements read, and grids statements assign.
 std::set<int> grids_read(const ExprPtr &e);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 
 namespace stc {
 
@@ -24,6 +25,15 @@ std::string SourceFile::line_text(int line) const {
   if (e > b && text_[e - 1] == '\r')
     --e;
   return text_.substr(b, e - b);
+}
+
+FileId DiagEngine::add_file(const SourceFile *file) {
+  files_.push_back(file);
+  return static_cast<FileId>(files_.size() - 1);
+}
+
+const SourceFile *DiagEngine::file(FileId id) const {
+  return id >= 0 && static_cast<std::size_t>(id) < files_.size() ? files_[id] : nullptr;
 }
 
 void DiagEngine::error(SourceLoc loc, std::string message) {
@@ -73,7 +83,8 @@ std::string format_diagnostic(const std::string &path, const SourceFile *file,
   return out;
 }
 
-// In source order (the lexer reports before the parser), each note staying with its error.
+// In source order (the lexer reports before the parser), file by file in the order they were
+// added, each note staying with its error.
 std::string DiagEngine::render() const {
   std::vector<std::vector<const Diagnostic *>> groups;
   for (const auto &d : diags_) {
@@ -84,15 +95,18 @@ std::string DiagEngine::render() const {
   }
   std::stable_sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) {
     const SourceLoc &x = a.front()->loc, &y = b.front()->loc;
-    return x.line < y.line || (x.line == y.line && x.col < y.col);
+    return std::tie(x.file, x.line, x.col) < std::tie(y.file, y.line, y.col);
   });
+  auto path_of = [&](FileId id) {
+    const SourceFile *f = file(id);
+    return f ? f->path() : std::string("<input>");
+  };
   std::string out;
-  const std::string path = file_ ? file_->path() : "<input>";
   for (const auto &g : groups)
     for (const Diagnostic *d : g)
-      out += format_diagnostic(path, file_, *d);
+      out += format_diagnostic(path_of(d->loc.file), file(d->loc.file), *d);
   if (errors_ > kMaxErrors)
-    out += path + ": error: too many errors (" + std::to_string(errors_) + "); the first " +
+    out += path_of(0) + ": error: too many errors (" + std::to_string(errors_) + "); the first " +
            std::to_string(kMaxErrors) + " are shown\n";
   return out;
 }

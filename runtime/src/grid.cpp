@@ -49,16 +49,6 @@ std::uint64_t splitmix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// Calls f(row pointer) for every interior x-row, in x-fastest order.
-template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
-  if (g.rank() == 0) // default-constructed: no storage
-    return;
-  for (std::int64_t w = 0; w < g.extent(3); ++w)
-    for (std::int64_t z = 0; z < g.extent(2); ++z)
-      for (std::int64_t y = 0; y < g.extent(1); ++y)
-        f(&g.at(0, y, z, w));
-}
-
 } // namespace
 
 template <typename T> void Grid<T>::Free::operator()(T *p) const { std::free(p); }

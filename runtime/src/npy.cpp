@@ -358,15 +358,6 @@ private:
   std::FILE *f_;
 };
 
-template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
-  if (g.rank() == 0) // default-constructed: no storage
-    return;
-  for (std::int64_t w = 0; w < g.extent(3); ++w)
-    for (std::int64_t z = 0; z < g.extent(2); ++z)
-      for (std::int64_t y = 0; y < g.extent(1); ++y)
-        f(&g.at(0, y, z, w));
-}
-
 template <typename T> std::vector<std::int64_t> grid_shape(const Grid<T> &g) {
   std::vector<std::int64_t> shape;
   for (int d = 0; d < g.rank(); ++d)

@@ -282,6 +282,20 @@ TEST(CompilerEmitterBase, OnlyOperationsThatMayFailAreChecked) {
   EXPECT_TRUE(ir::may_fail(*bin(Op::Mod, n, neg(i(1)))));
   EXPECT_FALSE(ir::may_fail(*Expr::binary(Op::Div, {}, Expr::param({}, Type::Double, 0),
                                           Expr::param({}, Type::Double, 1))));
+  // any_may_fail: anywhere in an expression, or in statements (nested ones, conditions).
+  const ExprPtr fails = bin(Op::Add, i(1), bin(Op::Mod, n, m)), safe = bin(Op::Mod, n, i(2));
+  EXPECT_TRUE(ir::any_may_fail(fails));
+  EXPECT_FALSE(ir::any_may_fail(safe));
+  EXPECT_FALSE(ir::any_may_fail(ExprPtr()));
+  using ir::Stmt;
+  Stmt let{Stmt::Kind::Let, {}, -1, 0, safe, {}, {}};
+  Stmt cond{Stmt::Kind::If, {}, -1, -1, safe, {let}, {}};
+  EXPECT_FALSE(ir::any_may_fail(std::vector<Stmt>{let, cond}));
+  cond.else_body.push_back(Stmt{Stmt::Kind::Let, {}, -1, 0, fails, {}, {}});
+  EXPECT_TRUE(ir::any_may_fail(std::vector<Stmt>{let, cond}));
+  cond.else_body.clear();
+  cond.value = fails; // the condition
+  EXPECT_TRUE(ir::any_may_fail(std::vector<Stmt>{cond}));
 }
 
 TEST(CompilerEmitterBase, CxxString) {

@@ -72,6 +72,18 @@ private:
   std::unique_ptr<T[], Free> data_;
 };
 
+/// Calls f(pointer to cell (0, y, z, w)) for every interior x-row of `g` (a Grid<T> or a const
+/// one), in x-fastest order: rows of `g.extent(0)` contiguous cells. Nothing for a
+/// default-constructed grid (no storage).
+template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
+  if (g.rank() == 0)
+    return;
+  for (std::int64_t w = 0; w < g.extent(3); ++w)
+    for (std::int64_t z = 0; z < g.extent(2); ++z)
+      for (std::int64_t y = 0; y < g.extent(1); ++y)
+        f(&g.at(0, y, z, w));
+}
+
 extern template class Grid<float>;
 extern template class Grid<double>;
 extern template class Grid<std::int32_t>;
