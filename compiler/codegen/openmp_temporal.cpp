@@ -1,7 +1,7 @@
 // The openmp target's temporal plan: a row function per kernel and a description of the run
-// block (stencilc::temporal::Step) that the runtime's blocking engine walks (runtime/src/
-// temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
-// grid reads differ, going through one pointer per row read.
+// block (stencilc::cpu::Step) that the runtime's CPU engine walks (runtime/src/cpu/engine.cpp).
+// The row function prints the kernel body exactly as the naive sweep does; only grid reads
+// differ, going through one pointer per row read.
 #include <functional>
 #include <map>
 #include <set>
@@ -11,7 +11,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/openmp_common.h"
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 namespace stc {
 namespace {
@@ -233,17 +233,17 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
   for (int g : grids)
     if (p.grids[g].rank != rank)
       return "the run block uses grids of different ranks";
-  stencilc::temporal::Step st;
+  stencilc::cpu::Step st;
   st.rank = rank;
   for (int g : grids) {
-    stencilc::temporal::GridDesc d;
+    stencilc::cpu::GridDesc d;
     d.name = p.grids[g].name;
     for (int dim = 0; dim < std::min(rank, 3); ++dim)
       for (int side = 0; side < 2; ++side)
-        d.faces[dim][side] = static_cast<stencilc::temporal::Face>(
-            p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Dirichlet   ? 0
+        d.faces[dim][side] = static_cast<stencilc::cpu::Face>(
+            p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Dirichlet ? 0
             : p.grids[g].faces[2 * dim + side].kind == ir::BoundaryKind::Neumann ? 1
-                                                                                  : 2);
+                                                                                 : 2);
     st.grids.push_back(d);
   }
   for (const auto &r : p.run)
@@ -252,7 +252,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
       return fmt::format("the run block swaps grids '{}' and '{}', which have different boundary "
                          "conditions",
                          p.grids[r.a].name, p.grids[r.b].name);
-  return stencilc::temporal::unsupported(st, {});
+  return stencilc::cpu::unsupported(st, {});
 }
 
 } // namespace
@@ -350,7 +350,7 @@ TemporalCode temporal_code(const ir::Program &p) {
 
   // Views of the current storage, and the shadows the results go to.
   for (int g : grids)
-    tc.views += fmt::format("  v.push_back(stencilc::temporal::view_of({}_));\n", p.grids[g].name);
+    tc.views += fmt::format("  v.push_back(stencilc::cpu::view_of({}_));\n", p.grids[g].name);
   std::string &b = tc.block;
   for (int g : grids)
     b += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
@@ -370,14 +370,14 @@ TemporalCode temporal_code(const ir::Program &p) {
                               ir::cxx_elem_name(grid.type), grid.name);
   }
   a += "  shadows__ = true;\n";
-  b += "  temporal_alloc__();\n  std::vector<stencilc::temporal::View> s;\n";
+  b += "  temporal_alloc__();\n  std::vector<stencilc::cpu::View> s;\n";
   for (int g : grids)
-    b += state.count(g) ? fmt::format("  s.push_back(stencilc::temporal::view_of(shadow__{}_));\n",
-                                      p.grids[g].name)
-                        : "  s.emplace_back();\n";
-  b += "  stencilc::temporal::Options o;\n  o.k = static_cast<int>(k);\n  o.tile = plan__.tile;\n"
+    b += state.count(g)
+             ? fmt::format("  s.push_back(stencilc::cpu::view_of(shadow__{}_));\n", p.grids[g].name)
+             : "  s.emplace_back();\n";
+  b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n  o.tile = plan__.tile;\n"
        "  o.chunk = plan__.chunk;\n  o.all_results = last;\n"
-       "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
+       "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,

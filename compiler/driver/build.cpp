@@ -21,9 +21,10 @@
 #include "interp/interpreter.h"
 #include "model/machine.h"
 #include "sema/check.h"
+#include "stencilc/cpu/engine.h"
 #include "stencilc/error.h"
+#include "stencilc/execute.h"
 #include "stencilc/npy.h"
-#include "stencilc/temporal.h"
 
 namespace stc {
 namespace fs = std::filesystem;
@@ -113,7 +114,7 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   }
   opts.plan_comment = plan_comment(c, target, opts.machine, opts.plan, source);
   // The same parser as the generated executable's --plan: what is compiled in must run.
-  opts.plan = stencilc::temporal::parse_cpu_plan(opts.plan).key();
+  opts.plan = stencilc::cpu::parse_cpu_plan(opts.plan).key();
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
@@ -146,7 +147,10 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
   for (const auto &s : sources)
     if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
       cmd.push_back(s);
-  cmd.push_back(runtime_library());
+  // The openmp target's runtime: the CPU engine, then the core it builds on (static archives:
+  // each before what it uses).
+  for (const char *lib : {"cpu", "core"})
+    cmd.push_back(runtime_library(lib));
   // What the runtime links (libhdf5), separated by spaces.
   std::istringstream libs(env_or("STENCILC_RT_LINK_LIBRARIES", STENCILC_RT_LINK_LIBRARIES));
   for (std::string lib; libs >> lib;)

@@ -16,7 +16,7 @@
 #include "interp/interpreter.h"
 #include "sema/check.h"
 #include "stencilc/error.h"
-#include "stencilc/program.h"
+#include "stencilc/execute.h"
 
 namespace {
 

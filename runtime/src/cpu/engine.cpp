@@ -1,4 +1,4 @@
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 #include <omp.h>
 
@@ -15,7 +15,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace stencilc::temporal {
+namespace stencilc::cpu {
 namespace {
 
 // Dimensions as the engine sees them: X = 0 (whole rows), T (tiled: 1 for rank 3, absent for
@@ -776,4 +776,4 @@ CpuPlan parse_cpu_plan(const std::string &text) {
   return p;
 }
 
-} // namespace stencilc::temporal
+} // namespace stencilc::cpu
