@@ -1,22 +1,27 @@
-# cmake --install: the stencilc executable, the runtime library and headers, and the CMake
+# cmake --install: the stencilc executable, the runtime libraries and headers, and the CMake
 # package that lets an application generate and link stencils at build time:
 #
 #   <prefix>/bin/stencilc
-#   <prefix>/lib/libstencilc_rt.a
-#   <prefix>/include/stencilc/*.h
+#   <prefix>/lib/libstencilc_rt_core.a, libstencilc_rt_cpu.a
+#   <prefix>/include/stencilc/*.h, include/stencilc/cpu/*.h
 #   <prefix>/lib/cmake/stencilc/   stencilcConfig.cmake, stencilcConfigVersion.cmake,
-#                                  stencilcTargets*.cmake (stencilc::stencilc, stencilc::runtime),
+#                                  stencilcTargets*.cmake (stencilc::stencilc, stencilc::runtime,
+#                                  stencilc::runtime_core, stencilc::runtime_cpu),
 #                                  stencilc_add_stencil.cmake, stencilc_check_outputs.cmake
 #
 # The installed stencilc finds the runtime of its own prefix (compiler/driver/runtime_paths.h),
 # and everything in the package is relative to the prefix, so the prefix can be moved.
 include(CMakePackageConfigHelpers)
 
+# stencilc::runtime is what the openmp target's code links (the core and the CPU engine);
+# stencilc::runtime_core and stencilc::runtime_cpu are the libraries themselves.
 set_target_properties(stencilc_rt PROPERTIES EXPORT_NAME runtime)
+set_target_properties(stencilc_rt_core PROPERTIES EXPORT_NAME runtime_core)
+set_target_properties(stencilc_rt_cpu PROPERTIES EXPORT_NAME runtime_cpu)
 # The clang and LLVM shared libraries stencilc links live outside the system's search path.
 set_target_properties(stencilc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS stencilc stencilc_rt EXPORT stencilcTargets
+install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu EXPORT stencilcTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/stencilc

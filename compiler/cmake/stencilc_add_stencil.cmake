@@ -106,6 +106,7 @@ function(stencilc_add_stencil)
 
   add_library(${name} STATIC ${sources})
   target_include_directories(${name} PUBLIC "${dir}")
+  # The openmp target's runtime: the CPU engine and the core.
   target_link_libraries(${name} PUBLIC stencilc::runtime)
   # As `stencilc build` compiles it: no fused multiply-adds, so the results round as the
   # reference interpreter's (and every plan's) do.

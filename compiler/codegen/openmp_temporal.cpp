@@ -1,5 +1,5 @@
 // The openmp target's temporal plan: a row function per kernel and a description of the run
-// block (stencilc::temporal::Step) that the runtime's blocking engine walks (runtime/src/
+// block (stencilc::cpu::Step) that the runtime's blocking engine walks (runtime/src/
 // temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
 // grid reads differ, going through one pointer per row read.
 #include <array>
@@ -12,7 +12,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/openmp_common.h"
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 namespace stc {
 namespace {
@@ -175,8 +175,8 @@ std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g) {
 // A grid's faces as the CPU engine takes them, [dimension][low, high], Dirichlet beyond its
 // rank: the one mapping from ir::BoundaryKind to the engine's Face, for the step checked here
 // (why_not) and the step the generated code describes (temporal_code).
-std::array<std::array<stencilc::temporal::Face, 2>, 3> engine_faces(const ir::Grid &g) {
-  using F = stencilc::temporal::Face;
+std::array<std::array<stencilc::cpu::Face, 2>, 3> engine_faces(const ir::Grid &g) {
+  using F = stencilc::cpu::Face;
   std::array<std::array<F, 2>, 3> faces{};
   for (int dim = 0; dim < std::min(g.rank, 3); ++dim)
     for (int side = 0; side < 2; ++side)
@@ -188,8 +188,8 @@ std::array<std::array<stencilc::temporal::Face, 2>, 3> engine_faces(const ir::Gr
   return faces;
 }
 
-// A Face as the generated code spells it (`F` is stencilc::temporal::Face there).
-const char *face_name(stencilc::temporal::Face f) {
+// A Face as the generated code spells it (`F` is stencilc::cpu::Face there).
+const char *face_name(stencilc::cpu::Face f) {
   static const char *const names[] = {"Dirichlet", "Neumann", "Periodic"};
   return names[static_cast<int>(f)];
 }
@@ -247,10 +247,10 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
   for (int g : grids)
     if (p.grids[g].rank != rank)
       return "the run block uses grids of different ranks";
-  stencilc::temporal::Step st;
+  stencilc::cpu::Step st;
   st.rank = rank;
   for (int g : grids) {
-    stencilc::temporal::GridDesc d;
+    stencilc::cpu::GridDesc d;
     d.name = p.grids[g].name;
     d.faces = engine_faces(p.grids[g]);
     st.grids.push_back(d);
@@ -261,7 +261,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
       return fmt::format("the run block swaps grids '{}' and '{}', which have different boundary "
                          "conditions",
                          p.grids[r.a].name, p.grids[r.b].name);
-  return stencilc::temporal::unsupported(st, {});
+  return stencilc::cpu::unsupported(st, {});
 }
 
 } // namespace
@@ -355,7 +355,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
 
   // Views of the current storage, and the shadows the results go to.
   for (int g : grids)
-    tc.views += fmt::format("  v.push_back(stencilc::temporal::view_of({}_));\n", p.grids[g].name);
+    tc.views += fmt::format("  v.push_back(stencilc::cpu::view_of({}_));\n", p.grids[g].name);
   std::string &b = tc.block;
   for (int g : grids)
     b += fill_if_stale(p.grids[g]);
@@ -374,14 +374,14 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
                               ir::cxx_elem_name(grid.type), grid.name);
   }
   a += "  shadows__ = true;\n";
-  b += "  temporal_alloc__();\n  std::vector<stencilc::temporal::View> s;\n";
+  b += "  temporal_alloc__();\n  std::vector<stencilc::cpu::View> s;\n";
   for (int g : grids)
-    b += state.count(g) ? fmt::format("  s.push_back(stencilc::temporal::view_of(shadow__{}_));\n",
+    b += state.count(g) ? fmt::format("  s.push_back(stencilc::cpu::view_of(shadow__{}_));\n",
                                       p.grids[g].name)
                         : "  s.emplace_back();\n";
-  b += "  stencilc::temporal::Options o;\n  o.k = static_cast<int>(k);\n"
+  b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
        "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
-       "  stencilc::temporal::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
+       "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,

@@ -19,7 +19,7 @@
 #include "sema/check.h"
 #include "sema/params.h"
 #include "stencilc/error.h"
-#include "stencilc/program.h"
+#include "stencilc/execute.h"
 
 using namespace stc;
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "stencilc/error.h"
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 namespace stc::model {
 
@@ -132,7 +132,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // tile size sets the redundancy and the largest one the rings.
   const int threads = std::max(1, m.threads);
   const std::int64_t n1 = std::max<std::int64_t>(1, c.extent[1]);
-  const std::int64_t tiles = stencilc::temporal::tile_count(n1, p.get<stencilc::scheme::CpuTemporal>()->rows, threads);
+  const std::int64_t tiles = stencilc::cpu::tile_count(n1, p.get<stencilc::scheme::CpuTemporal>()->rows, threads);
   const double rows_avg = static_cast<double>(n1) / static_cast<double>(tiles);
   const int rows = static_cast<int>((n1 + tiles - 1) / tiles);
   r.redundancy = row_redundancy(k, c.step_radius, rows_avg);
@@ -358,7 +358,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
         for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
                                     : std::vector<int>{64, 256, 1024})
           if (rows <= c.extent[1] &&
-              tilings.insert(stencilc::temporal::tile_count(c.extent[1], rows,
+              tilings.insert(stencilc::cpu::tile_count(c.extent[1], rows,
                                                             std::max(1, m.threads)))
                   .second)
             add(sch::CpuTemporal{k, rows, 0});

@@ -84,7 +84,7 @@ double redundancy(int k, int r, int tx, int ty);
 /// Bytes a 3.5D tile keeps in cache: (2r+1) planes per time level and grid, k levels.
 double tile_working_set(const Cost &c, int k, int tx, int ty);
 
-/// The openmp temporal plan (runtime/src/temporal.cpp): a tile of `rows` rows computes, at
+/// The openmp temporal plan (runtime/src/cpu/engine.cpp): a tile of `rows` rows computes, at
 /// stage j of k steps, rows + 2 R (k - j) rows (R = step_radius); the average over the steps
 /// per useful row, 1 + R (k - 1) / rows (`rows` may be an average tile size).
 double row_redundancy(int k, int r, double rows);

@@ -52,7 +52,9 @@ public:
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.link_runtime) {
-      cmd.push_back(runtime_library());
+      // The CPU engine, then the core it uses (a static archive must come before what it uses).
+      for (const char *lib : {"cpu", "core"})
+        cmd.push_back(runtime_library(lib));
       // What the runtime links (libhdf5), separated by spaces.
       const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
       std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);

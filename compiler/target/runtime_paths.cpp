@@ -45,14 +45,21 @@ std::string runtime_include_dir() {
   return f.path.string();
 }
 
-std::string runtime_library() {
-  const Found f = locate("STENCILC_RT_LIBRARY", STENCILC_RT_LIBRARY, STENCILC_RT_INSTALL_LIBRARY);
-  if (!fs::is_regular_file(f.path))
+std::string runtime_library(const std::string &lib) {
+  // Not silently ignored: it would have linked some other runtime.
+  if (const char *v = std::getenv("STENCILC_RT_LIBRARY"); v && *v)
+    throw stencilc::Error("STENCILC_RT_LIBRARY is no longer read: the runtime is several "
+                          "libraries; set STENCILC_RT_LIBRARY_DIR to the directory that has "
+                          "libstencilc_rt_core.a and libstencilc_rt_cpu.a");
+  const Found f =
+      locate("STENCILC_RT_LIBRARY_DIR", STENCILC_RT_LIBRARY_DIR, STENCILC_RT_INSTALL_LIBRARY_DIR);
+  const fs::path path = f.path / ("libstencilc_rt_" + lib + ".a");
+  if (!fs::is_regular_file(path))
     throw stencilc::Error(
-        fmt::format("the stencilc runtime library is missing: no file '{}' "
-                    "({}); set STENCILC_RT_LIBRARY to the path of libstencilc_rt.a",
-                    f.path.string(), f.how));
-  return f.path.string();
+        fmt::format("the stencilc runtime library is missing: no file '{}' ({}); set "
+                    "STENCILC_RT_LIBRARY_DIR to the directory that has it",
+                    path.string(), f.how));
+  return path.string();
 }
 
 } // namespace stc

@@ -12,8 +12,11 @@ namespace stc {
 /// stencilc::Error, naming the path and the variable, if the headers are not there.
 std::string runtime_include_dir();
 
-/// The runtime library (libstencilc_rt.a), found like runtime_include_dir():
-/// STENCILC_RT_LIBRARY, else the build tree's, else the installation prefix's.
-std::string runtime_library();
+/// The archive of one runtime library, `lib` naming it ("core", "cpu": libstencilc_rt_core.a,
+/// libstencilc_rt_cpu.a, runtime/CMakeLists.txt), in the directory found like
+/// runtime_include_dir(): STENCILC_RT_LIBRARY_DIR, else the build tree's, else the installation
+/// prefix's. Throws stencilc::Error, naming the path and the variable, if it is not there, or if
+/// the variable of the single library of old, STENCILC_RT_LIBRARY, is set.
+std::string runtime_library(const std::string &lib);
 
 } // namespace stc

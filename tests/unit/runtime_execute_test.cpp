@@ -1,6 +1,6 @@
 // execute() around the run: time series (--save-every), --history, chunks only when needed,
 // and the pieces it uses (output file names, the progress line, chunk sizes).
-#include "stencilc/program.h"
+#include "stencilc/execute.h"
 
 #include <gtest/gtest.h>
 

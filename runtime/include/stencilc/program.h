@@ -1,14 +1,14 @@
 // The interface every runnable program implements: generated classes and the reference
-// interpreter alike, so that both are driven by the same code (same options, same summary).
+// interpreter alike, so that both are driven by the same code (execute.h: same options, same
+// summary). An interface only: what runs a Program (execute.h) and what it writes (output.h)
+// build on it, never the other way round.
 #pragma once
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "stencilc/grid.h"
-#include "stencilc/options.h"
 
 namespace stencilc {
 
@@ -45,13 +45,5 @@ public:
   /// Threads the program computes with (1 for the interpreter).
   virtual int threads() const = 0;
 };
-
-/// Does what an executable does after its params are known: init, load, run (timed), save,
-/// and print the summary (text, or one JSON line under --json) to `out`.
-/// The run goes in chunks of program.run(n) only when something happens between them: a
-/// progress line (stderr is a terminal and not --json), --save-every, --history (one step
-/// at a time). The summary's time counts program.run() alone, never the I/O.
-/// Throws stencilc::Error on bad input.
-void execute(Program &program, const RunOptions &opts, std::FILE *out = stdout);
 
 } // namespace stencilc

@@ -1,7 +1,7 @@
-// Unit tests of the CPU temporal-blocking runtime (runtime/include/stencilc/temporal.h): the plan
+// Unit tests of the CPU engine (runtime/include/stencilc/cpu/engine.h): the temporal-blocking plan
 // parser the generated executables use for --plan, the checks of what can be blocked, and
 // run_block end to end on small hand-written steps, bit for bit against plain naive sweeps.
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@
 
 namespace {
 
-namespace tb = stencilc::temporal;
+namespace cpu = stencilc::cpu;
 using stencilc::Grid;
 
 // Expects `f` to throw stencilc::Error whose message is exactly `message`.
@@ -35,21 +35,21 @@ void expect_error(const std::function<void()> &f, const std::string &message) {
 // ---- tile_count: even tiles, the same number per thread -------------------------------------
 
 TEST(TemporalTileCount, FewestEvenTilesPerThread) {
-  EXPECT_EQ(tb::tile_count(510, 128, 2), 4);  // 4 already a multiple of 2
-  EXPECT_EQ(tb::tile_count(510, 160, 2), 4);  // ceil(510 / 160) = 4
-  EXPECT_EQ(tb::tile_count(510, 48, 2), 12);  // 11 raised to 12
-  EXPECT_EQ(tb::tile_count(510, 170, 2), 4);  // 3 raised to 4
-  EXPECT_EQ(tb::tile_count(510, 170, 1), 3);
-  EXPECT_EQ(tb::tile_count(510, 0, 2), 2);    // whole extent: one per thread
-  EXPECT_EQ(tb::tile_count(510, 1000, 4), 4); // more than the extent: as whole
-  EXPECT_EQ(tb::tile_count(3, 1, 4), 3);      // never more tiles than rows
-  EXPECT_EQ(tb::tile_count(1, 8, 2), 1);
-  EXPECT_EQ(tb::tile_count(0, 8, 2), 1);
+  EXPECT_EQ(cpu::tile_count(510, 128, 2), 4); // 4 already a multiple of 2
+  EXPECT_EQ(cpu::tile_count(510, 160, 2), 4); // ceil(510 / 160) = 4
+  EXPECT_EQ(cpu::tile_count(510, 48, 2), 12); // 11 raised to 12
+  EXPECT_EQ(cpu::tile_count(510, 170, 2), 4); // 3 raised to 4
+  EXPECT_EQ(cpu::tile_count(510, 170, 1), 3);
+  EXPECT_EQ(cpu::tile_count(510, 0, 2), 2);    // whole extent: one per thread
+  EXPECT_EQ(cpu::tile_count(510, 1000, 4), 4); // more than the extent: as whole
+  EXPECT_EQ(cpu::tile_count(3, 1, 4), 3);      // never more tiles than rows
+  EXPECT_EQ(cpu::tile_count(1, 8, 2), 1);
+  EXPECT_EQ(cpu::tile_count(0, 8, 2), 1);
   // Sizes [i n / c, (i + 1) n / c) differ by at most one and never exceed `most`.
   for (std::int64_t n = 1; n <= 200; n += 7)
     for (std::int64_t most = 1; most <= n + 3; most += 5)
       for (int threads : {1, 2, 3, 4}) {
-        const std::int64_t c = tb::tile_count(n, most, threads);
+        const std::int64_t c = cpu::tile_count(n, most, threads);
         ASSERT_GE(c, 1);
         ASSERT_LE(c, n);
         std::int64_t lo = n, hi = 0;
@@ -70,7 +70,7 @@ TEST(TemporalTileCount, FewestEvenTilesPerThread) {
 std::vector<std::int64_t> blocks_of(std::int64_t steps, int k) {
   std::vector<std::int64_t> out;
   for (std::int64_t s = 0; s < steps;) {
-    const std::int64_t b = tb::block_steps(steps - s, k);
+    const std::int64_t b = cpu::block_steps(steps - s, k);
     EXPECT_GE(b, 1);
     out.push_back(b);
     s += b;
@@ -98,81 +98,81 @@ TEST(TemporalBlockSteps, FewestBlocksOfNearlyEqualSize) {
         EXPECT_LE(b.front() - n, 1);
       }
     }
-  EXPECT_EQ(tb::block_steps(0, 4), 0);
-  EXPECT_EQ(tb::block_steps(-3, 4), 0);
+  EXPECT_EQ(cpu::block_steps(0, 4), 0);
+  EXPECT_EQ(cpu::block_steps(-3, 4), 0);
 }
 
 // ---- unsupported ---------------------------------------------------------------------------
 
-tb::GridDesc desc(const std::string &name, tb::Face f = tb::Face::Dirichlet) {
-  tb::GridDesc g;
+cpu::GridDesc desc(const std::string &name, cpu::Face f = cpu::Face::Dirichlet) {
+  cpu::GridDesc g;
   g.name = name;
   for (auto &d : g.faces)
     d = {f, f};
   return g;
 }
 
-tb::View view(std::int64_t nx, std::int64_t ny, std::int64_t nz = 1) {
-  tb::View v;
+cpu::View view(std::int64_t nx, std::int64_t ny, std::int64_t nz = 1) {
+  cpu::View v;
   v.extent = {nx, ny, nz};
   return v;
 }
 
 TEST(TemporalUnsupported, RanksTwoAndThreeOnly) {
-  tb::Step s;
+  cpu::Step s;
   s.grids = {desc("u"), desc("v")};
   for (int rank : {2, 3}) {
     s.rank = rank;
-    EXPECT_EQ(tb::unsupported(s, {}), "") << rank;
+    EXPECT_EQ(cpu::unsupported(s, {}), "") << rank;
   }
   s.rank = 1;
-  EXPECT_EQ(tb::unsupported(s, {}), "rank 1 (temporal blocking covers ranks 2 and 3)");
+  EXPECT_EQ(cpu::unsupported(s, {}), "rank 1 (temporal blocking covers ranks 2 and 3)");
   s.rank = 4;
-  EXPECT_EQ(tb::unsupported(s, {}), "rank 4 (temporal blocking covers ranks 2 and 3)");
+  EXPECT_EQ(cpu::unsupported(s, {}), "rank 4 (temporal blocking covers ranks 2 and 3)");
 }
 
 TEST(TemporalUnsupported, PeriodicFaces) {
-  tb::Step s;
+  cpu::Step s;
   s.rank = 3;
   // Periodic on both faces of a dimension, for every grid: fine (any dimension, Neumann too).
-  s.grids = {desc("u", tb::Face::Periodic), desc("v", tb::Face::Periodic)};
-  EXPECT_EQ(tb::unsupported(s, {}), "");
-  s.grids = {desc("u", tb::Face::Neumann), desc("v")};
-  EXPECT_EQ(tb::unsupported(s, {}), "");
+  s.grids = {desc("u", cpu::Face::Periodic), desc("v", cpu::Face::Periodic)};
+  EXPECT_EQ(cpu::unsupported(s, {}), "");
+  s.grids = {desc("u", cpu::Face::Neumann), desc("v")};
+  EXPECT_EQ(cpu::unsupported(s, {}), "");
   // One face of dimension 2 (index 1) periodic, the other not.
   s.grids = {desc("u"), desc("v")};
-  s.grids[1].faces[1] = {tb::Face::Dirichlet, tb::Face::Periodic};
-  EXPECT_EQ(tb::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
-  s.grids[1].faces[1] = {tb::Face::Periodic, tb::Face::Neumann};
-  EXPECT_EQ(tb::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
+  s.grids[1].faces[1] = {cpu::Face::Dirichlet, cpu::Face::Periodic};
+  EXPECT_EQ(cpu::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
+  s.grids[1].faces[1] = {cpu::Face::Periodic, cpu::Face::Neumann};
+  EXPECT_EQ(cpu::unsupported(s, {}), "grid 'v' is periodic on one face of dimension 2 only");
   // Dimension 1 periodic for u, not for v.
   s.grids = {desc("u"), desc("v")};
-  s.grids[0].faces[0] = {tb::Face::Periodic, tb::Face::Periodic};
-  EXPECT_EQ(tb::unsupported(s, {}), "dimension 1 is periodic for some grids only");
+  s.grids[0].faces[0] = {cpu::Face::Periodic, cpu::Face::Periodic};
+  EXPECT_EQ(cpu::unsupported(s, {}), "dimension 1 is periodic for some grids only");
   // Dimension 3 of a rank-3 step counts; of a rank-2 step it does not exist.
   s.grids = {desc("u"), desc("v")};
-  s.grids[0].faces[2] = {tb::Face::Periodic, tb::Face::Dirichlet};
-  EXPECT_EQ(tb::unsupported(s, {}), "grid 'u' is periodic on one face of dimension 3 only");
+  s.grids[0].faces[2] = {cpu::Face::Periodic, cpu::Face::Dirichlet};
+  EXPECT_EQ(cpu::unsupported(s, {}), "grid 'u' is periodic on one face of dimension 3 only");
   s.rank = 2;
-  EXPECT_EQ(tb::unsupported(s, {}), "");
+  EXPECT_EQ(cpu::unsupported(s, {}), "");
 }
 
 TEST(TemporalUnsupported, GridsOfDifferentShapes) {
-  tb::Step s;
+  cpu::Step s;
   s.rank = 2;
   s.grids = {desc("u"), desc("v"), desc("w")};
-  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(16, 8), view(16, 8)}), "");
-  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(16, 8), view(16, 9)}),
+  EXPECT_EQ(cpu::unsupported(s, {view(16, 8), view(16, 8), view(16, 8)}), "");
+  EXPECT_EQ(cpu::unsupported(s, {view(16, 8), view(16, 8), view(16, 9)}),
             "grids 'u' and 'w' have different shapes");
-  EXPECT_EQ(tb::unsupported(s, {view(16, 8), view(15, 8), view(16, 8)}),
+  EXPECT_EQ(cpu::unsupported(s, {view(16, 8), view(15, 8), view(16, 8)}),
             "grids 'u' and 'v' have different shapes");
   // Dimensions beyond the rank are not compared.
-  EXPECT_EQ(tb::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}), "");
+  EXPECT_EQ(cpu::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}), "");
   s.rank = 3;
-  EXPECT_EQ(tb::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}),
+  EXPECT_EQ(cpu::unsupported(s, {view(16, 8, 1), view(16, 8, 4), view(16, 8, 1)}),
             "grids 'u' and 'v' have different shapes");
   // No views: only the step is checked (what the compiler does before it offers the plan).
-  EXPECT_EQ(tb::unsupported(s, {}), "");
+  EXPECT_EQ(cpu::unsupported(s, {}), "");
 }
 
 // ---- run_block end to end: a 5-point average on a rank-2 float grid ------------------------
@@ -236,20 +236,20 @@ Grid<float> grid2(const char *name, std::int64_t nx, std::int64_t ny) {
 }
 
 // Step: avg (u -> v); swap u, v.
-tb::Step avg5_step(std::int64_t nx, std::int64_t ny, tb::GhostFn v_ghosts = avg5_x_ghosts) {
-  tb::Step s;
+cpu::Step avg5_step(std::int64_t nx, std::int64_t ny, cpu::GhostFn v_ghosts = avg5_x_ghosts) {
+  cpu::Step s;
   s.rank = 2;
   s.grids = {desc("u"), desc("v")};
   s.grids[0].x_dirichlet = avg5_x_ghosts;
   s.grids[1].x_dirichlet = v_ghosts;
-  tb::Call k;
+  cpu::Call k;
   k.name = "avg";
   k.fn = avg5_row;
   k.writes = {1};
   k.reads = {{0, 0, 0}, {0, -1, 0}, {0, 1, 0}};
   k.hi = {nx, ny, 1};
-  tb::Call swap;
-  swap.kind = tb::Call::Kind::Swap;
+  cpu::Call swap;
+  swap.kind = cpu::Call::Kind::Swap;
   swap.a = 0;
   swap.b = 1;
   s.calls = {k, swap};
@@ -287,7 +287,7 @@ struct Setting {
 // u and v after `blocks` blocks of k steps through run_block, each swapping the shadows in as
 // the generated code does, against k * blocks naive sweeps from the same inputs.
 void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Setting set,
-                         tb::Workspace &ws) {
+                         cpu::Workspace &ws) {
   const std::string what = "k=" + std::to_string(k) + " tile=" + std::to_string(set.tile) +
                            " chunk=" + std::to_string(set.chunk) + " " + std::to_string(nx) +
                            "x" + std::to_string(ny);
@@ -302,8 +302,8 @@ void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Se
   Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
   fill_ghosts(su);
   fill_ghosts(sv);
-  const tb::Step step = avg5_step(nx, ny);
-  tb::Options o;
+  const cpu::Step step = avg5_step(nx, ny);
+  cpu::Options o;
   o.k = k;
   o.tile = set.tile;
   o.chunk = set.chunk;
@@ -311,8 +311,8 @@ void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Se
     fill_ghosts(u);
     fill_ghosts(v);
     o.all_results = b == blocks - 1;
-    tb::run_block(step, o, {tb::view_of(u), tb::view_of(v)}, {tb::view_of(su), tb::view_of(sv)},
-                  nullptr, ws);
+    cpu::run_block(step, o, {cpu::view_of(u), cpu::view_of(v)},
+                   {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
     u.swap_storage(su);
     v.swap_storage(sv);
   }
@@ -323,14 +323,14 @@ void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Se
 TEST(TemporalRunBlock, ThreeStepsEqualThreeNaiveSweepsBitwise) {
   // Rank 2: x-rows whole, y streamed in chunks (rows= is the chunk too); chunks of 1 row, of
   // sizes that do not divide 23, the whole extent, and more than the extent.
-  tb::Workspace ws;
+  cpu::Workspace ws;
   for (const Setting set : {Setting{0, 0}, Setting{0, 1}, Setting{0, 4}, Setting{0, 7},
                             Setting{5, 0}, Setting{0, 23}, Setting{0, 1000}})
     check_against_naive(19, 23, 3, 1, set, ws);
 }
 
 TEST(TemporalRunBlock, SeveralBlocksAndOtherDepths) {
-  tb::Workspace ws;
+  cpu::Workspace ws;
   // Two blocks of 3 steps (the first skips the dead results), then depths 1, 2 and 5.
   check_against_naive(19, 23, 3, 2, {0, 4}, ws);
   check_against_naive(19, 23, 1, 2, {0, 5}, ws);
@@ -354,12 +354,12 @@ TEST(TemporalRunBlock, AfterOneBlockTheInputsAreUnchanged) {
   Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
   fill_ghosts(su);
   fill_ghosts(sv);
-  tb::Options o;
+  cpu::Options o;
   o.k = 2;
   o.chunk = 3;
-  tb::Workspace ws;
-  tb::run_block(avg5_step(nx, ny), o, {tb::view_of(u), tb::view_of(v)},
-                {tb::view_of(su), tb::view_of(sv)}, nullptr, ws);
+  cpu::Workspace ws;
+  cpu::run_block(avg5_step(nx, ny), o, {cpu::view_of(u), cpu::view_of(v)},
+                 {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
   EXPECT_EQ(differing_cells(u, u0, "u"), 0);
   EXPECT_EQ(differing_cells(v, v0, "v"), 0);
   // The workspace was sized and kept for the next block.
@@ -371,31 +371,34 @@ TEST(TemporalRunBlock, RefusesWhatItCannotRun) {
   const std::int64_t nx = 8, ny = 8;
   Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
   Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
-  const std::vector<tb::View> views = {tb::view_of(u), tb::view_of(v)};
-  const std::vector<tb::View> shadows = {tb::view_of(su), tb::view_of(sv)};
-  tb::Workspace ws;
-  tb::Step step = avg5_step(nx, ny);
-  tb::Options o;
+  const std::vector<cpu::View> views = {cpu::view_of(u), cpu::view_of(v)};
+  const std::vector<cpu::View> shadows = {cpu::view_of(su), cpu::view_of(sv)};
+  cpu::Workspace ws;
+  cpu::Step step = avg5_step(nx, ny);
+  cpu::Options o;
   o.k = 0;
-  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
                "temporal blocking: k = 0 is outside 1..64");
   o.k = 65;
-  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
                "temporal blocking: k = 65 is outside 1..64");
   o.k = 2;
   o.tile = -1;
-  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
                "temporal blocking: tile sizes must not be negative");
   o.tile = 0;
-  expect_error([&] { tb::run_block(step, o, {views[0]}, shadows, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, {views[0]}, shadows, nullptr, ws); },
                "temporal block: expected one view and one shadow per grid");
-  expect_error([&] { tb::run_block(step, o, views, {shadows[0]}, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, views, {shadows[0]}, nullptr, ws); },
                "temporal block: expected one view and one shadow per grid");
   Grid<float> w = grid2("v", nx, ny + 1);
-  expect_error([&] { tb::run_block(step, o, {views[0], tb::view_of(w)}, shadows, nullptr, ws); },
-               "temporal blocking does not apply: grids 'u' and 'v' have different shapes");
+  expect_error(
+      [&] {
+        cpu::run_block(step, o, {views[0], cpu::view_of(w)}, shadows, nullptr, ws);
+      },
+      "temporal blocking does not apply: grids 'u' and 'v' have different shapes");
   step.rank = 1;
-  expect_error([&] { tb::run_block(step, o, views, shadows, nullptr, ws); },
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
                "temporal blocking does not apply: rank 1 (temporal blocking covers ranks 2 and 3)");
 }
 
@@ -406,17 +409,17 @@ TEST(TemporalRunBlock, RefusesSwapsOfGridsWithDifferentBoundaries) {
   const std::int64_t nx = 10, ny = 9;
   Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
   Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
-  tb::Step step = avg5_step(nx, ny, other_x_ghosts);
+  cpu::Step step = avg5_step(nx, ny, other_x_ghosts);
   step.grids[0].boundary_key = "dirichlet(1)";
   step.grids[1].boundary_key = "dirichlet(2)";
-  EXPECT_EQ(tb::unsupported(step, {}),
+  EXPECT_EQ(cpu::unsupported(step, {}),
             "the run block swaps grids 'u' and 'v', which have different boundary conditions");
-  tb::Options o;
+  cpu::Options o;
   o.k = 2;
-  tb::Workspace ws;
+  cpu::Workspace ws;
   try {
-    tb::run_block(step, o, {tb::view_of(u), tb::view_of(v)}, {tb::view_of(su), tb::view_of(sv)},
-                  nullptr, ws);
+    cpu::run_block(step, o, {cpu::view_of(u), cpu::view_of(v)},
+                   {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
     FAIL() << "run_block accepted a swap of grids with different boundaries";
   } catch (const stencilc::Error &e) {
     EXPECT_NE(std::string(e.what()).find("different boundary conditions"), std::string::npos);
@@ -455,24 +458,24 @@ void fill_neumann3(Grid<double> &g) {
 
 TEST(TemporalRunBlock, Rank3TilesOfRowsEqualNaiveSweepsBitwise) {
   const std::int64_t n0 = 7, n1 = 11, n2 = 9;
-  tb::Step step;
+  cpu::Step step;
   step.rank = 3;
-  step.grids = {desc("u", tb::Face::Neumann), desc("v", tb::Face::Neumann)};
+  step.grids = {desc("u", cpu::Face::Neumann), desc("v", cpu::Face::Neumann)};
   for (auto &g : step.grids)
     g.elem_bytes = 8;
-  tb::Call k;
+  cpu::Call k;
   k.name = "avg7";
   k.fn = avg7_row;
   k.writes = {1};
   k.reads = {{0, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
   k.hi = {n0, n1, n2};
-  tb::Call swap;
-  swap.kind = tb::Call::Kind::Swap;
+  cpu::Call swap;
+  swap.kind = cpu::Call::Kind::Swap;
   swap.a = 0;
   swap.b = 1;
   step.calls = {k, swap};
 
-  tb::Workspace ws;
+  cpu::Workspace ws;
   for (const Setting set : {Setting{0, 0}, Setting{1, 0}, Setting{4, 0}, Setting{3, 2},
                             Setting{11, 9}, Setting{64, 1}}) {
     const std::string what = "tile=" + std::to_string(set.tile) + " chunk=" +
@@ -497,12 +500,12 @@ TEST(TemporalRunBlock, Rank3TilesOfRowsEqualNaiveSweepsBitwise) {
     fill_neumann3(u);
     fill_neumann3(v);
     Grid<double> su = grid3("u", n0, n1, n2), sv = grid3("v", n0, n1, n2);
-    tb::Options o;
+    cpu::Options o;
     o.k = 3;
     o.tile = set.tile;
     o.chunk = set.chunk;
-    tb::run_block(step, o, {tb::view_of(u), tb::view_of(v)}, {tb::view_of(su), tb::view_of(sv)},
-                  nullptr, ws);
+    cpu::run_block(step, o, {cpu::view_of(u), cpu::view_of(v)},
+                   {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
     int bad = 0;
     for (std::int64_t z = 0; z < n2; ++z)
       for (std::int64_t y = 0; y < n1; ++y)

@@ -1,4 +1,4 @@
-#include "stencilc/temporal.h"
+#include "stencilc/cpu/engine.h"
 
 #include <omp.h>
 
@@ -15,7 +15,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace stencilc::temporal {
+namespace stencilc::cpu {
 namespace {
 
 // Dimensions as the engine sees them: X = 0 (whole rows), T (tiled: 1 for rank 3, absent for
@@ -723,4 +723,4 @@ std::int64_t block_steps(std::int64_t remaining, int k) {
   return (remaining + blocks - 1) / blocks;
 }
 
-} // namespace stencilc::temporal
+} // namespace stencilc::cpu

@@ -1,4 +1,4 @@
-#include "stencilc/program.h"
+#include "stencilc/execute.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,7 @@
-// Temporal blocking for CPUs: k steps of a run block per sweep over memory.
+// The CPU engine (library stencilc_rt_cpu, namespace stencilc::cpu, runtime/src/cpu/): temporal
+// blocking for CPUs, k steps of a run block per sweep over memory, on OpenMP threads; and the
+// CPU plan of a generated program (CpuPlan). It builds on the core (grid.h, error.h) and
+// nothing in the core depends on it.
 //
 // The scheme (docs/PERFORMANCE.md): x-rows stay whole; rank 3 cuts dimension 1 (y) into tiles of
 // `tile` rows; the last dimension (z, or y for rank 2) is streamed. A thread owns a tile and
@@ -24,7 +27,7 @@
 
 #include "stencilc/grid.h"
 
-namespace stencilc::temporal {
+namespace stencilc::cpu {
 
 enum class Face : std::uint8_t { Dirichlet, Neumann, Periodic };
 
@@ -146,4 +149,4 @@ std::int64_t tile_count(std::int64_t n, std::int64_t most, int threads);
 /// whole blocks of k and a remainder of naive steps. 0 when nothing remains.
 std::int64_t block_steps(std::int64_t remaining, int k);
 
-} // namespace stencilc::temporal
+} // namespace stencilc::cpu
