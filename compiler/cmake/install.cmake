@@ -18,7 +18,8 @@ include(CMakePackageConfigHelpers)
 set_target_properties(stencilc_rt PROPERTIES EXPORT_NAME runtime)
 set_target_properties(stencilc_rt_core PROPERTIES EXPORT_NAME runtime_core)
 set_target_properties(stencilc_rt_cpu PROPERTIES EXPORT_NAME runtime_cpu)
-# The clang and LLVM shared libraries stencilc links live outside the system's search path.
+# Shared libraries stencilc links from outside the system's search path stay found (libFormat and
+# LLVM are linked statically: compiler/CMakeLists.txt).
 set_target_properties(stencilc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
 install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu EXPORT stencilcTargets

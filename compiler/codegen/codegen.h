@@ -33,7 +33,10 @@ std::string temporal_unsupported(const ir::Program &p);
 const std::string &template_text(const std::string &path);
 
 /// Formats C++ with clang's libFormat (LLVM style, 100 columns); returns the input on failure.
+/// Top-level declarations are formatted apart, on several threads.
 std::string format_cxx(const std::string &code, const std::string &file_name);
+/// The same over the whole text at once: what format_cxx must equal (tests).
+std::string format_cxx_whole(const std::string &code, const std::string &file_name);
 
 /// `#line` directives (docs/ARCHITECTURE.md): the C++ of a kernel statement or a reduction's
 /// value cites its line in the .stn (the path as given on the command line), everything else
