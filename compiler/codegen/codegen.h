@@ -35,7 +35,7 @@ const std::string &template_text(const std::string &path);
 /// Formats C++ with clang's libFormat (LLVM style, 100 columns); returns the input on failure.
 std::string format_cxx(const std::string &code, const std::string &file_name);
 
-/// `#line` directives (docs/ARCHITECTURE.md): the C++ of a kernel statement or a reduction's
+/// `#line` directives (line_directives.cpp): the C++ of a kernel statement or a reduction's
 /// value cites its line in the .stn (the path as given on the command line), everything else
 /// the generated file. Each returns "" for a program without a source path.
 /// The directive before the C++ of a statement (its first .stn line).
