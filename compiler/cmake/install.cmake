@@ -9,7 +9,7 @@
 #                                  stencilc::runtime_core, stencilc::runtime_cpu),
 #                                  stencilc_add_stencil.cmake, stencilc_check_outputs.cmake
 #
-# The installed stencilc finds the runtime of its own prefix (compiler/driver/runtime_paths.h),
+# The installed stencilc finds the runtime of its own prefix (compiler/target/runtime_paths.h),
 # and everything in the package is relative to the prefix, so the prefix can be moved.
 include(CMakePackageConfigHelpers)
 

@@ -38,7 +38,7 @@ std::string format_cxx(const std::string &code, const std::string &file_name);
 /// The same over the whole text at once: what format_cxx must equal (tests).
 std::string format_cxx_whole(const std::string &code, const std::string &file_name);
 
-/// `#line` directives (docs/ARCHITECTURE.md): the C++ of a kernel statement or a reduction's
+/// `#line` directives (line_directives.cpp): the C++ of a kernel statement or a reduction's
 /// value cites its line in the .stn (the path as given on the command line), everything else
 /// the generated file. Each returns "" for a program without a source path.
 /// The directive before the C++ of a statement (its first .stn line).

@@ -2,7 +2,11 @@
 // a compiler message about it points into the user's program; every other line is attributed to
 // the generated file. The numbers of the directives back to the generated file are only known
 // once the text is final (libFormat moves lines), so emitters write a placeholder and
-// fix_line_directives numbers them in a pass over the final text.
+// fix_line_directives numbers them in a pass over the final text, drops a directive the count
+// already gives, and joins lines libFormat added to a statement beyond its .stn lines. The .stn
+// path is written as given on the command line, not made absolute, so the text does not depend
+// on where the checkout is. tests/e2e/vectorized.sh blanks the directives: the naive sweep and
+// the row function share .stn lines, and only generated-file lines tell their loops apart.
 #include <algorithm>
 #include <functional>
 #include <map>

@@ -59,7 +59,9 @@ namespace {
 namespace mus = kainjow::mustache;
 
 // Inside a kernel or reduction sweep: params are local constants, indices the loop
-// variables, grid reads offsets from the grid's row pointer.
+// variables, grid reads offsets from the grid's row pointer. Integer division and int() set
+// err__ instead of throwing (an exception cannot leave an OpenMP region); the sweep reduces
+// err__ over threads and throws after it.
 class SweepEmitter : public CEmitter {
 public:
   SweepEmitter(const ir::Program &p, const std::vector<std::string> &indices,
@@ -101,7 +103,8 @@ private:
 };
 
 // Outside sweeps (param defaults, extents, domains, boundary values, inits, the run
-// condition): params are fields of `p`, indices are x0__, x1__, ...
+// condition): params are fields of `p`, indices are x0__, x1__, ... Integer division throws
+// here: sizes come from --set, and a zero divisor there is a user error, not a crash.
 class SetupEmitter : public CEmitter {
 public:
   using CEmitter::CEmitter;

@@ -1,6 +1,6 @@
 // The openmp target's temporal plan: a row function per kernel and a description of the run
-// block (stencilc::cpu::Step) that the runtime's blocking engine walks (runtime/src/
-// temporal.cpp). The row function prints the kernel body exactly as the naive sweep does; only
+// block (stencilc::cpu::Step) that the runtime's blocking engine walks (runtime/src/cpu/
+// engine.cpp). The row function prints the kernel body exactly as the naive sweep does; only
 // grid reads differ, going through one pointer per row read.
 #include <array>
 #include <functional>

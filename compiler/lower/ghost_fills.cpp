@@ -1,3 +1,10 @@
+// The interpreter refills ghost cells before every read; generated code refills a grid only
+// when its flag says they are stale, and gets the same values: a ghost value depends only on the
+// grid's faces (fixed per grid), the params (fixed during a run), the ghost cell's index and,
+// for Neumann and periodic faces, the interior. Only a fill writes ghost cells, so they stay
+// right until the interior changes under such a face (MarkStale, load, init_random) or the
+// storage moves by a swap to a grid with other faces (stale too); the flag travels with the
+// storage. A Dirichlet-only grid is filled once.
 #include "lower/lowered.h"
 
 namespace stc::lower {

@@ -1,15 +1,15 @@
 // The CPU engine (library stencilc_rt_cpu, namespace stencilc::cpu, runtime/src/cpu/): temporal
-// blocking for CPUs, k steps of a run block per sweep over memory, on OpenMP threads; and the
-// CPU plan of a generated program (CpuPlan). It builds on the core (grid.h, error.h) and
+// blocking for CPUs, k steps of a run block per sweep over memory, on OpenMP threads (the plan
+// is stencilc::scheme::CpuTemporal of plan.h). It builds on the core (grid.h, error.h) and
 // nothing in the core depends on it.
 //
-// The scheme (docs/PERFORMANCE.md): x-rows stay whole; rank 3 cuts dimension 1 (y) into tiles of
-// `tile` rows; the last dimension (z, or y for rank 2) is streamed. A thread owns a tile and
+// The scheme (docs/PERFORMANCE.md): x-rows stay whole; rank 3 cuts dimension 1 (y) into tiles of at
+// most `rows` rows; the last dimension (z, or y for rank 2) is streamed. A thread owns a tile and
 // walks it plane by plane. Every kernel call of every one of the k steps is a stage; stage j
 // computes its plane L_j planes behind the front, so the planes it reads were computed by the
-// stages before it moments ago and are still in cache. A stage keeps its last few planes in a
-// ring; a tile computes an overlap (ghost zone) of the rows and planes around it that shrinks
-// stage by stage, so tiles never wait for each other: one barrier per k steps.
+// stages before it moments ago and are still in cache. A stage keeps its last few planes in a ring;
+// a tile computes an overlap (ghost zone) of the rows and planes around it that shrinks stage by
+// stage, so tiles never wait for each other: one barrier per k steps.
 //
 // Results are bitwise those of the naive plan: every cell is computed by the same row function
 // (the same expression) from the same inputs; boundary ghost cells are refilled inside the
