@@ -21,6 +21,7 @@
 #include "sema/check.h"
 #include "sema/params.h"
 #include "stencilc/error.h"
+#include "stencilc/execute.h"
 #include "stencilc/npy.h"
 #include "target/target.h"
 
