@@ -108,6 +108,14 @@ std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx
   return fmt::format("for (std::int64_t {0} = lo0__; {0} < hi0__; ++{0})", idx[0]);
 }
 
+std::string flagged_divmod(const char *op, const std::string &a, const std::string &b) {
+  return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+}
+
+std::string flagged_to_int(const std::string &a) {
+  return fmt::format("stencilc::kernel_to_int({}, err__)", a);
+}
+
 std::string fill_if_stale(const ir::Grid &g) {
   return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
                      g.name);

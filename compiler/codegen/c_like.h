@@ -72,6 +72,12 @@ std::string param_copies(const ir::Program &p, const std::set<int> &params);
 /// one of a row having the row's parity (of global coordinates, idx[1..rank)).
 std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank);
 
+/// Integer division or remainder (`op` "/" or "%") and int() that flag a failure in `err__`
+/// instead of throwing, for code that cannot throw (a parallel region, a device); the caller
+/// reports the flag after the loop (stencilc::kernel_error).
+std::string flagged_divmod(const char *op, const std::string &a, const std::string &b);
+std::string flagged_to_int(const std::string &a);
+
 /// What host code does for a lowered FillGhosts: refill the grid's ghost cells if its flag
 /// says they are stale.
 std::string fill_if_stale(const ir::Grid &g);

@@ -40,11 +40,9 @@ protected:
   // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
-    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+    return flagged_divmod(op, a, b);
   }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
-  }
+  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
 };
 
 // Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
@@ -55,11 +53,9 @@ public:
 protected:
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
-    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+    return flagged_divmod(op, a, b);
   }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
-  }
+  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
 };
 
 using ir::grids_read;
