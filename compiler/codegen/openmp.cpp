@@ -7,52 +7,11 @@
 #include <fmt/format.h>
 #include <kainjow/mustache.hpp>
 
-#include "codegen/c_emitter.h"
+#include "codegen/c_like.h"
 #include "codegen/codegen.h"
-#include "codegen/openmp_common.h"
+#include "codegen/openmp_temporal.h"
 
 namespace stc {
-
-std::string statements(const ir::Program &p, const CEmitter &em,
-                       const std::vector<ir::Stmt> &body, const std::vector<ir::Local> &locals,
-                       const std::string &x) {
-  std::string s;
-  for (const auto &st : body) {
-    s += stmt_line_directive(p, st);
-    switch (st.kind) {
-    case ir::Stmt::Kind::Assign:
-      s += fmt::format("{}__r[{}] = {};\n", p.grids[st.grid].name, x, em.expr(st.value));
-      break;
-    case ir::Stmt::Kind::Let:
-      s += fmt::format("[[maybe_unused]] const {} {} = {};\n", ir::cxx_type_name(locals[st.local].type),
-                       locals[st.local].name, em.expr(st.value));
-      break;
-    case ir::Stmt::Kind::If:
-      s += fmt::format("if ({}) {{\n{}}}", em.expr(st.value),
-                       statements(p, em, st.then_body, locals, x));
-      if (!st.else_body.empty())
-        s += fmt::format(" else {{\n{}}}", statements(p, em, st.else_body, locals, x));
-      s += "\n";
-      break;
-    }
-  }
-  return s;
-}
-
-std::set<int> params_of(const std::vector<ir::Stmt> &body) {
-  std::set<int> ps;
-  ir::walk(body, [&](const ir::Expr &e) {
-    if (e.op == ir::Op::Param)
-      ps.insert(e.id);
-  });
-  return ps;
-}
-
-std::string kernel_statements(const ir::Program &p, const CEmitter &em, const ir::Kernel &k) {
-  // The statements cite the .stn; what follows is the generated file's again.
-  return statements(p, em, k.body, k.locals, k.indices[0]) +
-         generated_line_directive(p, p.name + ".cpp");
-}
 
 namespace {
 
@@ -62,22 +21,14 @@ namespace mus = kainjow::mustache;
 // variables, grid reads offsets from the grid's row pointer. Integer division and int() set
 // err__ instead of throwing (an exception cannot leave an OpenMP region); the sweep reduces
 // err__ over threads and throws after it.
-class SweepEmitter : public CEmitter {
+class SweepEmitter : public BodyEmitter {
 public:
-  SweepEmitter(const ir::Program &p, const std::vector<std::string> &indices,
-               const std::vector<ir::Local> *locals)
-      : CEmitter(p), indices_(indices), locals_(locals) {}
+  using BodyEmitter::BodyEmitter;
 
 protected:
-  std::string index(const ir::Expr &e) const override { return indices_[e.id]; }
-  std::string local(const ir::Expr &e) const override { return (*locals_)[e.id].name; }
   std::string grid_read(const ir::Expr &e) const override {
     const std::string &g = prog_.grids[e.id].name;
-    std::string s = indices_[0];
-    if (e.offset[0] > 0)
-      s += fmt::format(" + {}", e.offset[0]);
-    else if (e.offset[0] < 0)
-      s += fmt::format(" - {}", -e.offset[0]);
+    std::string s = x_index(e);
     for (std::size_t d = 1; d < indices_.size(); ++d) {
       const int o = e.offset[d];
       if (o == 0)
@@ -91,37 +42,9 @@ protected:
   // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
-    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+    return flagged_divmod(op, a, b);
   }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
-  }
-
-private:
-  const std::vector<std::string> &indices_;
-  const std::vector<ir::Local> *locals_;
-};
-
-// Outside sweeps (param defaults, extents, domains, boundary values, inits, the run
-// condition): params are fields of `p`, indices are x0__, x1__, ... Integer division throws
-// here: sizes come from --set, and a zero divisor there is a user error, not a crash.
-class SetupEmitter : public CEmitter {
-public:
-  using CEmitter::CEmitter;
-
-protected:
-  std::string param(const ir::Expr &e) const override {
-    return "prm__." + prog_.params[e.id].name;
-  }
-  std::string index(const ir::Expr &e) const override { return fmt::format("x{}__", e.id); }
-  // Sizes come from --set at run time: a zero divisor must be an error, not a crash.
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return fmt::format("stencilc::checked_{}({}, {})", op[0] == '/' ? "div" : "mod", a, b);
-  }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::checked_to_int({})", a);
-  }
+  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
 };
 
 // Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
@@ -132,11 +55,9 @@ public:
 protected:
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
-    return fmt::format("stencilc::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a, b);
+    return flagged_divmod(op, a, b);
   }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::kernel_to_int({}, err__)", a);
-  }
+  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
 };
 
 using ir::grids_read;
@@ -158,9 +79,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   const int rank = static_cast<int>(sw.indices.size());
   std::string s;
   // Local copies: the compiler then knows stores to grids cannot change them.
-  for (int i : sw.params)
-    s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
-                     p.params[i].name, p.params[i].name);
+  s += param_copies(p, sw.params);
   const std::string &dom = p.grids[sw.domain_grid].name;
   if (sw.domain.kind == ir::Domain::Kind::Range) {
     s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
@@ -188,15 +107,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   auto loop = [&](int d) {
     return fmt::format("for (std::int64_t {0} = lo{1}__; {0} < hi{1}__; ++{0})", idx[d], d);
   };
-  // A colour visits every other x: the first one of a row has the row's parity.
-  std::string xloop = loop(0);
-  if (sw.domain.kind == ir::Domain::Kind::Red || sw.domain.kind == ir::Domain::Kind::Black) {
-    std::string parity = sw.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
-    for (int d = 1; d < rank; ++d)
-      parity += " + " + idx[d];
-    xloop = fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", idx[0],
-                        parity);
-  }
+  const std::string xloop = x_loop(sw.domain, idx, rank);
   auto row_pointers = [&]() {
     std::string r;
     for (int g : used) {
@@ -236,7 +147,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   SweepEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
            params_of(k.body), ""};
-  std::string body = kernel_statements(p, em, k);
+  std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
     sw.omp_clause = "reduction(|:err__)";
@@ -404,26 +315,6 @@ std::string comment_lines(const std::string &text) {
 }
 
 } // namespace
-
-std::string fill_if_stale(const ir::Grid &g) {
-  return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}({0}_);\n    dirty__{0}_ = false;\n  }}\n",
-                     g.name);
-}
-
-std::string mark_stale(const ir::Grid &g) { return fmt::format("  dirty__{}_ = true;\n", g.name); }
-
-std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) { return SetupEmitter(p).expr(e); }
-
-std::string faces_key(const ir::Program &p, const ir::Grid &g) {
-  SetupEmitter setup(p);
-  std::string k;
-  for (int f = 0; f < 2 * g.rank; ++f)
-    k += std::string(ir::boundary_name(g.faces[f].kind)) + "(" +
-         (g.faces[f].kind == ir::BoundaryKind::Dirichlet ? setup.expr(g.faces[f].value) : "") + ")";
-  return k;
-}
-
-
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                                        const lower::Lowered &l, const EmitOptions &opts) {

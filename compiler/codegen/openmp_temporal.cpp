@@ -10,8 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "codegen/c_like.h"
 #include "codegen/codegen.h"
-#include "codegen/openmp_common.h"
+#include "codegen/openmp_temporal.h"
 #include "stencilc/cpu/engine.h"
 
 namespace stc {
@@ -71,20 +72,14 @@ std::map<Slot, int> slots_of(const ir::Kernel &k) {
   return slots;
 }
 
-class RowEmitter : public CEmitter {
+class RowEmitter : public BodyEmitter {
 public:
   RowEmitter(const ir::Program &p, const ir::Kernel &k, const std::map<Slot, int> &slots)
-      : CEmitter(p), k_(k), slots_(slots) {}
+      : BodyEmitter(p, k.indices, &k.locals), k_(k), slots_(slots) {}
 
 protected:
-  std::string index(const ir::Expr &e) const override { return k_.indices[e.id]; }
-  std::string local(const ir::Expr &e) const override { return k_.locals[e.id].name; }
   std::string grid_read(const ir::Expr &e) const override {
-    std::string x = k_.indices[0];
-    if (e.offset[0] > 0)
-      x += fmt::format(" + {}", e.offset[0]);
-    else if (e.offset[0] < 0)
-      x += fmt::format(" - {}", -e.offset[0]);
+    const std::string x = x_index(e);
     if (own_row(k_, e))
       return fmt::format("{}__r[{}]", prog_.grids[e.id].name, x);
     const Slot s{e.id, k_.rank > 1 ? e.offset[1] : 0, k_.rank > 2 ? e.offset[2] : 0};
@@ -108,9 +103,7 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k) {
       "const void *ctx__) {{\n"
       "  [[maybe_unused]] const Params &params_ = *static_cast<const Params *>(ctx__);\n",
       k.name, k.name, z);
-  for (int i : params_of(k.body))
-    s += fmt::format("  const {} {} = params_.{};\n", ir::cxx_type_name(p.params[i].type),
-                     p.params[i].name, p.params[i].name);
+  s += param_copies(p, params_of(k.body));
   // Row r of a slot is r row steps (bytes) past its first row.
   for (const auto &[slot, i] : slots)
     s += fmt::format("  const char *const in{0}__ = static_cast<const char *>(in__[{0}]);\n"
@@ -136,17 +129,9 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k) {
                      ir::cxx_elem_name(p.grids[w].type), p.grids[w].name, o);
     ++o;
   }
-  const std::string &x = k.indices[0];
-  std::string loop = fmt::format("for (std::int64_t {0} = lo0__; {0} < hi0__; ++{0})", x);
-  if (k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black) {
-    // The naive sweep's colour loop, with the same parity of global coordinates.
-    std::string parity = k.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
-    for (int d = 1; d < k.rank; ++d)
-      parity += " + " + k.indices[d];
-    loop = fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", x, parity);
-  }
-  s += "#pragma omp simd\n" + loop + " {\n" + kernel_statements(p, em, k) +
-       "}\n  }\n}\n\n";
+  // The naive sweep's x loop, colours with the same parity of global coordinates.
+  s += "#pragma omp simd\n" + x_loop(k.domain, k.indices, k.rank) + " {\n" +
+       em.kernel_statements(k) + "}\n  }\n}\n\n";
   return s;
 }
 

@@ -1,0 +1,88 @@
+// Code printing that every C-like target (openmp today; CUDA, HIP later) shares: a kernel
+// body's statements with an overridable store, the x-offset of a grid read, the x loop of a
+// domain (colour parity included), local copies of params, and host-side setup (expressions
+// outside kernels, boundary keys, the dirty-flag ghost refresh). A target derives from these
+// and overrides only what it prints differently (qualifiers, launch, pragmas, grid reads).
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/c_emitter.h"
+#include "ir/ir.h"
+
+namespace stc {
+
+/// Inside a kernel or reduction body: indices are the loop variables, locals their names. A
+/// target says how a grid is read (grid_read) and may say how a cell is stored (store).
+class BodyEmitter : public CEmitter {
+public:
+  BodyEmitter(const ir::Program &p, const std::vector<std::string> &indices,
+              const std::vector<ir::Local> *locals)
+      : CEmitter(p), indices_(indices), locals_(locals) {}
+
+  /// The statements of a body; an assignment to a grid goes through store().
+  std::string statements(const std::vector<ir::Stmt> &body) const;
+  /// A kernel's statements for one cell, cited to the .stn by #line and followed by the
+  /// directive back to the generated file: the same text for every plan and target.
+  std::string kernel_statements(const ir::Kernel &k) const;
+
+protected:
+  std::string index(const ir::Expr &e) const override { return indices_[e.id]; }
+  std::string local(const ir::Expr &e) const override { return (*locals_)[e.id].name; }
+  /// The store of `value` to the cell at x of grid g (default: `G__r[x] = value;`).
+  virtual std::string store(const ir::Grid &g, const std::string &x,
+                            const std::string &value) const;
+  /// The x coordinate of a read: the x index plus the read's offset in dimension 0.
+  std::string x_index(const ir::Expr &e) const;
+
+  const std::vector<std::string> &indices_;
+  const std::vector<ir::Local> *locals_;
+};
+
+/// Outside kernels (param defaults, extents, domains, boundary values, inits, the run
+/// condition, the engine's step description): params are fields of `prm__`, indices are
+/// x0__, x1__, ...; integer arithmetic that may fail throws (stencilc::checked_*): sizes come
+/// from --set, and a zero divisor there is a user error, not a crash.
+class SetupEmitter : public CEmitter {
+public:
+  using CEmitter::CEmitter;
+
+protected:
+  std::string param(const ir::Expr &e) const override;
+  std::string index(const ir::Expr &e) const override;
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override;
+  std::string int_cast(const std::string &a) const override;
+};
+
+/// An expression outside kernels (SetupEmitter), e.g. a domain bound.
+std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e);
+
+/// A grid's boundary conditions as text: equal keys, equal ghost cells.
+std::string faces_key(const ir::Program &p, const ir::Grid &g);
+
+/// Params a body uses (kernels copy them into locals).
+std::set<int> params_of(const std::vector<ir::Stmt> &body);
+
+/// Local copies of params from `params_` (`  const T name = params_.name;` each): the compiler
+/// then knows stores to grids cannot change them.
+std::string param_copies(const ir::Program &p, const std::set<int> &params);
+
+/// The loop over x of a domain from lo0__ to hi0__; a colour visits every other x, the first
+/// one of a row having the row's parity (of global coordinates, idx[1..rank)).
+std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank);
+
+/// Integer division or remainder (`op` "/" or "%") and int() that flag a failure in `err__`
+/// instead of throwing, for code that cannot throw (a parallel region, a device); the caller
+/// reports the flag after the loop (stencilc::kernel_error).
+std::string flagged_divmod(const char *op, const std::string &a, const std::string &b);
+std::string flagged_to_int(const std::string &a);
+
+/// What host code does for a lowered FillGhosts: refill the grid's ghost cells if its flag
+/// says they are stale.
+std::string fill_if_stale(const ir::Grid &g);
+/// ... and for a MarkStale.
+std::string mark_stale(const ir::Grid &g);
+
+} // namespace stc
