@@ -9,7 +9,6 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,6 @@
 #include "driver/calibrate.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -1,7 +1,6 @@
 #include "driver/explain.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
