@@ -286,6 +286,12 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
   }
   std::set<int> kernels_done;
   const std::set<int> &state = l.schedule.state;
+  // The margins the engine computes each call over: the lowering's schedule.
+  auto dims3 = [&](const ir::Offsets &o) {
+    return fmt::format("{}, {}, {}", o[0], rank > 1 ? o[1] : 0, rank > 2 ? o[2] : 0);
+  };
+  d += fmt::format("  step__.reach = {{{}}};\n", dims3(l.schedule.step_reach));
+  std::size_t call_index = 0;
   for (const auto &r : p.run) {
     switch (r.kind) {
     case ir::RunStmt::Kind::Call: {
@@ -299,7 +305,8 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
       for (int w : ir::grids_written(k.body)) {
         writes += fmt::format("{}{}", writes.empty() ? "" : ", ", index.at(w));
       }
-      d += fmt::format("    c.writes = {{{}}};\n", writes);
+      d += fmt::format("    c.writes = {{{}}};\n    c.margin = {{{}}};\n", writes,
+                       dims3(l.schedule.margin.at(call_index++)));
       const auto slots = slots_of(k);
       std::vector<Slot> ordered(slots.size());
       for (const auto &[s, i] : slots)

@@ -53,8 +53,14 @@ struct Schedule {
   /// Per kernel call of the step, in order: the kernel and its widest offset per dimension.
   std::vector<int> calls;
   std::vector<ir::Offsets> reach;
-  /// Per dimension, the reach of a whole step: the sum over its calls (a value computed at
-  /// the step's last call depends on cells this far away at its start).
+  /// Per kernel call, per dimension: how far around a tile (or a rank's block) the call must
+  /// compute its outputs so that the step's results are right over the tile itself -- the
+  /// offsets of the calls after it that read them, summed along the chain.
+  std::vector<ir::Offsets> margin;
+  /// Per dimension, the reach of a whole step: how far around a tile the state must be known
+  /// at the step's start (its calls' offsets summed along the chains of grids they pass on).
+  /// A block of k steps computes call c of step i (from 0) over (k - 1 - i) * step_reach +
+  /// margin[c]; the CPU engine, the model, MPI halos (k * step_reach) and GPU tiles use it.
   ir::Offsets step_reach{};
   /// Kernel calls whose domains add up to the cells a step updates.
   std::vector<int> updates;

@@ -82,7 +82,8 @@ std::string print(const ir::Program &p, const Lowered &l) {
   for (std::size_t i = 0; i < sc.calls.size(); ++i) {
     const ir::Kernel &k = p.kernels[sc.calls[i]];
     rank = std::max(rank, k.rank);
-    s += fmt::format("  call {} reach {}\n", k.name, offsets(sc.reach[i], k.rank));
+    s += fmt::format("  call {} reach {} margin {}\n", k.name, offsets(sc.reach[i], k.rank),
+                     offsets(sc.margin[i], k.rank));
   }
   s += fmt::format("  step reach {}\n", offsets(sc.step_reach, rank));
   std::string updates;

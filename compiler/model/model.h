@@ -50,10 +50,10 @@ struct Cost {
                                       // of the step writes (coefficients): a temporal tile
                                       // streams these at every stage
   int radius = 1;                // widest stencil offset
-  int step_radius = 1;           // how far one step reaches in dimensions 1.. (summed over the
-                                 // kernel calls of a step): a tile's ghost zone per step
-  int halo_per_step = 1;         // how far one step reaches in any dimension (summed over its
-                                 // kernel calls): the ghost depth per step of an MPI halo
+  int step_radius = 1;           // how far one step reaches in dimensions 1.. (the lowering's
+                                 // step_reach): a tile's ghost zone per step
+  int halo_per_step = 1;         // how far one step reaches in any dimension (step_reach):
+                                 // the ghost depth per step of an MPI halo
   int stages = 1;                // kernel calls per step
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;

@@ -24,7 +24,11 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   c.halo_per_step = 1;
   for (int d = 0; d < ir::kMaxRank; ++d)
     c.halo_per_step = std::max(c.halo_per_step, sched.step_reach[d]);
+  // The rows and planes a temporal tile adds per step: the schedule's reach beyond x (x-rows
+  // stay whole), the margins the CPU engine computes with.
   c.step_radius = 0;
+  for (int d = 1; d < ir::kMaxRank; ++d)
+    c.step_radius = std::max(c.step_radius, sched.step_reach[d]);
   c.stages = 0;
   for (const auto &r : p.run) {
     if (r.kind != ir::RunStmt::Kind::Call)
@@ -32,10 +36,6 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     const ir::Kernel &k = p.kernels[r.a];
     const KernelStats &s = a.kernels[r.a];
     ++c.stages;
-    int reach = 0;
-    for (int d = 1; d < k.rank; ++d)
-      reach = std::max(reach, s.radius[d]);
-    c.step_radius += reach;
     for (int g : ir::grids_read(k.body))
       if (!state.count(g))
         c.readonly_bytes_per_cell += p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;

@@ -253,6 +253,7 @@ cpu::Step avg5_step(std::int64_t nx, std::int64_t ny, cpu::GhostFn v_ghosts = av
   swap.a = 0;
   swap.b = 1;
   s.calls = {k, swap};
+  s.reach = {1, 1, 0}; // the compiler's schedule: one cell per step in y
   return s;
 }
 
@@ -286,8 +287,9 @@ struct Setting {
 
 // u and v after `blocks` blocks of k steps through run_block, each swapping the shadows in as
 // the generated code does, against k * blocks naive sweeps from the same inputs.
+// `wider`: margins that much wider than the step needs (more redundant cells, same results).
 void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Setting set,
-                         cpu::Workspace &ws) {
+                         cpu::Workspace &ws, int wider = 0) {
   const std::string what = "k=" + std::to_string(k) + " tile=" + std::to_string(set.tile) +
                            " chunk=" + std::to_string(set.chunk) + " " + std::to_string(nx) +
                            "x" + std::to_string(ny);
@@ -302,7 +304,9 @@ void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Se
   Grid<float> su = grid2("u", nx, ny), sv = grid2("v", nx, ny);
   fill_ghosts(su);
   fill_ghosts(sv);
-  const cpu::Step step = avg5_step(nx, ny);
+  cpu::Step step = avg5_step(nx, ny);
+  step.reach[1] += wider;
+  step.calls[0].margin[1] += wider;
   cpu::Options o;
   o.k = k;
   o.tile = set.tile;
@@ -338,6 +342,12 @@ TEST(TemporalRunBlock, SeveralBlocksAndOtherDepths) {
   check_against_naive(16, 16, 5, 1, {0, 2}, ws);
   // The narrowest grid the stencil fits: 3 x 3.
   check_against_naive(3, 3, 3, 1, {0, 1}, ws);
+}
+
+TEST(TemporalRunBlock, WiderMarginsThanNeededGiveTheSameBits) {
+  cpu::Workspace ws;
+  check_against_naive(19, 23, 3, 2, {0, 4}, ws, 1);
+  check_against_naive(16, 16, 4, 1, {0, 3}, ws, 3);
 }
 
 TEST(TemporalRunBlock, AfterOneBlockTheInputsAreUnchanged) {
@@ -397,6 +407,16 @@ TEST(TemporalRunBlock, RefusesWhatItCannotRun) {
         cpu::run_block(step, o, {views[0], cpu::view_of(w)}, shadows, nullptr, ws);
       },
       "temporal blocking does not apply: grids 'u' and 'v' have different shapes");
+  // A schedule that does not match the step: it reaches no cell in y, the kernel reads y +- 1.
+  step.reach = {1, 0, 0};
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking: the step's margins do not cover what kernel 'avg' reads (the "
+               "compiler's schedule does not match the step)");
+  step.reach = {1, 1, 0};
+  step.calls[0].margin[1] = -1;
+  expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
+               "temporal blocking: a margin of the step's schedule is negative");
+  step.calls[0].margin[1] = 0;
   step.rank = 1;
   expect_error([&] { cpu::run_block(step, o, views, shadows, nullptr, ws); },
                "temporal blocking does not apply: rank 1 (temporal blocking covers ranks 2 and 3)");
@@ -474,6 +494,7 @@ TEST(TemporalRunBlock, Rank3TilesOfRowsEqualNaiveSweepsBitwise) {
   swap.a = 0;
   swap.b = 1;
   step.calls = {k, swap};
+  step.reach = {1, 1, 1};
 
   cpu::Workspace ws;
   for (const Setting set : {Setting{0, 0}, Setting{1, 0}, Setting{4, 0}, Setting{3, 2},

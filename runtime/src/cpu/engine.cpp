@@ -30,7 +30,7 @@ struct Dims {
 struct Version {
   int grid = 0;
   int producer = -1;
-  int need_t = -1, need_s = -1; // margins (rows, planes) around the tile it must cover; -1: unused
+  bool needed = false;          // a stage the block needs reads it, or it is a result
   int depth = 0;                // ring planes
   int final_of = -1;            // the grid whose result it is at the end of the block
   std::size_t offset = 0;       // bytes into the thread's workspace
@@ -39,6 +39,7 @@ struct Version {
 
 struct Stage {
   int call = 0;
+  int step = 0;           // which of the block's k steps
   std::vector<int> in;    // version per read slot
   std::vector<int> out;   // version per written grid
   std::vector<int> prior; // version each written grid had before (copied where not computed)
@@ -140,6 +141,7 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
         continue;
       Stage st;
       st.call = static_cast<int>(c);
+      st.step = t;
       for (const Slot &s : call.reads)
         st.in.push_back(cur[s.grid]);
       st.full = !call.colour && !call.in_place;
@@ -183,40 +185,48 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
     if (sc.finals[g] == 0) {
       sc.finals[g] = cur[g];
       sc.versions[cur[g]].final_of = g;
-      sc.versions[cur[g]].need_t = std::max(sc.versions[cur[g]].need_t, 0);
-      sc.versions[cur[g]].need_s = std::max(sc.versions[cur[g]].need_s, 0);
+      sc.versions[cur[g]].needed = true;
     }
 
-  // Margins, last stage first: a stage computes what its outputs must cover; its inputs must
-  // cover that plus the offsets it reads them at. Margins are symmetric, so the interior cells
-  // a Neumann ghost mirrors are always inside the computed range.
-  auto st_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d2) : std::abs(s.d1); };
-  auto tt_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d1) : 0; };
+  // Which stages the block needs, last first: those whose outputs are results or are read by
+  // a stage it needs. Their margins are the compiler's (Step::reach, Call::margin); a check
+  // that every read is covered guards against a schedule that does not match the step.
   for (int j = static_cast<int>(sc.stages.size()) - 1; j >= 0; --j) {
     Stage &st = sc.stages[j];
-    for (int v : st.out) {
-      st.m_t = std::max(st.m_t, sc.versions[v].need_t);
-      st.m_s = std::max(st.m_s, sc.versions[v].need_s);
-    }
-    if (st.m_t < 0 || st.m_s < 0) {
-      st.m_t = st.m_s = -1;
+    bool needed = false;
+    for (int v : st.out)
+      needed = needed || sc.versions[v].needed;
+    if (!needed)
       continue;
-    }
     const Call &call = step.calls[st.call];
-    for (std::size_t i = 0; i < st.in.size(); ++i) {
-      Version &v = sc.versions[st.in[i]];
-      v.need_t = std::max(v.need_t, st.m_t + tt_off(call.reads[i]));
-      v.need_s = std::max(v.need_s, st.m_s + st_off(call.reads[i]));
-    }
+    const int later = o.k - 1 - st.step;
+    st.m_t = dm.t >= 0 ? later * step.reach[dm.t] + call.margin[dm.t] : 0;
+    st.m_s = later * step.reach[dm.s] + call.margin[dm.s];
+    for (int v : st.in)
+      sc.versions[v].needed = true;
     if (!st.full)
-      for (int p : st.prior) {
-        sc.versions[p].need_t = std::max(sc.versions[p].need_t, st.m_t);
-        sc.versions[p].need_s = std::max(sc.versions[p].need_s, st.m_s);
-      }
-    for (int v : st.out) { // a stage computes all its outputs over its margins
-      sc.versions[v].need_t = st.m_t;
-      sc.versions[v].need_s = st.m_s;
-    }
+      for (int p : st.prior)
+        sc.versions[p].needed = true;
+  }
+  auto st_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d2) : std::abs(s.d1); };
+  auto tt_off = [&](const Slot &s) { return dm.t >= 0 ? std::abs(s.d1) : 0; };
+  auto covers = [&](int v, int m_t, int m_s) {
+    const int p = sc.versions[v].producer;
+    return p < 0 || (sc.stages[p].m_t >= m_t && sc.stages[p].m_s >= m_s);
+  };
+  for (const Stage &st : sc.stages) {
+    if (st.m_t < 0)
+      continue;
+    const Call &call = step.calls[st.call];
+    bool ok = true;
+    for (std::size_t i = 0; i < st.in.size(); ++i)
+      ok = ok && covers(st.in[i], st.m_t + tt_off(call.reads[i]), st.m_s + st_off(call.reads[i]));
+    if (!st.full)
+      for (int p : st.prior)
+        ok = ok && covers(p, st.m_t, st.m_s);
+    if (!ok)
+      throw Error("temporal blocking: the step's margins do not cover what kernel '" + call.name +
+                  "' reads (the compiler's schedule does not match the step)");
   }
   // Lags: a stage runs halo_s planes behind every stage whose output it uses, so those planes
   // (and the low ghost planes a Neumann face mirrors from them) exist when it reads them.
@@ -636,6 +646,14 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
     throw Error("temporal blocking: k = " + std::to_string(o.k) + " is outside 1..64");
   if (o.tile < 0 || o.chunk < 0)
     throw Error("temporal blocking: tile sizes must not be negative");
+  bool negative = false;
+  for (int d = 0; d < 3; ++d) {
+    negative = negative || step.reach[d] < 0;
+    for (const auto &c : step.calls)
+      negative = negative || c.margin[d] < 0;
+  }
+  if (negative)
+    throw Error("temporal blocking: a margin of the step's schedule is negative");
   for (const auto &c : step.calls)
     if (c.kind == Call::Kind::Kernel && (c.writes.size() > 16 || c.reads.size() > 64))
       throw Error("temporal blocking: kernel '" + c.name + "' writes more than 16 grids or "

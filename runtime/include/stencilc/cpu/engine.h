@@ -58,6 +58,9 @@ struct Call {
   bool in_place = false; // fn reads its output rows: they start as copies of the old rows
   // Domain in interior coordinates, [lo, hi) per dimension; set before each block.
   std::array<std::int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};
+  /// Per dimension: how far around a tile the call computes its outputs in the last step of a
+  /// block (the compiler's schedule, lower::Schedule::margin).
+  std::array<int, 3> margin{0, 0, 0};
   int a = -1, b = -1; // Swap
 };
 
@@ -80,6 +83,10 @@ struct GridDesc {
 /// One run-block iteration, as the generated code describes it.
 struct Step {
   int rank = 3;
+  /// Per dimension: how far a step reaches (lower::Schedule::step_reach). Call c of step i of
+  /// a block of k computes over (k - 1 - i) * reach + c.margin around its tile; run_block
+  /// checks that this covers every read and throws if it does not.
+  std::array<int, 3> reach{0, 0, 0};
   std::vector<GridDesc> grids;
   std::vector<Call> calls;
 };
