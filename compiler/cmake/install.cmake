@@ -27,6 +27,9 @@ install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu EXPORT ste
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/stencilc
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+# The Physis API header the front end parses Physis programs against (docs/PHYSIS.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/physis
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 
 set(STENCILC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/stencilc)
 install(EXPORT stencilcTargets NAMESPACE stencilc:: DESTINATION ${STENCILC_CMAKE_DIR})

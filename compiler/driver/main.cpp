@@ -24,15 +24,17 @@
 using namespace stc;
 
 int main(int argc, char **argv) {
-  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP (CUDA, HIP and "
-                "MPI targets are planned, not implemented yet)"};
+  CLI::App app{"stencilc: a compiler for stencil programs (.stn, or Physis programs in C) to C++ "
+                "with OpenMP (CUDA, HIP and MPI targets are planned, not implemented yet)"};
   app.set_version_flag("--version", std::string("stencilc ") + stc::version());
   app.require_subcommand(1);
 
   std::string file;
   PipelineOptions popts;
   auto add_common = [&](CLI::App *sub) {
-    sub->add_option("file", file, "the .stn program")->required();
+    sub->add_option("file", file,
+                    "the program: a .stn file, or a Physis program in C (.c, docs/PHYSIS.md)")
+        ->required();
     sub->add_flag("-v,--verbose", popts.verbose, "log each compiler step");
     sub->add_flag("--print-ir", popts.print_ir, "print the checked IR");
     sub->add_flag("--print-lowered", popts.print_lowered,

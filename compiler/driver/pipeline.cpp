@@ -3,8 +3,10 @@
 #include <cstdio>
 
 #include "frontend/parse.h"
+#include "frontend/physis.h"
 #include "frontend/source.h"
 #include "sema/check.h"
+#include "target/runtime_paths.h"
 #include "target/target.h"
 
 namespace stc {
@@ -22,11 +24,20 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
     return std::nullopt;
   }
   auto src = std::make_unique<SourceFile>(std::move(*file));
+  auto headers = std::make_unique<std::vector<std::unique_ptr<SourceFile>>>();
   DiagEngine diags(src.get());
   auto flush = [&] { std::fputs(diags.render().c_str(), stderr); };
 
-  log("parse");
-  auto ast = parse(*src, diags);
+  // A Physis C program goes through Clang; the headers its diagnostics point into live as long
+  // as the program (declared before `diags`, so they outlive it).
+  std::optional<ast::Program> ast;
+  if (is_physis_path(path)) {
+    log("parse (Clang, Physis)");
+    ast = parse_physis(*src, diags, {runtime_include_dir()}, *headers);
+  } else {
+    log("parse");
+    ast = parse(*src, diags);
+  }
   if (!ast) {
     flush();
     return std::nullopt;
@@ -45,7 +56,8 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   lower::Lowered lowered = lower::lower(*prog, a);
   if (opts.print_lowered)
     std::fputs(lower::print(*prog, lowered).c_str(), stdout);
-  return Compiled{std::move(src), std::move(*prog), std::move(a), std::move(lowered)};
+  return Compiled{std::move(src), std::move(*headers), std::move(*prog), std::move(a),
+                  std::move(lowered)};
 }
 
 } // namespace stc

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/analyze.h"
 #include "ir/ir.h"
@@ -19,6 +20,7 @@ struct PipelineOptions {
 
 struct Compiled {
   std::unique_ptr<SourceFile> file;
+  std::vector<std::unique_ptr<SourceFile>> headers; // a C program's, for its diagnostics
   ir::Program program;
   Analysis analysis;
   lower::Lowered lowered;

@@ -11,7 +11,7 @@ import lit.formats
 
 config.name = "stencilc"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".stn"]
+config.suffixes = [".stn", ".c"]  # .c: Physis programs (tests/lit/physis)
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 

@@ -1,0 +1,1149 @@
+// Clang's AST of a Physis program -> ast::Program (docs/PHYSIS.md has the mapping).
+//
+// main() is read statement by statement: PSGrid*New declares a grid, PSDomain*New a domain,
+// PSStencilMap a kernel applied to grids and scalars, PSStencilRun the run block, PSReduce a
+// reduction. Each distinct map becomes one stencilc kernel: the kernel function's grid
+// parameters replaced by the grids the map binds and its scalar parameters by params (a host
+// variable or macro keeps its name; its value is the constant Clang evaluates). A kernel body is
+// translated by symbolic execution: C locals become `let`s (a new name per assignment), an
+// if/else that assigns locals becomes `?:` selections after it, so C's mutable locals map onto
+// stencilc's immutable ones exactly. Every implicit conversion Clang inserts is written as an
+// explicit one and every literal carries its C type, so the arithmetic is C's, bit for bit.
+#include "frontend/physis_translate.h"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Lex/Lexer.h>
+#include <fmt/format.h>
+
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace stc {
+namespace {
+
+using K = ast::Expr::Kind;
+
+ast::ExprPtr make(K k, SourceLoc loc, std::string text = {}, std::vector<ast::ExprPtr> args = {}) {
+  auto e = std::make_shared<ast::Expr>();
+  e->kind = k;
+  e->loc = loc;
+  e->text = std::move(text);
+  e->args = std::move(args);
+  e->name_loc = loc;
+  return e;
+}
+
+// A number exactly: 17 significant digits give back the same double (and a float's value,
+// which a double holds exactly, then rounds back to the same float).
+std::string exact(double v) { return fmt::format("{:.17g}", v); }
+
+std::optional<ast::TypeName> type_name(clang::QualType t) {
+  t = t.getCanonicalType().getUnqualifiedType();
+  if (const auto *b = t->getAs<clang::BuiltinType>()) {
+    switch (b->getKind()) {
+    case clang::BuiltinType::Float:
+      return ast::TypeName::Float;
+    case clang::BuiltinType::Double:
+      return ast::TypeName::Double;
+    case clang::BuiltinType::Int:
+    case clang::BuiltinType::UInt:
+    case clang::BuiltinType::Short:
+    case clang::BuiltinType::UShort:
+    case clang::BuiltinType::Char_S:
+    case clang::BuiltinType::Char_U:
+    case clang::BuiltinType::SChar:
+    case clang::BuiltinType::UChar:
+    case clang::BuiltinType::Bool:
+      return ast::TypeName::Int;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (t->isEnumeralType())
+    return ast::TypeName::Int;
+  return std::nullopt;
+}
+
+const char *type_text(ast::TypeName t) {
+  return t == ast::TypeName::Int ? "int" : t == ast::TypeName::Float ? "float" : "double";
+}
+
+std::string callee_name(const clang::CallExpr *c) {
+  if (const clang::FunctionDecl *f = c->getDirectCallee())
+    return f->getNameAsString();
+  return "";
+}
+
+const clang::Expr *strip(const clang::Expr *e) { return e->IgnoreParenImpCasts(); }
+
+// A grid type name, PSGrid3DFloat: its rank and element type.
+struct GridType {
+  int rank = 0;
+  std::string elem; // Float, Double, Int, Long
+};
+std::optional<GridType> grid_type(clang::QualType t) {
+  static const std::regex re("PSGrid([123])D(Float|Double|Int|Long)");
+  std::smatch m;
+  const std::string s = t.getUnqualifiedType().getAsString();
+  if (!std::regex_match(s, m, re))
+    return std::nullopt;
+  return GridType{m[1].str()[0] - '0', m[2].str()};
+}
+
+struct Grid {
+  std::string name;
+  GridType type;
+  std::vector<ast::ExprPtr> extents;
+  SourceLoc loc;
+  bool periodic_read = false, plain_offset_read = false;
+  SourceLoc periodic_loc;
+};
+
+struct Domain {
+  int rank = 0;
+  std::vector<std::pair<ast::ExprPtr, ast::ExprPtr>> ranges;
+};
+
+class Translator {
+public:
+  Translator(clang::ASTContext &ctx, const SourceFile &file, DiagEngine &diags,
+             const ClangLocations &locs)
+      : ctx_(ctx), file_(file), diags_(diags), locs_(locs) {}
+
+  std::optional<ast::Program> run() {
+    const clang::FunctionDecl *main_fn = nullptr;
+    for (const clang::Decl *d : ctx_.getTranslationUnitDecl()->decls())
+      if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(d))
+        if (f->getNameAsString() == "main" && f->hasBody())
+          main_fn = f;
+    if (!main_fn) {
+      diags_.error({}, "a Physis program needs a main() that calls PSStencilRun");
+      return std::nullopt;
+    }
+    prog_.name = stencil_name(file_.path());
+    find_modified(main_fn->getBody());
+    host(main_fn->getBody(), 0);
+    if (!diags_.has_errors() && prog_.runs.empty())
+      diags_.error(locs_(main_fn->getLocation()),
+                   "main() never calls PSStencilRun: there is no stencil to compile");
+    if (!diags_.has_errors())
+      finish_grids();
+    if (diags_.has_errors())
+      return std::nullopt;
+    return std::move(prog_);
+  }
+
+private:
+  // ---- host code: main() ----
+
+  static std::string stencil_name(const std::string &path) {
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    base = base.substr(0, base.rfind('.'));
+    std::string out;
+    for (char c : base)
+      out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+      out = "physis_" + out;
+    return out;
+  }
+
+  void host(const clang::Stmt *s, int depth) {
+    if (!s)
+      return;
+    if (const auto *c = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+      for (const clang::Stmt *x : c->body())
+        host(x, depth);
+      return;
+    }
+    if (const auto *ds = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      for (const clang::Decl *d : ds->decls())
+        if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
+          if (v->hasInit())
+            host_decl(v, depth);
+      return;
+    }
+    if (const auto *e = llvm::dyn_cast<clang::Expr>(s)) {
+      if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(strip(e)))
+        if (bo->getOpcode() == clang::BO_Assign)
+          if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(bo->getLHS())))
+            if (const auto *v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+              if (ps_call(bo->getRHS())) {
+                bind(v, bo->getRHS(), depth);
+                return;
+              }
+      if (const auto *call = llvm::dyn_cast<clang::CallExpr>(strip(e))) {
+        host_call(call, depth);
+        return;
+      }
+    }
+    // Host code (loops, ifs, printing): stencil calls inside it are not translated yet.
+    check_no_ps_calls(s);
+  }
+
+  // A call to the Physis API (by name), or null.
+  const clang::CallExpr *ps_call(const clang::Expr *e) const {
+    const auto *c = llvm::dyn_cast<clang::CallExpr>(strip(e));
+    if (!c)
+      return nullptr;
+    const std::string n = callee_name(c);
+    return n.rfind("PS", 0) == 0 || n.rfind("__PS", 0) == 0 ? c : nullptr;
+  }
+
+  void check_no_ps_calls(const clang::Stmt *s) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      const clang::CallExpr *found = nullptr;
+      bool VisitCallExpr(clang::CallExpr *c) {
+        const std::string n = callee_name(c);
+        if (!found && (n == "PSStencilRun" || n == "__PSStencilMap" ||
+                       n == "__PSStencilMapRedBlack" || n == "PSReduce" ||
+                       (n.find("New") != std::string::npos && n.rfind("PS", 0) == 0)))
+          found = c;
+        return true;
+      }
+    } f;
+    f.TraverseStmt(const_cast<clang::Stmt *>(s));
+    if (f.found)
+      diags_.error(locs_(f.found->getBeginLoc()),
+                   fmt::format("{} is only supported as a statement of main() itself, not inside "
+                               "a loop, a condition or another expression (for now)",
+                               api_name(f.found)));
+  }
+
+  std::string api_name(const clang::CallExpr *c) const {
+    std::string n = callee_name(c);
+    return n.rfind("__", 0) == 0 ? n.substr(2) : n;
+  }
+
+  void host_decl(const clang::VarDecl *v, int depth) {
+    if (ps_call(v->getInit()))
+      bind(v, v->getInit(), depth);
+  }
+
+  void bind(const clang::VarDecl *v, const clang::Expr *init, int depth) {
+    const clang::CallExpr *c = ps_call(init);
+    const std::string n = callee_name(c);
+    static const std::regex grid_new("PSGrid([123])D(Float|Double|Int|Long)New");
+    static const std::regex domain_new("PSDomain([123])DNew");
+    std::smatch m;
+    if (std::regex_match(n, m, grid_new))
+      new_grid(v, c, m[1].str()[0] - '0', m[2].str());
+    else if (std::regex_match(n, m, domain_new))
+      new_domain(v, c, m[1].str()[0] - '0');
+    else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
+      maps_[v] = c;
+    else
+      host_call(c, depth);
+  }
+
+  void host_call(const clang::CallExpr *c, int depth) {
+    (void)depth;
+    const std::string n = callee_name(c);
+    if (n == "PSStencilRun")
+      stencil_run(c);
+    else if (n == "PSReduce")
+      reduce(c);
+    else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
+      diags_.error(locs_(c->getBeginLoc()),
+                   "the stencil this PSStencilMap makes is never run: pass it to PSStencilRun");
+    else
+      check_no_ps_calls(c); // PSInit, PSGridCopyin, printf(...): host code
+  }
+
+  void new_grid(const clang::VarDecl *v, const clang::CallExpr *c, int rank,
+                const std::string &elem) {
+    const SourceLoc loc = locs_(c->getBeginLoc());
+    if (elem == "Long") {
+      diags_.error(loc, "64-bit integer grids (PSGrid" + std::to_string(rank) +
+                            "DLong) are not supported yet");
+      return;
+    }
+    Grid g;
+    g.name = v->getNameAsString();
+    g.type = {rank, elem};
+    g.loc = locs_(v->getLocation());
+    for (unsigned i = 0; i < c->getNumArgs(); ++i)
+      g.extents.push_back(host_value(c->getArg(i), ast::TypeName::Int));
+    names_.insert(g.name);
+    grid_index_[v] = static_cast<int>(grids_.size());
+    grids_.push_back(std::move(g));
+  }
+
+  void new_domain(const clang::VarDecl *v, const clang::CallExpr *c, int rank) {
+    Domain d;
+    d.rank = rank;
+    for (int i = 0; i + 1 < static_cast<int>(c->getNumArgs()); i += 2)
+      d.ranges.emplace_back(host_value(c->getArg(i), ast::TypeName::Int),
+                            host_value(c->getArg(i + 1), ast::TypeName::Int));
+    domains_[v] = std::move(d);
+  }
+
+  // A host value a stencil uses (an extent, a bound, a scalar argument, the step count): the C
+  // expression translated as a kernel's is (C's types, explicit conversions), where a host
+  // variable or a whole object-like macro becomes a param of that name whose default is its
+  // initializer (or expansion), translated the same way. `as` is the type the use needs.
+  ast::ExprPtr host_value(const clang::Expr *e, ast::TypeName as) {
+    const SourceLoc loc = locs_(e->getExprLoc());
+    const clang::Expr *inner = strip(e);
+    ast::ExprPtr v;
+    std::optional<ast::TypeName> t = type_name(inner->getType());
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(inner);
+        ref && llvm::isa<clang::VarDecl>(ref->getDecl())) {
+      v = host_variable(llvm::cast<clang::VarDecl>(ref->getDecl()), loc);
+    } else if (const std::string macro = whole_macro(e); !macro.empty() && t) {
+      v = host_param(macro, *t, inner, loc, true);
+    } else {
+      Body host;
+      host.host = true;
+      v = value(inner, host);
+    }
+    if (!t) {
+      diags_.error(loc, "a value a stencil uses must be a number");
+      return make(K::Int, loc, "0");
+    }
+    if (as == ast::TypeName::Int && *t != ast::TypeName::Int) {
+      diags_.error(loc, "this value must be an integer");
+      return make(K::Int, loc, "0");
+    }
+    return *t == as ? v : make(K::Conv, loc, type_text(as), {v});
+  }
+
+  // The name of the object-like macro that `e` is the whole expansion of (N in New(N, N, N)).
+  std::string whole_macro(const clang::Expr *e) const {
+    const clang::SourceManager &sm = ctx_.getSourceManager();
+    // Through the arguments of macros the expression is written in (PSGridEmit(g, ... N)).
+    const clang::SourceLocation b = sm.getTopMacroCallerLoc(e->getBeginLoc()),
+                                en = sm.getTopMacroCallerLoc(e->getEndLoc());
+    if (!b.isMacroID() || sm.getExpansionLoc(b) != sm.getExpansionLoc(en) ||
+        !clang::Lexer::isAtStartOfMacroExpansion(b, sm, ctx_.getLangOpts()) ||
+        !clang::Lexer::isAtEndOfMacroExpansion(en, sm, ctx_.getLangOpts()))
+      return "";
+    const std::string name = clang::Lexer::getImmediateMacroName(b, sm, ctx_.getLangOpts()).str();
+    // A function-like macro's arguments vary per use: only object-like macros are names.
+    const clang::IdentifierInfo *id = &ctx_.Idents.get(name);
+    return id->hasMacroDefinition() ? name : "";
+  }
+
+  ast::ExprPtr host_variable(const clang::VarDecl *var, SourceLoc loc) {
+    const std::string name = var->getNameAsString();
+    auto t = type_name(var->getType());
+    if (!t) {
+      diags_.error(loc, fmt::format("'{}' has type {}: a value a stencil uses must be an int, "
+                                    "float or double",
+                                    name, var->getType().getAsString()));
+      return make(K::Int, loc, "0");
+    }
+    if (!var->getInit()) {
+      diags_.error(loc, fmt::format("'{}' has no initializer: a value a stencil uses must be "
+                                    "given where the variable is declared",
+                                    name));
+      return make(K::Int, loc, "0");
+    }
+    if (modified_.count(var)) {
+      diags_.error(loc, fmt::format("'{}' changes after its declaration (an assignment, ++ or "
+                                    "its address taken): a value a stencil uses must be fixed "
+                                    "by its initializer (for now)",
+                                    name));
+      return make(K::Int, loc, "0");
+    }
+    return host_param(name, *t, var->getInit(), loc, false);
+  }
+
+  // `macro`: `init` is the macro's own expansion (not translated as the macro again).
+  ast::ExprPtr host_param(const std::string &name, ast::TypeName t, const clang::Expr *init,
+                          SourceLoc loc, bool macro) {
+    auto it = params_.find(name);
+    if (it == params_.end()) {
+      params_[name] = -1; // being translated: a cycle is not possible in C, but be safe
+      Body host;
+      host.host = true;
+      host.in_macro = macro;
+      ast::Param p;
+      p.loc = locs_(init->getExprLoc());
+      p.type = t;
+      p.name = name;
+      p.init = value(init, host);
+      names_.insert(name);
+      params_[name] = static_cast<int>(prog_.params.size());
+      prog_.params.push_back(p);
+    } else if (it->second >= 0 && prog_.params[it->second].type != t) {
+      diags_.error(loc, fmt::format("'{}' is used as both {} and {}: stencilc's params have one "
+                                    "type",
+                                    name, type_text(prog_.params[it->second].type), type_text(t)));
+    }
+    return make(K::Name, loc, name);
+  }
+
+  // Host variables whose value changes after their declaration.
+  void find_modified(const clang::Stmt *body) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      std::set<const clang::VarDecl *> *out;
+      void mark(const clang::Expr *e) {
+        if (const auto *r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+          if (const auto *v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+            out->insert(v);
+      }
+      bool VisitBinaryOperator(clang::BinaryOperator *b) {
+        if (b->isAssignmentOp())
+          mark(b->getLHS());
+        return true;
+      }
+      bool VisitUnaryOperator(clang::UnaryOperator *u) {
+        if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf)
+          mark(u->getSubExpr());
+        return true;
+      }
+    } f;
+    f.out = &modified_;
+    f.TraverseStmt(const_cast<clang::Stmt *>(body));
+  }
+
+  const clang::VarDecl *var_of(const clang::Expr *e) const {
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
+      return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    return nullptr;
+  }
+
+  void stencil_run(const clang::CallExpr *c) {
+    const SourceLoc loc = locs_(c->getBeginLoc());
+    if (!prog_.runs.empty()) {
+      diags_.error(loc, "a second PSStencilRun: stencilc compiles one run per program (for now)");
+      return;
+    }
+    if (c->getNumArgs() < 2) {
+      diags_.error(loc, "PSStencilRun takes the stencils to run and then the number of "
+                        "iterations");
+      return;
+    }
+    ast::Run run;
+    run.loc = loc;
+    run.count = host_value(c->getArg(c->getNumArgs() - 1), ast::TypeName::Int);
+    for (unsigned i = 0; i + 1 < c->getNumArgs(); ++i) {
+      const clang::Expr *a = c->getArg(i);
+      const clang::CallExpr *map = nullptr;
+      if (const clang::VarDecl *v = var_of(a)) {
+        auto it = maps_.find(v);
+        if (it != maps_.end())
+          map = it->second;
+      } else if (const clang::CallExpr *pc = ps_call(a)) {
+        const std::string n = callee_name(pc);
+        if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
+          map = pc;
+      }
+      if (!map) {
+        diags_.error(locs_(a->getExprLoc()),
+                     "PSStencilRun's arguments before the count must be PSStencilMap(...) calls "
+                     "or variables initialised with one");
+        continue;
+      }
+      for (const std::string &k : kernels_of(map)) {
+        ast::RunStmt rs;
+        rs.kind = ast::RunStmt::Kind::Call;
+        rs.loc = locs_(a->getExprLoc());
+        rs.a = k;
+        rs.a_loc = rs.loc;
+        run.body.push_back(rs);
+      }
+    }
+    prog_.runs.push_back(std::move(run));
+  }
+
+  void reduce(const clang::CallExpr *c) {
+    const SourceLoc loc = locs_(c->getBeginLoc());
+    if (prog_.runs.empty()) {
+      diags_.error(loc, "PSReduce before PSStencilRun: stencilc reduces the grids after each "
+                        "iteration of the run, so the reduction must follow it (for now)");
+      return;
+    }
+    if (c->getNumArgs() != 3) {
+      diags_.error(loc, "PSReduce takes (&result, operator, grid)");
+      return;
+    }
+    const clang::Expr *out = strip(c->getArg(0));
+    const clang::VarDecl *res = nullptr;
+    if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(out))
+      if (u->getOpcode() == clang::UO_AddrOf)
+        res = var_of(u->getSubExpr());
+    const clang::VarDecl *gv = var_of(c->getArg(2));
+    auto git = gv ? grid_index_.find(gv) : grid_index_.end();
+    if (!res || git == grid_index_.end()) {
+      diags_.error(loc, "PSReduce takes the address of a variable and a grid: PSReduce(&v, PS_SUM, g)");
+      return;
+    }
+    std::string op;
+    clang::Expr::EvalResult r;
+    if (c->getArg(1)->EvaluateAsRValue(r, ctx_) && r.Val.isInt())
+      switch (r.Val.getInt().getSExtValue()) {
+      case 0:
+        op = "max";
+        break;
+      case 1:
+        op = "min";
+        break;
+      case 2:
+        op = "sum";
+        break;
+      default:
+        diags_.error(locs_(c->getArg(1)->getExprLoc()),
+                     "PS_PROD (a product reduction) is not supported yet");
+        return;
+      }
+    const Grid &g = grids_[git->second];
+    ast::Reduce red;
+    red.loc = loc;
+    red.name = unique(res->getNameAsString());
+    static const char *idx[] = {"x", "y", "z"};
+    std::vector<ast::ExprPtr> subs;
+    for (int d = 0; d < g.type.rank; ++d) {
+      red.indices.push_back(idx[d]);
+      red.index_locs.push_back(loc);
+      subs.push_back(make(K::Name, loc, idx[d]));
+    }
+    red.op = op;
+    red.op_loc = locs_(c->getArg(1)->getExprLoc());
+    auto access = make(K::Access, loc, g.name, subs);
+    red.value = access;
+    prog_.reduces.push_back(red);
+    ast::RunStmt rs;
+    rs.kind = ast::RunStmt::Kind::Call;
+    rs.loc = loc;
+    rs.a = red.name;
+    rs.a_loc = loc;
+    prog_.runs.back().body.push_back(rs);
+  }
+
+  std::string unique(std::string name) {
+    std::string n = name;
+    for (int i = 2; !names_.insert(n).second; ++i)
+      n = name + "_" + std::to_string(i);
+    return n;
+  }
+
+  // The kernels a map becomes (a red-black map: the red sweep, then the black one); each map
+  // is translated once.
+  std::vector<std::string> kernels_of(const clang::CallExpr *map) {
+    auto it = map_kernels_.find(map);
+    if (it != map_kernels_.end())
+      return it->second;
+    std::vector<std::string> out;
+    const bool red_black = callee_name(map) == "__PSStencilMapRedBlack";
+    for (const char *colour : red_black ? std::vector<const char *>{"red", "black"}
+                                        : std::vector<const char *>{nullptr})
+      if (auto k = kernel(map, colour))
+        out.push_back(*k);
+    map_kernels_[map] = out;
+    return out;
+  }
+
+  // ---- kernels ----
+
+  std::optional<std::string> kernel(const clang::CallExpr *map, const char *colour) {
+    const SourceLoc loc = locs_(map->getBeginLoc());
+    const clang::FunctionDecl *fn = nullptr;
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(map->getArg(0)->IgnoreParenCasts()))
+      fn = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    if (!fn || !fn->getDefinition()) {
+      diags_.error(loc, "the first argument of PSStencilMap must be a kernel function defined "
+                        "in this file");
+      return std::nullopt;
+    }
+    fn = fn->getDefinition();
+    if (map->getNumArgs() < 2) {
+      diags_.error(loc, "PSStencilMap takes a kernel, a domain and the kernel's arguments");
+      return std::nullopt;
+    }
+    const clang::VarDecl *dv = var_of(map->getArg(1));
+    auto dit = dv ? domains_.find(dv) : domains_.end();
+    if (dit == domains_.end()) {
+      diags_.error(locs_(map->getArg(1)->getExprLoc()),
+                   "the second argument of PSStencilMap must be a domain made by PSDomainNew");
+      return std::nullopt;
+    }
+    const Domain &dom = dit->second;
+    const unsigned rank = static_cast<unsigned>(dom.rank);
+    if (fn->getNumParams() < rank ||
+        fn->getNumParams() - rank != map->getNumArgs() - 2) {
+      diags_.error(loc, fmt::format("kernel '{}' takes {} index parameters for a {}-dimensional "
+                                    "domain and {} more, but the map passes {} arguments after "
+                                    "the domain",
+                                    fn->getNameAsString(), rank, rank,
+                                    fn->getNumParams() >= rank ? fn->getNumParams() - rank : 0,
+                                    map->getNumArgs() - 2));
+      return std::nullopt;
+    }
+    Body b;
+    for (unsigned i = 0; i < rank; ++i) {
+      const clang::ParmVarDecl *p = fn->getParamDecl(i);
+      if (!p->getType()->isIntegerType()) {
+        diags_.error(locs_(p->getLocation()),
+                     fmt::format("parameter {} of kernel '{}' must be an integer index (the "
+                                 "first {} parameters are the point's indices)",
+                                 i + 1, fn->getNameAsString(), rank));
+        return std::nullopt;
+      }
+      b.index[p] = p->getNameAsString();
+      b.indices.push_back(p->getNameAsString());
+      b.index_locs.push_back(locs_(p->getLocation()));
+    }
+    const Grid *domain_grid = nullptr;
+    for (unsigned i = rank; i < fn->getNumParams(); ++i) {
+      const clang::ParmVarDecl *p = fn->getParamDecl(i);
+      const clang::Expr *arg = map->getArg(i - rank + 2);
+      if (grid_type(p->getType())) {
+        const clang::VarDecl *gv = var_of(arg);
+        auto git = gv ? grid_index_.find(gv) : grid_index_.end();
+        if (git == grid_index_.end()) {
+          diags_.error(locs_(arg->getExprLoc()), "a grid parameter needs a grid variable here");
+          return std::nullopt;
+        }
+        b.grid[p] = git->second;
+        if (!domain_grid)
+          domain_grid = &grids_[git->second];
+      } else if (auto t = type_name(p->getType())) {
+        b.scalar[p] = host_value(arg, *t);
+      } else {
+        diags_.error(locs_(p->getLocation()),
+                     fmt::format("parameter '{}' of kernel '{}' has type {}: kernels take "
+                                 "indices, grids and int, float or double scalars",
+                                 p->getNameAsString(), fn->getNameAsString(),
+                                 p->getType().getAsString()));
+        return std::nullopt;
+      }
+    }
+    ast::Kernel k;
+    k.loc = locs_(fn->getLocation());
+    k.name = unique(fn->getNameAsString() + (colour ? std::string("_") + colour : ""));
+    // A kernel's locals need names unique in the kernel only.
+    const std::set<std::string> global_names = names_;
+    for (const auto &i : b.indices)
+      names_.insert(i);
+    k.indices = b.indices;
+    k.index_locs = b.index_locs;
+    k.domain.loc = locs_(map->getArg(1)->getExprLoc());
+    if (colour) {
+      k.domain.kind = ast::Domain::Kind::Colour;
+      k.domain.colour = colour;
+      if (!whole(dom, domain_grid))
+        diags_.error(k.domain.loc, "a red-black map over part of a grid is not supported yet "
+                                   "(a colour combined with a sub-domain)");
+    } else if (!whole(dom, domain_grid)) {
+      k.domain.kind = ast::Domain::Kind::Range;
+      k.domain.ranges = dom.ranges;
+    }
+    b.out = &k.body;
+    statements(fn->getBody(), b, false);
+    names_ = global_names; // and the params the body made (macros it uses)
+    for (const auto &param : params_)
+      names_.insert(param.first);
+    if (b.emits == 0)
+      diags_.error(k.loc, fmt::format("kernel '{}' never calls PSGridEmit: it computes nothing",
+                                      fn->getNameAsString()));
+    prog_.kernels.push_back(std::move(k));
+    return prog_.kernels.back().name;
+  }
+
+  // Whether a domain is [0, extent) in every dimension of the grid, written the same way (a
+  // domain PSDomain3DNew(0, N, 0, N, 0, N) of a grid PSGrid3DFloatNew(N, N, N)).
+  static bool same(const ast::ExprPtr &a, const ast::ExprPtr &b) {
+    if (a->kind != b->kind || a->text != b->text || a->args.size() != b->args.size())
+      return false;
+    for (std::size_t i = 0; i < a->args.size(); ++i)
+      if (!same(a->args[i], b->args[i]))
+        return false;
+    return true;
+  }
+  static bool whole(const Domain &d, const Grid *g) {
+    if (!g || static_cast<int>(g->extents.size()) != d.rank)
+      return false;
+    for (int i = 0; i < d.rank; ++i)
+      if (d.ranges[i].first->kind != K::Int || d.ranges[i].first->text != "0" ||
+          !same(d.ranges[i].second, g->extents[i]))
+        return false;
+    return true;
+  }
+
+  // What the translation of one kernel body knows.
+  struct Body {
+    std::map<const clang::ParmVarDecl *, std::string> index;
+    std::vector<std::string> indices;
+    std::vector<SourceLoc> index_locs;
+    std::map<const clang::ParmVarDecl *, int> grid;
+    std::map<const clang::ParmVarDecl *, ast::ExprPtr> scalar;
+    std::map<const clang::VarDecl *, ast::ExprPtr> env; // a local's current value
+    std::vector<ast::Stmt> *out = nullptr;
+    bool host = false; // a host value: variables are the host's, as params
+    bool in_macro = false; // translating a macro's expansion (the default of its param)
+    int emits = 0;
+    bool done = false; // after a return
+  };
+
+  void unsupported(const clang::Stmt *s, const std::string &what) {
+    diags_.error(locs_(s->getBeginLoc()), what);
+  }
+
+  // A local's new value: a `let` with a fresh name at the top level of the body, the
+  // expression itself inside an if/else (merged with ?: after it).
+  void assign(const clang::VarDecl *v, ast::ExprPtr value, Body &b, bool nested, SourceLoc loc) {
+    if (nested) {
+      b.env[v] = value;
+      return;
+    }
+    ast::Stmt st;
+    st.kind = ast::Stmt::Kind::Let;
+    st.loc = loc;
+    st.name = unique(v->getNameAsString());
+    st.value = value;
+    b.out->push_back(st);
+    b.env[v] = make(K::Name, loc, st.name);
+  }
+
+  void statements(const clang::Stmt *s, Body &b, bool nested) {
+    if (!s || b.done)
+      return;
+    if (const auto *c = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+      for (const clang::Stmt *x : c->body())
+        statements(x, b, nested);
+      return;
+    }
+    if (llvm::isa<clang::NullStmt>(s))
+      return;
+    if (const auto *r = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+      if (nested)
+        unsupported(r, "a return inside if/else in a kernel is not supported yet");
+      b.done = true;
+      return;
+    }
+    if (const auto *ds = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      for (const clang::Decl *d : ds->decls()) {
+        const auto *v = llvm::dyn_cast<clang::VarDecl>(d);
+        if (!v) {
+          unsupported(s, "only variable declarations are supported in kernels");
+          continue;
+        }
+        if (!type_name(v->getType())) {
+          diags_.error(locs_(v->getLocation()),
+                       fmt::format("local '{}' has type {}: kernel locals are int, float or "
+                                   "double (arrays and structs are not supported yet)",
+                                   v->getNameAsString(), v->getType().getAsString()));
+          continue;
+        }
+        if (v->hasInit())
+          assign(v, value(v->getInit(), b), b, nested, locs_(v->getLocation()));
+        else
+          b.env[v] = nullptr;
+      }
+      return;
+    }
+    if (const auto *i = llvm::dyn_cast<clang::IfStmt>(s)) {
+      if_else(i, b, nested);
+      return;
+    }
+    if (llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
+        llvm::isa<clang::DoStmt>(s)) {
+      unsupported(s, "loops in kernels are not supported yet");
+      return;
+    }
+    if (const auto *e = llvm::dyn_cast<clang::Expr>(s)) {
+      expression_statement(e, b, nested);
+      return;
+    }
+    unsupported(s, fmt::format("this statement ({}) is not supported in a kernel",
+                               s->getStmtClassName()));
+  }
+
+  void expression_statement(const clang::Expr *e, Body &b, bool nested) {
+    e = e->IgnoreParens();
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e)) {
+      const std::string n = callee_name(call);
+      if (n.rfind("__PSGridEmit", 0) == 0) {
+        emit(call, b, nested);
+        return;
+      }
+      unsupported(e, fmt::format("a call to '{}' as a statement does nothing a stencil keeps",
+                                 n.empty() ? "a function pointer" : n));
+      return;
+    }
+    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      const auto *v = var_of(bo->getLHS());
+      if (bo->isAssignmentOp() && v && b.env.count(v)) {
+        ast::ExprPtr rhs = value(bo->getRHS(), b);
+        if (const auto *ca = llvm::dyn_cast<clang::CompoundAssignOperator>(bo)) {
+          // v op= e: computed in the computation type, then converted to v's type, as C does.
+          const SourceLoc loc = locs_(bo->getOperatorLoc());
+          ast::ExprPtr cur = local(v, b, loc);
+          cur = convert(cur, v->getType(), ca->getComputationLHSType(), loc);
+          ast::ExprPtr r = arithmetic(clang::BinaryOperator::getOpForCompoundAssignment(
+                                          bo->getOpcode()),
+                                      cur, rhs, loc, bo);
+          rhs = convert(r, ca->getComputationResultType(), v->getType(), loc);
+        }
+        assign(v, rhs, b, nested, locs_(bo->getOperatorLoc()));
+        return;
+      }
+    }
+    if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e))
+      if (u->isIncrementDecrementOp())
+        if (const auto *v = var_of(u->getSubExpr()); v && b.env.count(v)) {
+          const SourceLoc loc = locs_(u->getOperatorLoc());
+          ast::ExprPtr one = convert(make(K::Int, loc, "1"), ctx_.IntTy, v->getType(), loc);
+          assign(v, make(u->isIncrementOp() ? K::Add : K::Sub, loc, "", {local(v, b, loc), one}),
+                 b, nested, loc);
+          return;
+        }
+    unsupported(e, "only assignments to locals and PSGridEmit are supported as kernel "
+                   "statements");
+  }
+
+  void emit(const clang::CallExpr *call, Body &b, bool nested) {
+    const SourceLoc loc = locs_(call->getBeginLoc());
+    ++b.emits;
+    if (nested) {
+      diags_.error(loc, "PSGridEmit inside if/else is not supported yet: compute the value with "
+                        "?: (or a local assigned in both branches) and emit it once");
+      return;
+    }
+    const int g = grid_param(call->getArg(0), b);
+    if (g < 0)
+      return;
+    std::vector<ast::ExprPtr> subs;
+    for (const auto &i : b.indices)
+      subs.push_back(make(K::Name, loc, i));
+    if (static_cast<int>(subs.size()) != grids_[g].type.rank) {
+      diags_.error(loc, fmt::format("PSGridEmit to a {}-dimensional grid from a {}-dimensional "
+                                    "kernel",
+                                    grids_[g].type.rank, subs.size()));
+      return;
+    }
+    ast::Stmt st;
+    st.kind = ast::Stmt::Kind::Assign;
+    st.loc = loc;
+    st.target = make(K::Access, loc, grids_[g].name, subs);
+    st.value = value(call->getArg(1), b);
+    b.out->push_back(st);
+  }
+
+  int grid_param(const clang::Expr *e, Body &b) {
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
+      if (const auto *p = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl())) {
+        auto it = b.grid.find(p);
+        if (it != b.grid.end())
+          return it->second;
+      }
+    diags_.error(locs_(e->getExprLoc()), "a grid here must be one of the kernel's grid parameters");
+    return -1;
+  }
+
+  void if_else(const clang::IfStmt *i, Body &b, bool nested) {
+    const SourceLoc loc = locs_(i->getIfLoc());
+    if (i->getInit() || i->getConditionVariable()) {
+      unsupported(i, "an if with a declaration in its condition is not supported");
+      return;
+    }
+    ast::ExprPtr c = condition(i->getCond(), b);
+    Body t = b, e = b;
+    statements(i->getThen(), t, true);
+    if (i->getElse())
+      statements(i->getElse(), e, true);
+    b.emits = std::max(t.emits, e.emits);
+    for (const auto &[v, before] : b.env) {
+      const ast::ExprPtr a = t.env[v], z = e.env[v];
+      if (a == before && z == before)
+        continue;
+      if (!a || !z) {
+        b.env[v] = nullptr; // assigned in one branch only, unset before: unset after
+        continue;
+      }
+      assign(v, make(K::Cond, loc, "", {c, a, z}), b, nested, loc);
+    }
+  }
+
+  ast::ExprPtr local(const clang::VarDecl *v, Body &b, SourceLoc loc) {
+    const ast::ExprPtr cur = b.env[v];
+    if (!cur) {
+      diags_.error(loc, fmt::format("local '{}' may be used before it is assigned",
+                                    v->getNameAsString()));
+      return make(K::Int, loc, "0");
+    }
+    return cur;
+  }
+
+  // `e` (of C type `from`) as C converts it to `to`.
+  ast::ExprPtr convert(ast::ExprPtr e, clang::QualType from, clang::QualType to, SourceLoc loc) {
+    auto f = type_name(from), t = type_name(to);
+    if (!f || !t || *f == *t)
+      return e;
+    return make(K::Conv, loc, type_text(*t), {e});
+  }
+
+  static bool is_condition(const clang::Expr *e) {
+    e = e->IgnoreParens();
+    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(e))
+      return bo->isComparisonOp() || bo->isLogicalOp();
+    if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e))
+      return u->getOpcode() == clang::UO_LNot;
+    return false;
+  }
+
+  // A C scalar used as a truth value: a comparison stays one; a number n becomes n != 0.
+  ast::ExprPtr condition(const clang::Expr *e, Body &b) {
+    const clang::Expr *x = e->IgnoreParenImpCasts();
+    const SourceLoc loc = locs_(x->getExprLoc());
+    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(x)) {
+      if (bo->isLogicalOp())
+        return make(bo->getOpcode() == clang::BO_LAnd ? K::And : K::Or, loc, "",
+                    {condition(bo->getLHS(), b), condition(bo->getRHS(), b)});
+      if (bo->isComparisonOp()) {
+        K k = K::Lt;
+        switch (bo->getOpcode()) {
+        case clang::BO_LT: k = K::Lt; break;
+        case clang::BO_LE: k = K::Le; break;
+        case clang::BO_GT: k = K::Gt; break;
+        case clang::BO_GE: k = K::Ge; break;
+        case clang::BO_EQ: k = K::Eq; break;
+        default: k = K::Ne; break;
+        }
+        return make(k, loc, "", {value(bo->getLHS(), b), value(bo->getRHS(), b)});
+      }
+    }
+    if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(x))
+      if (u->getOpcode() == clang::UO_LNot)
+        return make(K::Not, loc, "", {condition(u->getSubExpr(), b)});
+    return make(K::Ne, loc, "", {value(e, b), make(K::Int, loc, "0")});
+  }
+
+  ast::ExprPtr arithmetic(clang::BinaryOperatorKind op, ast::ExprPtr l, ast::ExprPtr r,
+                          SourceLoc loc, const clang::Stmt *at) {
+    switch (op) {
+    case clang::BO_Add: return make(K::Add, loc, "", {l, r});
+    case clang::BO_Sub: return make(K::Sub, loc, "", {l, r});
+    case clang::BO_Mul: return make(K::Mul, loc, "", {l, r});
+    case clang::BO_Div: return make(K::Div, loc, "", {l, r});
+    case clang::BO_Rem: return make(K::Mod, loc, "", {l, r});
+    default:
+      unsupported(at, "bitwise, shift and comma operators are not supported in kernels");
+      return make(K::Int, loc, "0");
+    }
+  }
+
+  // A C scalar expression as a number (a comparison used as a number is c ? 1 : 0, as in C).
+  // A constant object-like macro (NX - 1 in a kernel, as much as NX in PSGrid3DFloatNew) is a
+  // param of its name, so `--set NX=...` changes every use of it together.
+  ast::ExprPtr value(const clang::Expr *e, Body &b) {
+    const SourceLoc loc = locs_(e->getExprLoc());
+    // (Not on a conversion Clang wrapped around the macro: that is the macro's use, converted.)
+    if (!b.in_macro && !llvm::isa<clang::ImplicitCastExpr>(e))
+      if (auto t = type_name(e->getType()); t && e->isEvaluatable(ctx_))
+        if (const std::string macro = whole_macro(e); !macro.empty())
+          return host_param(macro, *t, e, loc, true);
+    if (const auto *p = llvm::dyn_cast<clang::ParenExpr>(e))
+      return value(p->getSubExpr(), b);
+    if (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+      switch (ic->getCastKind()) {
+      case clang::CK_IntegralToFloating:
+      case clang::CK_FloatingCast:
+      case clang::CK_FloatingToIntegral:
+        return convert(value(ic->getSubExpr(), b), ic->getSubExpr()->getType(), ic->getType(), loc);
+      default:
+        return value(ic->getSubExpr(), b);
+      }
+    }
+    if (const auto *cc = llvm::dyn_cast<clang::CStyleCastExpr>(e)) {
+      if (!type_name(cc->getType())) {
+        unsupported(e, "a cast to " + cc->getType().getAsString() + " in a kernel");
+        return make(K::Int, loc, "0");
+      }
+      return convert(value(cc->getSubExpr(), b), cc->getSubExpr()->getType(), cc->getType(), loc);
+    }
+    if (is_condition(e))
+      return make(K::Cond, loc, "", {condition(e, b), make(K::Int, loc, "1"),
+                                     make(K::Int, loc, "0")});
+    if (const auto *il = llvm::dyn_cast<clang::IntegerLiteral>(e))
+      return make(K::Int, loc, std::to_string(il->getValue().getSExtValue()));
+    if (const auto *fl = llvm::dyn_cast<clang::FloatingLiteral>(e)) {
+      const auto t = type_name(fl->getType());
+      if (!t) {
+        unsupported(e, "long double literals are not supported");
+        return make(K::Int, loc, "0");
+      }
+      // C's literal has a fixed type; stencilc's unsuffixed literal adapts, so say which.
+      return make(K::Conv, loc, type_text(*t),
+                  {make(K::Float, loc, exact(fl->getValue().convertToDouble()))});
+    }
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      return reference(ref, b);
+    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      if (bo->isAssignmentOp()) {
+        unsupported(e, "an assignment inside an expression is not supported in kernels");
+        return make(K::Int, loc, "0");
+      }
+      return arithmetic(bo->getOpcode(), value(bo->getLHS(), b), value(bo->getRHS(), b),
+                        locs_(bo->getOperatorLoc()), bo);
+    }
+    if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+      if (u->getOpcode() == clang::UO_Minus)
+        return make(K::Neg, loc, "", {value(u->getSubExpr(), b)});
+      if (u->getOpcode() == clang::UO_Plus)
+        return value(u->getSubExpr(), b);
+      unsupported(e, "this operator is not supported in kernels (no ++, --, &, *, ~ inside "
+                     "expressions)");
+      return make(K::Int, loc, "0");
+    }
+    if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(e))
+      return make(K::Cond, loc, "", {condition(co->getCond(), b), value(co->getTrueExpr(), b),
+                                     value(co->getFalseExpr(), b)});
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e))
+      return function_call(call, b);
+    unsupported(e, fmt::format("this expression ({}) is not supported in a kernel",
+                               e->getStmtClassName()));
+    return make(K::Int, loc, "0");
+  }
+
+  ast::ExprPtr reference(const clang::DeclRefExpr *ref, Body &b) {
+    const SourceLoc loc = locs_(ref->getLocation());
+    const clang::ValueDecl *d = ref->getDecl();
+    if (const auto *p = llvm::dyn_cast<clang::ParmVarDecl>(d)) {
+      if (auto it = b.index.find(p); it != b.index.end())
+        return make(K::Name, loc, it->second);
+      if (auto it = b.scalar.find(p); it != b.scalar.end())
+        return it->second;
+      if (b.host) {
+        diags_.error(loc, fmt::format("'{}' is a parameter of main(), known only when the "
+                                      "program runs: a value a stencil uses must be a constant "
+                                      "(a literal, a macro, or a variable initialised with one)",
+                                      p->getNameAsString()));
+        return make(K::Int, loc, "0");
+      }
+      diags_.error(loc, fmt::format("grid '{}' used as a number: read it with PSGridGet",
+                                    p->getNameAsString()));
+      return make(K::Int, loc, "0");
+    }
+    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d)) {
+      if (b.env.count(v))
+        return local(v, b, loc);
+      if (b.host)
+        return host_variable(v, loc);
+      // A global constant: its value.
+      clang::Expr::EvalResult r;
+      if (v->getInit() && v->getType().isConstQualified() &&
+          v->getInit()->EvaluateAsRValue(r, ctx_)) {
+        if (r.Val.isInt())
+          return make(K::Int, loc, std::to_string(r.Val.getInt().getSExtValue()));
+        if (r.Val.isFloat())
+          if (auto t = type_name(v->getType()))
+            return make(K::Conv, loc, type_text(*t),
+                        {make(K::Float, loc, exact(r.Val.getFloat().convertToDouble()))});
+      }
+      diags_.error(loc, fmt::format("kernels can read their parameters, their locals and "
+                                    "global constants; '{}' is none of these",
+                                    v->getNameAsString()));
+      return make(K::Int, loc, "0");
+    }
+    if (const auto *en = llvm::dyn_cast<clang::EnumConstantDecl>(d))
+      return make(K::Int, loc, std::to_string(en->getInitVal().getSExtValue()));
+    diags_.error(loc, "this name cannot be used in a kernel");
+    return make(K::Int, loc, "0");
+  }
+
+  ast::ExprPtr function_call(const clang::CallExpr *call, Body &b) {
+    const SourceLoc loc = locs_(call->getBeginLoc());
+    const std::string n = callee_name(call);
+    const bool periodic = n.rfind("__PSGridGetPeriodic", 0) == 0;
+    if (periodic || n.rfind("__PSGridGet", 0) == 0) {
+      const int g = grid_param(call->getArg(0), b);
+      if (g < 0)
+        return make(K::Int, loc, "0");
+      std::vector<ast::ExprPtr> subs;
+      bool offset = false;
+      for (unsigned i = 1; i < call->getNumArgs(); ++i) {
+        subs.push_back(value(call->getArg(i), b));
+        offset = offset || subs.back()->kind != K::Name;
+      }
+      Grid &grid = grids_[g];
+      if (periodic && !grid.periodic_read) {
+        grid.periodic_read = true;
+        grid.periodic_loc = loc;
+      }
+      if (!periodic && offset)
+        grid.plain_offset_read = true;
+      return make(K::Access, loc, grid.name, subs);
+    }
+    // The math functions of <math.h> stencilc has, by their float or double names.
+    static const std::map<std::string, std::string> math = {
+        {"sqrt", "sqrt"},   {"sqrtf", "sqrt"}, {"exp", "exp"},     {"expf", "exp"},
+        {"log", "log"},     {"logf", "log"},   {"sin", "sin"},     {"sinf", "sin"},
+        {"cos", "cos"},     {"cosf", "cos"},   {"tan", "tan"},     {"tanf", "tan"},
+        {"floor", "floor"}, {"floorf", "floor"}, {"fabs", "abs"},  {"fabsf", "abs"},
+        {"abs", "abs"},     {"pow", "pow"},    {"powf", "pow"}};
+    auto it = math.find(n);
+    if (it == math.end()) {
+      diags_.error(loc, fmt::format("kernels can call PSGridGet, PSGridGetPeriodic and the math "
+                                    "functions sqrt, exp, log, sin, cos, tan, floor, fabs, abs "
+                                    "and pow (and their float forms); '{}' is not one of them",
+                                    n.empty() ? "this call" : n));
+      return make(K::Int, loc, "0");
+    }
+    std::vector<ast::ExprPtr> args;
+    for (const clang::Expr *a : call->arguments())
+      args.push_back(value(a, b)); // Clang converted each to the parameter's type already
+    return make(K::Call, loc, it->second, args);
+  }
+
+  // ---- grids, last: their boundaries depend on how the kernels read them ----
+
+  void finish_grids() {
+    for (Grid &g : grids_) {
+      ast::Grid a;
+      a.loc = g.loc;
+      a.type = g.type.elem == "Float"    ? ast::TypeName::Float
+               : g.type.elem == "Double" ? ast::TypeName::Double
+                                         : ast::TypeName::Int;
+      a.name = g.name;
+      a.extents = g.extents;
+      // A grid read with PSGridGetPeriodic wraps around; other reads outside a Physis grid are
+      // undefined there, and read 0 here (stencilc's default boundary).
+      if (g.periodic_read) {
+        if (g.plain_offset_read) {
+          diags_.error(g.periodic_loc,
+                       fmt::format("grid '{}' is read with PSGridGetPeriodic here and with "
+                                   "PSGridGet at an offset elsewhere: periodic access chosen per "
+                                   "read is not supported yet",
+                                   g.name));
+          continue;
+        }
+        a.has_boundary = true;
+        ast::BoundaryItem item;
+        item.loc = g.periodic_loc;
+        item.kind = "periodic";
+        item.kind_loc = g.periodic_loc;
+        a.boundary.push_back(item);
+      }
+      prog_.grids.push_back(std::move(a));
+    }
+  }
+
+  clang::ASTContext &ctx_;
+  const SourceFile &file_;
+  DiagEngine &diags_;
+  const ClangLocations &locs_;
+  ast::Program prog_;
+  std::vector<Grid> grids_;
+  std::map<const clang::VarDecl *, int> grid_index_;
+  std::map<const clang::VarDecl *, Domain> domains_;
+  std::map<const clang::VarDecl *, const clang::CallExpr *> maps_;
+  std::map<const clang::CallExpr *, std::vector<std::string>> map_kernels_;
+  std::map<std::string, int> params_;
+  std::set<const clang::VarDecl *> modified_;
+  std::set<std::string> names_;
+};
+
+} // namespace
+
+std::optional<ast::Program> translate_physis(clang::ASTContext &ctx, const SourceFile &file,
+                                             DiagEngine &diags, const ClangLocations &locs) {
+  return Translator(ctx, file, diags, locs).run();
+}
+
+} // namespace stc

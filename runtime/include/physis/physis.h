@@ -1,0 +1,97 @@
+/* The Physis API as stencilc reads it (docs/PHYSIS.md): a Physis program includes this header,
+ * and `stencilc check|run|emit|build|verify|explain|import prog.c` parses the program with
+ * Clang against it. The kernels and the PSStencilMap/PSStencilRun/PSReduce calls become a
+ * stencilc program; everything here is a declaration only (the host code is not linked against
+ * it yet). Macros dispatch on the grid's type with C11 _Generic, so Clang checks the element
+ * type of every PSGridGet and PSGridEmit as a C compiler would. */
+#ifndef STENCILC_PHYSIS_H
+#define STENCILC_PHYSIS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int64_t PSIndex;
+
+void PSInit(int *argc, char ***argv, int grid_num_dims, ...);
+void PSFinalize(void);
+
+#define STENCILC_PS_GRID_TYPES(D)                                                               \
+  typedef struct __PSGrid##D##Float *PSGrid##D##Float;                                         \
+  typedef struct __PSGrid##D##Double *PSGrid##D##Double;                                       \
+  typedef struct __PSGrid##D##Int *PSGrid##D##Int;                                             \
+  typedef struct __PSGrid##D##Long *PSGrid##D##Long;
+STENCILC_PS_GRID_TYPES(1D)
+STENCILC_PS_GRID_TYPES(2D)
+STENCILC_PS_GRID_TYPES(3D)
+#undef STENCILC_PS_GRID_TYPES
+
+PSGrid1DFloat PSGrid1DFloatNew(PSIndex nx);
+PSGrid1DDouble PSGrid1DDoubleNew(PSIndex nx);
+PSGrid1DInt PSGrid1DIntNew(PSIndex nx);
+PSGrid1DLong PSGrid1DLongNew(PSIndex nx);
+PSGrid2DFloat PSGrid2DFloatNew(PSIndex nx, PSIndex ny);
+PSGrid2DDouble PSGrid2DDoubleNew(PSIndex nx, PSIndex ny);
+PSGrid2DInt PSGrid2DIntNew(PSIndex nx, PSIndex ny);
+PSGrid2DLong PSGrid2DLongNew(PSIndex nx, PSIndex ny);
+PSGrid3DFloat PSGrid3DFloatNew(PSIndex nx, PSIndex ny, PSIndex nz);
+PSGrid3DDouble PSGrid3DDoubleNew(PSIndex nx, PSIndex ny, PSIndex nz);
+PSGrid3DInt PSGrid3DIntNew(PSIndex nx, PSIndex ny, PSIndex nz);
+PSGrid3DLong PSGrid3DLongNew(PSIndex nx, PSIndex ny, PSIndex nz);
+
+void PSGridCopyin(void *g, const void *buf);
+void PSGridCopyout(void *g, void *buf);
+void PSGridFree(void *g);
+
+typedef struct { PSIndex local_min[1], local_max[1]; } PSDomain1D;
+typedef struct { PSIndex local_min[2], local_max[2]; } PSDomain2D;
+typedef struct { PSIndex local_min[3], local_max[3]; } PSDomain3D;
+PSDomain1D PSDomain1DNew(PSIndex minx, PSIndex maxx);
+PSDomain2D PSDomain2DNew(PSIndex minx, PSIndex maxx, PSIndex miny, PSIndex maxy);
+PSDomain3D PSDomain3DNew(PSIndex minx, PSIndex maxx, PSIndex miny, PSIndex maxy, PSIndex minz,
+                         PSIndex maxz);
+
+/* Reads and writes inside kernels: one function per grid type, chosen by _Generic. */
+#define STENCILC_PS_ACCESS(D, T, C, ...)                                                       \
+  C __PSGridGet##D##T(PSGrid##D##T g, __VA_ARGS__);                                            \
+  C __PSGridGetPeriodic##D##T(PSGrid##D##T g, __VA_ARGS__);                                    \
+  void __PSGridEmit##D##T(PSGrid##D##T g, C v);
+#define STENCILC_PS_ACCESS_ALL(D, ...)                                                         \
+  STENCILC_PS_ACCESS(D, Float, float, __VA_ARGS__)                                             \
+  STENCILC_PS_ACCESS(D, Double, double, __VA_ARGS__)                                           \
+  STENCILC_PS_ACCESS(D, Int, int, __VA_ARGS__)                                                 \
+  STENCILC_PS_ACCESS(D, Long, long, __VA_ARGS__)
+STENCILC_PS_ACCESS_ALL(1D, PSIndex i)
+STENCILC_PS_ACCESS_ALL(2D, PSIndex i, PSIndex j)
+STENCILC_PS_ACCESS_ALL(3D, PSIndex i, PSIndex j, PSIndex k)
+#undef STENCILC_PS_ACCESS_ALL
+#undef STENCILC_PS_ACCESS
+
+#define STENCILC_PS_DISPATCH(F, g)                                                             \
+  _Generic((g), PSGrid1DFloat: F##1DFloat, PSGrid1DDouble: F##1DDouble, PSGrid1DInt: F##1DInt, \
+           PSGrid1DLong: F##1DLong, PSGrid2DFloat: F##2DFloat, PSGrid2DDouble: F##2DDouble,    \
+           PSGrid2DInt: F##2DInt, PSGrid2DLong: F##2DLong, PSGrid3DFloat: F##3DFloat,          \
+           PSGrid3DDouble: F##3DDouble, PSGrid3DInt: F##3DInt, PSGrid3DLong: F##3DLong)
+#define PSGridGet(g, ...) STENCILC_PS_DISPATCH(__PSGridGet, g)((g), __VA_ARGS__)
+#define PSGridGetPeriodic(g, ...) STENCILC_PS_DISPATCH(__PSGridGetPeriodic, g)((g), __VA_ARGS__)
+#define PSGridEmit(g, v) STENCILC_PS_DISPATCH(__PSGridEmit, g)((g), (v))
+
+/* Maps and runs: a kernel is any function; the cast keeps Clang from comparing its prototype
+ * with a generic pointer's (stencilc checks the arguments against the kernel itself). */
+typedef struct __PSStencil *PSStencil;
+typedef void (*__PSKernel)(void);
+PSStencil __PSStencilMap(__PSKernel kernel, ...);
+PSStencil __PSStencilMapRedBlack(__PSKernel kernel, ...);
+#define PSStencilMap(kernel, ...) __PSStencilMap((__PSKernel)(kernel), __VA_ARGS__)
+#define PSStencilMapRedBlack(kernel, ...) __PSStencilMapRedBlack((__PSKernel)(kernel), __VA_ARGS__)
+void PSStencilRun(PSStencil s, ...); /* maps..., then the number of iterations */
+
+typedef enum { PS_MAX, PS_MIN, PS_SUM, PS_PROD } PSReduceOp;
+void PSReduce(void *out, PSReduceOp op, void *g);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
