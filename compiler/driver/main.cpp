@@ -11,6 +11,7 @@
 #include "driver/build.h"
 #include "driver/calibrate.h"
 #include "driver/explain.h"
+#include "driver/import.h"
 #include "driver/tune.h"
 #include "driver/process.h"
 #include "model/machine.h"
@@ -46,6 +47,12 @@ int main(int argc, char **argv) {
   auto *check = app.add_subcommand("check", "parse and check a program; print diagnostics only");
   add_common(check);
   check->add_flag("--stats", stats, "print the analysis: radii, flops and loads per point");
+
+  std::string import_out;
+  auto *importc = app.add_subcommand(
+      "import", "write a Physis program (.c) as a .stn program (docs/PHYSIS.md)");
+  add_common(importc);
+  importc->add_option("-o,--output", import_out, "the .stn file to write (default: stdout)");
 
   stencilc::RunOptions run;
   auto *runc = app.add_subcommand("run", "run a program with the reference interpreter");
@@ -214,6 +221,8 @@ int main(int argc, char **argv) {
         std::fputs(report(compiled->program, compiled->analysis).c_str(), stdout);
       return 0;
     }
+    if (importc->parsed())
+      return import_program(*compiled, file, import_out);
     if (runc->parsed()) {
       if (!run.plan.empty())
         throw stencilc::Error("--plan " + run.plan + ": the interpreter has no plans; --plan "

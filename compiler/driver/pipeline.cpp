@@ -56,8 +56,8 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   lower::Lowered lowered = lower::lower(*prog, a);
   if (opts.print_lowered)
     std::fputs(lower::print(*prog, lowered).c_str(), stdout);
-  return Compiled{std::move(src), std::move(*headers), std::move(*prog), std::move(a),
-                  std::move(lowered)};
+  return Compiled{std::move(src), std::move(*headers), std::move(*ast), std::move(*prog),
+                  std::move(a), std::move(lowered)};
 }
 
 } // namespace stc

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "frontend/ast.h"
 #include "ir/ir.h"
 #include "lower/lowered.h"
 #include "support/diagnostics.h"
@@ -21,6 +22,7 @@ struct PipelineOptions {
 struct Compiled {
   std::unique_ptr<SourceFile> file;
   std::vector<std::unique_ptr<SourceFile>> headers; // a C program's, for its diagnostics
+  ast::Program ast;                                 // as parsed (stencilc import prints it)
   ir::Program program;
   Analysis analysis;
   lower::Lowered lowered;

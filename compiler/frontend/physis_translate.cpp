@@ -39,7 +39,13 @@ ast::ExprPtr make(K k, SourceLoc loc, std::string text = {}, std::vector<ast::Ex
 
 // A number exactly: 17 significant digits give back the same double (and a float's value,
 // which a double holds exactly, then rounds back to the same float).
-std::string exact(double v) { return fmt::format("{:.17g}", v); }
+// (Always with a point or an exponent: a floating literal, never read back as an int.)
+std::string exact(double v) {
+  std::string s = fmt::format("{:.17g}", v);
+  if (s.find_first_of(".eEn") == std::string::npos)
+    s += ".0";
+  return s;
+}
 
 std::optional<ast::TypeName> type_name(clang::QualType t) {
   t = t.getCanonicalType().getUnqualifiedType();

@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
 }
 // CHECK:      {{^}}stencil translate_diffusion{{$}}
 // CHECK-NEXT: {{^}}param int N = 16{{$}}
-// CHECK-NEXT: {{^}}param float h = (1:float / float(N)){{$}}
+// CHECK-NEXT: {{^}}param float h = (1.0:float / float(N)){{$}}
 // CHECK-NEXT: {{^}}param float c = (0.25:float * h){{$}}
 // CHECK-NEXT: {{^}}grid float a[N, N] halo [1,1]
 // CHECK-NEXT: {{^}}grid float b[N, N] halo [1,1]
