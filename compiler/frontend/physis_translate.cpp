@@ -684,6 +684,10 @@ private:
     bool in_macro = false; // translating a macro's expansion (the default of its param)
     int emits = 0;
     bool done = false; // after a return
+    // Inside a function the kernel calls (inlined): its name, and the value it returns.
+    std::string function;
+    ast::ExprPtr returned;
+    bool inline_nested = false; // the call is inside an if/else: locals are inlined too
   };
 
   void unsupported(const clang::Stmt *s, const std::string &what) {
@@ -693,7 +697,7 @@ private:
   // A local's new value: a `let` with a fresh name at the top level of the body, the
   // expression itself inside an if/else (merged with ?: after it).
   void assign(const clang::VarDecl *v, ast::ExprPtr value, Body &b, bool nested, SourceLoc loc) {
-    if (nested) {
+    if (nested || b.inline_nested) {
       b.env[v] = value;
       return;
     }
@@ -718,7 +722,12 @@ private:
       return;
     if (const auto *r = llvm::dyn_cast<clang::ReturnStmt>(s)) {
       if (nested)
-        unsupported(r, "a return inside if/else in a kernel is not supported yet");
+        unsupported(r, b.function.empty()
+                           ? "a return inside if/else in a kernel is not supported yet"
+                           : "a return inside if/else in a function a kernel calls is not "
+                             "supported yet: assign a local in both branches and return it");
+      else if (!b.function.empty() && r->getRetValue())
+        b.returned = value(r->getRetValue(), b);
       b.done = true;
       return;
     }
@@ -806,6 +815,12 @@ private:
   void emit(const clang::CallExpr *call, Body &b, bool nested) {
     const SourceLoc loc = locs_(call->getBeginLoc());
     ++b.emits;
+    if (!b.function.empty()) {
+      diags_.error(loc, fmt::format("PSGridEmit in '{}', a function a kernel calls: only the "
+                                    "kernel itself may emit (return the value instead)",
+                                    b.function));
+      return;
+    }
     if (nested) {
       diags_.error(loc, "PSGridEmit inside if/else is not supported yet: compute the value with "
                         "?: (or a local assigned in both branches) and emit it once");
@@ -850,6 +865,7 @@ private:
     }
     ast::ExprPtr c = condition(i->getCond(), b);
     Body t = b, e = b;
+    t.inline_nested = e.inline_nested = true; // functions called in a branch: inlined whole
     statements(i->getThen(), t, true);
     if (i->getElse())
       statements(i->getElse(), e, true);
@@ -1076,6 +1092,11 @@ private:
         grid.plain_offset_read = true;
       return make(K::Access, loc, grid.name, subs);
     }
+    // A function of the program: inlined, its parameters bound to the arguments.
+    if (const clang::FunctionDecl *fn = call->getDirectCallee(); fn && fn->getDefinition() &&
+                                                                ctx_.getSourceManager().isInMainFile(
+                                                                    fn->getDefinition()->getLocation()))
+      return inline_call(call, fn->getDefinition(), b);
     // The math functions of <math.h> stencilc has, by their float or double names.
     static const std::map<std::string, std::string> math = {
         {"sqrt", "sqrt"},   {"sqrtf", "sqrt"}, {"exp", "exp"},     {"expf", "exp"},
@@ -1095,6 +1116,69 @@ private:
     for (const clang::Expr *a : call->arguments())
       args.push_back(value(a, b)); // Clang converted each to the parameter's type already
     return make(K::Call, loc, it->second, args);
+  }
+
+  // A call of a function defined in the program, inside a kernel: its body translated in
+  // place (its locals become lets of the kernel, or expressions inside an if/else), its value
+  // the one it returns. Grid parameters take the caller's grids; recursion is refused.
+  ast::ExprPtr inline_call(const clang::CallExpr *call, const clang::FunctionDecl *fn, Body &b) {
+    const SourceLoc loc = locs_(call->getBeginLoc());
+    const std::string name = fn->getNameAsString();
+    if (calling_.count(fn)) {
+      diags_.error(loc, fmt::format("'{}' calls itself (recursion): kernels and the functions "
+                                    "they call cannot recurse",
+                                    name));
+      return make(K::Int, loc, "0");
+    }
+    if (!type_name(fn->getReturnType())) {
+      diags_.error(loc, fmt::format("'{}' returns {}: a function a kernel calls must return an "
+                                    "int, float or double",
+                                    name, fn->getReturnType().getAsString()));
+      return make(K::Int, loc, "0");
+    }
+    Body cb;
+    cb.function = name;
+    cb.out = b.out;
+    cb.inline_nested = b.inline_nested;
+    for (unsigned i = 0; i < fn->getNumParams() && i < call->getNumArgs(); ++i) {
+      const clang::ParmVarDecl *p = fn->getParamDecl(i);
+      if (grid_type(p->getType())) {
+        const int g = grid_param(call->getArg(i), b);
+        if (g < 0)
+          return make(K::Int, loc, "0");
+        cb.grid[p] = g;
+      } else if (type_name(p->getType())) {
+        // Converted to the parameter's type by Clang; a computed argument becomes a let (at
+        // the top of the kernel), so the function's uses of it do not repeat it.
+        ast::ExprPtr a = value(call->getArg(i), b);
+        const bool literal = a->kind == K::Int || (a->kind == K::Conv && a->args.size() == 1 &&
+                                                   a->args[0]->kind == K::Float);
+        if (!b.inline_nested && a->kind != K::Name && !literal) {
+          ast::Stmt st;
+          st.kind = ast::Stmt::Kind::Let;
+          st.loc = locs_(call->getArg(i)->getExprLoc());
+          st.name = unique(p->getNameAsString());
+          st.value = a;
+          b.out->push_back(st);
+          a = make(K::Name, st.loc, st.name);
+        }
+        cb.scalar[p] = a;
+      } else {
+        diags_.error(locs_(p->getLocation()),
+                     fmt::format("parameter '{}' of '{}' has type {}: functions a kernel calls "
+                                 "take grids and int, float or double values",
+                                 p->getNameAsString(), name, p->getType().getAsString()));
+        return make(K::Int, loc, "0");
+      }
+    }
+    calling_.insert(fn);
+    statements(fn->getBody(), cb, false);
+    calling_.erase(fn);
+    if (!cb.returned) {
+      diags_.error(loc, fmt::format("'{}' does not end with a return of its value", name));
+      return make(K::Int, loc, "0");
+    }
+    return cb.returned;
   }
 
   // ---- grids, last: their boundaries depend on how the kernels read them ----
@@ -1142,6 +1226,7 @@ private:
   std::map<const clang::CallExpr *, std::vector<std::string>> map_kernels_;
   std::map<std::string, int> params_;
   std::set<const clang::VarDecl *> modified_;
+  std::set<const clang::FunctionDecl *> calling_; // functions being inlined (recursion)
   std::set<std::string> names_;
 };
 
