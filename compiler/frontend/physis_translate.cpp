@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -37,6 +39,14 @@ ast::ExprPtr make(K k, SourceLoc loc, std::string text = {}, std::vector<ast::Ex
   return e;
 }
 
+// An integer literal as the .stn parser reads it back: a negative one is a negation.
+ast::ExprPtr int_literal(std::int64_t v, SourceLoc loc) {
+  if (v >= 0)
+    return make(K::Int, loc, std::to_string(v));
+  return make(K::Neg, loc, "",
+              {make(K::Int, loc, std::to_string(0ULL - static_cast<std::uint64_t>(v)))});
+}
+
 // A number exactly: 17 significant digits give back the same double (and a float's value,
 // which a double holds exactly, then rounds back to the same float).
 // (Always with a point or an exponent: a floating literal, never read back as an int.)
@@ -45,6 +55,15 @@ std::string exact(double v) {
   if (s.find_first_of(".eEn") == std::string::npos)
     s += ".0";
   return s;
+}
+
+// A C floating constant of type `type` ("float", "double"): C's literal has a fixed type and
+// stencilc's unsuffixed literal adapts, so the conversion says which; a negative one is a
+// negation, as the .stn parser reads it back.
+ast::ExprPtr float_literal(double v, const char *type, SourceLoc loc) {
+  const bool negative = std::signbit(v);
+  ast::ExprPtr lit = make(K::Conv, loc, type, {make(K::Float, loc, exact(negative ? -v : v))});
+  return negative ? make(K::Neg, loc, "", {lit}) : lit;
 }
 
 std::optional<ast::TypeName> type_name(clang::QualType t) {
@@ -384,28 +403,7 @@ private:
   }
 
   // Host variables whose value changes after their declaration.
-  void find_modified(const clang::Stmt *body) {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      std::set<const clang::VarDecl *> *out;
-      void mark(const clang::Expr *e) {
-        if (const auto *r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
-          if (const auto *v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
-            out->insert(v);
-      }
-      bool VisitBinaryOperator(clang::BinaryOperator *b) {
-        if (b->isAssignmentOp())
-          mark(b->getLHS());
-        return true;
-      }
-      bool VisitUnaryOperator(clang::UnaryOperator *u) {
-        if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf)
-          mark(u->getSubExpr());
-        return true;
-      }
-    } f;
-    f.out = &modified_;
-    f.TraverseStmt(const_cast<clang::Stmt *>(body));
-  }
+  void find_modified(const clang::Stmt *body) { collect_modified(body, modified_); }
 
   const clang::VarDecl *var_of(const clang::Expr *e) const {
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(e)))
@@ -756,9 +754,17 @@ private:
       if_else(i, b, nested);
       return;
     }
-    if (llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
-        llvm::isa<clang::DoStmt>(s)) {
-      unsupported(s, "loops in kernels are not supported yet");
+    if (const auto *f = llvm::dyn_cast<clang::ForStmt>(s)) {
+      unroll(f, b, nested);
+      return;
+    }
+    if (llvm::isa<clang::WhileStmt>(s) || llvm::isa<clang::DoStmt>(s)) {
+      unsupported(s, "while and do loops in kernels are not supported: a for loop with "
+                     "constant bounds is (it is unrolled)");
+      return;
+    }
+    if (llvm::isa<clang::BreakStmt>(s) || llvm::isa<clang::ContinueStmt>(s)) {
+      unsupported(s, "break and continue are not supported in kernel loops");
       return;
     }
     if (const auto *e = llvm::dyn_cast<clang::Expr>(s)) {
@@ -767,6 +773,110 @@ private:
     }
     unsupported(s, fmt::format("this statement ({}) is not supported in a kernel",
                                s->getStmtClassName()));
+  }
+
+  // A for loop with constant bounds, unrolled: `for (int i = A; i < B; i += C)` (or <=, >, >=,
+  // !=, ++, --, -=) whose body leaves i alone runs its body once per value of i, with i a
+  // constant each time -- so PSGridGet(g, x + i, y) is a read at a constant offset.
+  void unroll(const clang::ForStmt *f, Body &b, bool nested) {
+    const SourceLoc loc = locs_(f->getForLoc());
+    auto refuse = [&](const std::string &why) {
+      diags_.error(loc, "this loop cannot be unrolled: " + why + " (kernels take for loops "
+                        "whose variable starts, ends and steps by constants and that the body "
+                        "does not change)");
+    };
+    const clang::VarDecl *var = nullptr;
+    std::int64_t start = 0;
+    if (const auto *ds = llvm::dyn_cast_or_null<clang::DeclStmt>(f->getInit());
+        ds && ds->isSingleDecl())
+      var = llvm::dyn_cast<clang::VarDecl>(ds->getSingleDecl());
+    else if (const auto *bo = llvm::dyn_cast_or_null<clang::BinaryOperator>(f->getInit());
+             bo && bo->getOpcode() == clang::BO_Assign)
+      var = var_of(bo->getLHS());
+    const clang::Expr *init = nullptr;
+    if (var && f->getInit() && llvm::isa<clang::DeclStmt>(f->getInit()))
+      init = var->getInit();
+    else if (var)
+      init = llvm::cast<clang::BinaryOperator>(f->getInit())->getRHS();
+    if (!var || !init || !var->getType()->isIntegerType() || !constant(init, start))
+      return refuse("it must start with `int i = CONSTANT` (or `i = CONSTANT`)");
+    const auto *cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+        f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+    std::int64_t bound = 0;
+    if (!cond || !cond->isComparisonOp() || var_of(cond->getLHS()) != var ||
+        !constant(cond->getRHS(), bound))
+      return refuse("its condition must compare the variable with a constant (i < N)");
+    std::int64_t step = 0;
+    const clang::Expr *inc = f->getInc() ? f->getInc()->IgnoreParens() : nullptr;
+    if (const auto *u = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc);
+        u && u->isIncrementDecrementOp() && var_of(u->getSubExpr()) == var)
+      step = u->isIncrementOp() ? 1 : -1;
+    else if (const auto *ca = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(inc);
+             ca && var_of(ca->getLHS()) == var && constant(ca->getRHS(), step))
+      step = ca->getOpcode() == clang::BO_AddAssign   ? step
+             : ca->getOpcode() == clang::BO_SubAssign ? -step
+                                                      : 0;
+    if (step == 0)
+      return refuse("it must step by a non-zero constant (++i, i += 2, --i)");
+    std::set<const clang::VarDecl *> changed;
+    collect_modified(f->getBody(), changed);
+    if (changed.count(var))
+      return refuse("its body changes the loop variable");
+    auto holds = [&](std::int64_t i) {
+      switch (cond->getOpcode()) {
+      case clang::BO_LT: return i < bound;
+      case clang::BO_LE: return i <= bound;
+      case clang::BO_GT: return i > bound;
+      case clang::BO_GE: return i >= bound;
+      case clang::BO_NE: return i != bound;
+      default: return false;
+      }
+    };
+    constexpr int kMaxTrips = 1024;
+    int trips = 0;
+    for (std::int64_t i = start; holds(i); i += step)
+      if (++trips > kMaxTrips)
+        return refuse(fmt::format("it runs more than {} times", kMaxTrips));
+    for (std::int64_t i = start; holds(i) && !b.done; i += step) {
+      b.env[var] = int_literal(i, loc);
+      statements(f->getBody(), b, nested);
+    }
+    // After the loop the variable holds the first value that failed the test, as in C.
+    std::int64_t last = start;
+    while (holds(last))
+      last += step;
+    b.env[var] = int_literal(last, loc);
+  }
+
+  bool constant(const clang::Expr *e, std::int64_t &out) const {
+    clang::Expr::EvalResult r;
+    if (!e->EvaluateAsInt(r, ctx_))
+      return false;
+    out = r.Val.getInt().getSExtValue();
+    return true;
+  }
+
+  static void collect_modified(const clang::Stmt *body, std::set<const clang::VarDecl *> &out) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      std::set<const clang::VarDecl *> *out;
+      void mark(const clang::Expr *e) {
+        if (const auto *r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+          if (const auto *v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+            out->insert(v);
+      }
+      bool VisitBinaryOperator(clang::BinaryOperator *b) {
+        if (b->isAssignmentOp())
+          mark(b->getLHS());
+        return true;
+      }
+      bool VisitUnaryOperator(clang::UnaryOperator *u) {
+        if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf)
+          mark(u->getSubExpr());
+        return true;
+      }
+    } f;
+    f.out = &out;
+    f.TraverseStmt(const_cast<clang::Stmt *>(body));
   }
 
   void expression_statement(const clang::Expr *e, Body &b, bool nested) {
@@ -991,8 +1101,7 @@ private:
         return make(K::Int, loc, "0");
       }
       // C's literal has a fixed type; stencilc's unsuffixed literal adapts, so say which.
-      return make(K::Conv, loc, type_text(*t),
-                  {make(K::Float, loc, exact(fl->getValue().convertToDouble()))});
+      return float_literal(fl->getValue().convertToDouble(), type_text(*t), loc);
     }
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       return reference(ref, b);
@@ -1052,11 +1161,10 @@ private:
       if (v->getInit() && v->getType().isConstQualified() &&
           v->getInit()->EvaluateAsRValue(r, ctx_)) {
         if (r.Val.isInt())
-          return make(K::Int, loc, std::to_string(r.Val.getInt().getSExtValue()));
+          return int_literal(r.Val.getInt().getSExtValue(), loc);
         if (r.Val.isFloat())
           if (auto t = type_name(v->getType()))
-            return make(K::Conv, loc, type_text(*t),
-                        {make(K::Float, loc, exact(r.Val.getFloat().convertToDouble()))});
+            return float_literal(r.Val.getFloat().convertToDouble(), type_text(*t), loc);
       }
       diags_.error(loc, fmt::format("kernels can read their parameters, their locals and "
                                     "global constants; '{}' is none of these",
@@ -1064,7 +1172,7 @@ private:
       return make(K::Int, loc, "0");
     }
     if (const auto *en = llvm::dyn_cast<clang::EnumConstantDecl>(d))
-      return make(K::Int, loc, std::to_string(en->getInitVal().getSExtValue()));
+      return int_literal(en->getInitVal().getSExtValue(), loc);
     diags_.error(loc, "this name cannot be used in a kernel");
     return make(K::Int, loc, "0");
   }
@@ -1080,7 +1188,7 @@ private:
       std::vector<ast::ExprPtr> subs;
       bool offset = false;
       for (unsigned i = 1; i < call->getNumArgs(); ++i) {
-        subs.push_back(value(call->getArg(i), b));
+        subs.push_back(subscript(value(call->getArg(i), b)));
         offset = offset || subs.back()->kind != K::Name;
       }
       Grid &grid = grids_[g];
@@ -1116,6 +1224,64 @@ private:
     for (const clang::Expr *a : call->arguments())
       args.push_back(value(a, b)); // Clang converted each to the parameter's type already
     return make(K::Call, loc, it->second, args);
+  }
+
+  // A subscript folded to `index`, `index + c` or `index - c` where it is one (x + k - 2 with
+  // k = 3 from an unrolled loop is x + 1), as stencilc's offsets must be written; anything
+  // else is left for sema to refuse, with its location.
+  ast::ExprPtr subscript(const ast::ExprPtr &e) {
+    struct Affine {
+      bool ok = true;
+      std::string index; // "" for a constant
+      std::int64_t c = 0;
+    };
+    std::function<Affine(const ast::ExprPtr &)> fold = [&](const ast::ExprPtr &x) -> Affine {
+      Affine a;
+      switch (x->kind) {
+      case K::Int:
+        a.c = std::stoll(x->text);
+        return a;
+      case K::Name:
+        a.index = x->text;
+        return a;
+      case K::Neg: {
+        a = fold(x->args[0]);
+        a.ok = a.ok && a.index.empty();
+        a.c = -a.c;
+        return a;
+      }
+      case K::Add:
+      case K::Sub: {
+        Affine l = fold(x->args[0]), r = fold(x->args[1]);
+        a.ok = l.ok && r.ok && r.index.empty() + l.index.empty() >= 1 &&
+               (x->kind == K::Add || r.index.empty());
+        a.index = l.index.empty() ? r.index : l.index;
+        a.c = x->kind == K::Add ? l.c + r.c : l.c - r.c;
+        return a;
+      }
+      case K::Mul:
+      case K::Div:
+      case K::Mod: {
+        Affine l = fold(x->args[0]), r = fold(x->args[1]);
+        a.ok = l.ok && r.ok && l.index.empty() && r.index.empty() &&
+               (x->kind == K::Mul || r.c != 0);
+        if (a.ok)
+          a.c = x->kind == K::Mul ? l.c * r.c : x->kind == K::Div ? l.c / r.c : l.c % r.c;
+        return a;
+      }
+      default:
+        a.ok = false;
+        return a;
+      }
+    };
+    const Affine a = fold(e);
+    if (!a.ok || a.index.empty())
+      return e;
+    ast::ExprPtr n = make(K::Name, e->loc, a.index);
+    if (a.c == 0)
+      return n;
+    return make(a.c > 0 ? K::Add : K::Sub, e->loc, "",
+                {n, make(K::Int, e->loc, std::to_string(a.c > 0 ? a.c : -a.c))});
   }
 
   // A call of a function defined in the program, inside a kernel: its body translated in
