@@ -42,7 +42,7 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   log("analyze");
   Analysis a = analyze(*prog);
   log("lower");
-  lower::Lowered lowered = lower::lower(*prog, a);
+  lower::Lowered lowered = lower::lower(*prog, a, opts.distributed);
   if (opts.print_lowered)
     std::fputs(lower::print(*prog, lowered).c_str(), stdout);
   return Compiled{std::move(src), std::move(*prog), std::move(a), std::move(lowered)};
