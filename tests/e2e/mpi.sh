@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The mpi-openmp executables under real mpirun, beyond verify (tests/e2e/CMakeLists.txt):
+#   bytes  the .npy files of a run are the same bytes on 1, 2 and 4 ranks, and a --load of them
+#          on 4 ranks (a scatter) saves them back unchanged (a gather)
+#   errors what every rank finds alike -- a split that does not fit, a --procs that does not
+#          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
+#          before anything is allocated or run
+#   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
+# Usage: mpi.sh STENCILC SAMPLES_DIR CASE
+set -euo pipefail
+stencilc=$1
+samples=$2
+case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpirun=(mpirun --allow-run-as-root --oversubscribe)
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# Exactly one line starting with "error: ", equal to $2, and exit code 1, for the command after.
+expect_error() {
+  local want=$1
+  shift
+  local rc=0
+  timeout 60 "$@" >"$tmp/out" 2>&1 || rc=$?
+  cat "$tmp/out"
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1: $*"
+  local n
+  n=$(grep -c '^error: ' "$tmp/out" || true)
+  [ "$n" -eq 1 ] || fail "$n error lines, expected 1: $*"
+  grep -qxF "error: $want" "$tmp/out" || fail "expected 'error: $want'"
+}
+
+case $case in
+bytes)
+  "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
+  sizes=(--set N=13 --steps 7 --init-random 3)
+  for np in 1 2 4; do
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/u$np.npy" \
+      --save "r=$tmp/r$np.npy" >"$tmp/sum$np.json"
+  done
+  for np in 2 4; do
+    cmp "$tmp/u1.npy" "$tmp/u$np.npy" || fail "u differs between 1 and $np ranks"
+    cmp "$tmp/r1.npy" "$tmp/r$np.npy" || fail "r differs between 1 and $np ranks"
+  done
+  # Scatter and gather: load on 4 ranks (split 2x2x1, uneven), no step, save.
+  "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/u1.npy" \
+    --save "u=$tmp/back.npy" >/dev/null
+  cmp "$tmp/u1.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
+  echo "same bytes on 1, 2 and 4 ranks; load and save on 4 ranks round-trip"
+  ;;
+errors)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
+  expect_error "grid 'u' cannot be split over 4 processes in dimension 3 (--procs 1x1x4): it has only 3 cells there" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=3 --procs 1x1x4
+  expect_error "--procs 2x1x1 makes 2 processes, but the job has 4" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --procs 2x1x1
+  head -c 100 /dev/urandom >"$tmp/bad.npy"
+  expect_error "$tmp/bad.npy: not a .npy file (bad magic; it should start with \\x93NUMPY)" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --load "u=$tmp/bad.npy"
+  expect_error "$tmp/none.npy: cannot open: No such file or directory" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --load "u=$tmp/none.npy"
+  # A .npy of the wrong shape.
+  "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.npy" >/dev/null
+  expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
+  echo "every error: one line, exit 1"
+  ;;
+kill)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null
+  start=$(date +%s)
+  rc=0
+  "${mpirun[@]}" -np 4 "$tmp/victim" --set NX=32 --set NY=32 --set NZ=32 --steps 1000000000 \
+    >"$tmp/out" 2>&1 &
+  job=$!
+  # Wait for the four ranks, then kill one of them (this test's own executable, by its pid).
+  for _ in $(seq 100); do
+    [ "$(pgrep -fx "$tmp/victim .*" | wc -l)" -ge 4 ] && break
+    sleep 0.2
+  done
+  victim=$(pgrep -fx "$tmp/victim .*" | head -1)
+  [ -n "$victim" ] || fail "no rank started"
+  sleep 1
+  kill -9 "$victim"
+  for _ in $(seq 300); do
+    kill -0 "$job" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$job" 2>/dev/null; then
+    kill -9 "$job"
+    fail "the job still runs 30 s after a rank was killed"
+  fi
+  wait "$job" || rc=$?
+  cat "$tmp/out"
+  [ "$rc" -ne 0 ] || fail "the job exited 0 after a rank was killed"
+  grep -q 'exited on signal 9' "$tmp/out" || fail "no message naming the killed rank"
+  echo "the job ended $(($(date +%s) - start)) s after it started, exit $rc"
+  ;;
+*)
+  fail "unknown case $case"
+  ;;
+esac
