@@ -5,6 +5,8 @@
 #   errors what every rank finds alike -- a split that does not fit, a --procs that does not
 #          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
 #          before anything is allocated or run
+#   procs  the process grid: --procs, else the compiled-in plan's if it makes as many processes
+#          as the job, else MPI_Dims_create's with the most processes on the slowest dimension
 #   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
 # Usage: mpi.sh STENCILC SAMPLES_DIR CASE
 set -euo pipefail
@@ -67,6 +69,19 @@ errors)
   expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
     "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
   echo "every error: one line, exit 1"
+  ;;
+procs)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp --plan scheme=naive,procs=4x1x1 \
+    -o "$tmp/heat" >/dev/null
+  plan() { "${mpirun[@]}" "$@" --set NX=16 --set NY=8 --set NZ=8 --steps 1 --json |
+    python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["plan"])'; }
+  got=$(plan -np 4 "$tmp/heat")
+  [ "$got" = "scheme=naive,procs=4x1x1,overlap=off" ] || fail "4 ranks, compiled-in plan: $got"
+  got=$(plan -np 2 "$tmp/heat")
+  [ "$got" = "scheme=naive,procs=1x1x2,overlap=off" ] || fail "2 ranks, balanced: $got"
+  got=$(plan -np 4 "$tmp/heat" --procs 1x2x2)
+  [ "$got" = "scheme=naive,procs=1x2x2,overlap=off" ] || fail "4 ranks, --procs 1x2x2: $got"
+  echo "process grids as chosen"
   ;;
 kill)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null

@@ -400,6 +400,22 @@ void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_
 
 int process_dims(int max_rank) { return std::min(max_rank, 3); }
 
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims) {
+  if (!given.empty() || !plan.distribution)
+    return given;
+  int world = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  const auto &p = plan.distribution->procs;
+  std::vector<int> procs(p.begin(), p.begin() + std::min<int>(ndims, static_cast<int>(p.size())));
+  long long product = 1;
+  for (int v : p)
+    product *= v;
+  for (std::size_t d = procs.size(); d < p.size(); ++d)
+    if (p[d] != 1)
+      return {};
+  return product == world ? procs : std::vector<int>{};
+}
+
 Plan with_procs(const Plan &compiled, const Cart &c) {
   Plan p = compiled;
   if (!p.distribution)

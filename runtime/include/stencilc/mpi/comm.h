@@ -140,6 +140,10 @@ private:
 /// The dimensions a process grid spans for grids of at most `max_rank` dimensions (the plan's
 /// procs name three).
 int process_dims(int max_rank);
+/// The process grid to ask Cart for: `given` (--procs) if not empty; else the plan's procs if
+/// they make as many processes as the job has (the model's choice, when it was made for this
+/// count); else empty (MPI_Dims_create balances them).
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims);
 /// `compiled` (the compiled-in plan) with the process grid of `c`.
 Plan with_procs(const Plan &compiled, const Cart &c);
 /// --plan TEXT over `current` for an executable of `target`: naive, k = 1, overlap off in this
