@@ -180,6 +180,8 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   const ir::Program &p = c.program;
   const Target &target = code_target(opts.build.target);
   const bool distributed = target.plan_rules().distributed;
+  if (!opts.procs.empty() && !distributed)
+    throw stencilc::Error(fmt::format("--procs: target '{}' runs one process", target.name()));
   if (!opts.np.empty() && !distributed)
     throw stencilc::Error(fmt::format("--np: target '{}' runs one process (--np is for the "
                                       "distributed targets)",
@@ -224,6 +226,10 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
     std::vector<std::string> cmd = target.launch(exe, ranks);
     cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(*run.steps), "--init-random",
                            std::to_string(opts.seed)});
+    if (!opts.procs.empty()) {
+      cmd.push_back("--procs");
+      cmd.push_back(opts.procs);
+    }
     if (!plan.empty()) {
       cmd.push_back("--plan");
       cmd.push_back(plan);

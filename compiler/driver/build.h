@@ -47,6 +47,8 @@ struct VerifyOptions {
   /// --np: the process counts a distributed target runs with, each compared with the
   /// interpreter (empty: 1); refused for other targets.
   std::vector<int> np;
+  /// --procs AxBxC: the process grid every run of a distributed target uses ("" = its choice).
+  std::string procs;
 };
 
 /// Builds, runs the executable and the interpreter on the same small random inputs, compares

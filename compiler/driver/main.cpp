@@ -105,6 +105,8 @@ int main(int argc, char **argv) {
                      "N[,N...] MPI processes a distributed target runs with (under mpirun), "
                      "each compared with the interpreter; default 1")
       ->delimiter(',');
+  verify->add_option("--procs", vopts.procs,
+                     "AxBxC the process grid of every run (x first; its product must be the --np)");
   verify->add_option("--bitwise", vopts.bitwise,
                      "PLAN: also run with this plan; every grid must equal the naive plan's bit "
                      "for bit (repeatable)")
@@ -211,6 +213,8 @@ int main(int argc, char **argv) {
     // A distributed target's lowering has halo exchanges (--print-lowered shows them).
     if (emit->parsed() || build->parsed() || verify->parsed())
       popts.distributed = find_target(bopts.target).plan_rules().distributed;
+    if (explainc->parsed() || tunec->parsed())
+      popts.distributed = find_target(eopts.target).plan_rules().distributed;
     auto compiled = compile(file, popts);
     if (!compiled)
       return 1;

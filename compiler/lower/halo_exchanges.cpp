@@ -5,10 +5,31 @@
 // ranks followed by the physical faces, dimension by dimension, which the runtime does in the
 // order boundary.h fills one grid, so corners come out the same. The exchange is as deep as the
 // grid's halo (the widest read of it); the stale flags keep "only where stale"; a grid without
-// ghost cells (read only at the centre) has nothing to exchange.
+// ghost cells (read only at the centre) has nothing to exchange, and a sweep or reduction that
+// reads a grid only at the centre needs no exchange of it (its flag stays stale for the next).
 #include "lower/lowered.h"
 
 namespace stc::lower {
+
+namespace {
+
+// Whether the sweep or reduction `act` reads grid g off the centre (only then are its ghost
+// cells read).
+bool reads_off_centre(const ir::Program &p, const Action &act, int g) {
+  bool off = false;
+  auto visit = [&](const ir::Expr &e) {
+    if (e.op == ir::Op::GridRead && e.id == g)
+      for (int o : e.offset)
+        off |= o != 0;
+  };
+  if (act.kind == Action::Kind::Sweep)
+    ir::walk(p.kernels[act.a].body, visit);
+  else if (act.kind == Action::Kind::Reduce)
+    ir::walk(p.reductions[act.a].value, visit);
+  return off;
+}
+
+} // namespace
 
 std::vector<Action> insert_halo_exchanges(const ir::Program &p, const std::vector<Action> &step) {
   std::vector<Action> out;
@@ -19,7 +40,11 @@ std::vector<Action> insert_halo_exchanges(const ir::Program &p, const std::vecto
       bool ghosts = false; // a grid read only at the centre has none to exchange
       for (int d = 0; d < g.rank; ++d)
         ghosts |= g.halo[d] > 0;
-      if (!ghosts)
+      // The fills precede the sweep or reduction that reads the grid.
+      std::size_t reader = i;
+      while (reader < step.size() && step[reader].kind == Action::Kind::FillGhosts)
+        ++reader;
+      if (!ghosts || reader == step.size() || !reads_off_centre(p, step[reader], act.a))
         continue;
       act.kind = Action::Kind::Exchange;
     }
