@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The mpi-openmp executables under real mpirun, beyond verify (tests/e2e/CMakeLists.txt):
-#   bytes  the .npy files of a run are the same bytes on 1, 2 and 4 ranks, and a --load of them
+#   bytes  the .npy and .h5 files of a run (and a --save-every series) are the same bytes on 1,
+#          2 and 4 ranks, and a --load of them
 #          on 4 ranks (a scatter) saves them back unchanged (a gather)
 #   errors what every rank finds alike -- a split that does not fit, a --procs that does not
 #          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
@@ -39,18 +40,24 @@ case $case in
 bytes)
   "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
   sizes=(--set N=13 --steps 7 --init-random 3)
+  # Each rank count writes the same file names in its own directory (an XDMF file names its
+  # HDF5 file).
   for np in 1 2 4; do
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/u$np.npy" \
-      --save "r=$tmp/r$np.npy" >"$tmp/sum$np.json"
+    mkdir "$tmp/$np"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/$np/u.npy" \
+      --save "r=$tmp/$np/r.npy" --save "b=$tmp/$np/b.h5" >"$tmp/$np/sum.json"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$np/s.h5" --save-every 3 \
+      >/dev/null
   done
   for np in 2 4; do
-    cmp "$tmp/u1.npy" "$tmp/u$np.npy" || fail "u differs between 1 and $np ranks"
-    cmp "$tmp/r1.npy" "$tmp/r$np.npy" || fail "r differs between 1 and $np ranks"
+    for f in u.npy r.npy b.h5 b.xmf s.h5 s.xmf; do
+      cmp "$tmp/1/$f" "$tmp/$np/$f" || fail "$f differs between 1 and $np ranks"
+    done
   done
   # Scatter and gather: load on 4 ranks (split 2x2x1, uneven), no step, save.
-  "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/u1.npy" \
+  "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/1/u.npy" \
     --save "u=$tmp/back.npy" >/dev/null
-  cmp "$tmp/u1.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
+  cmp "$tmp/1/u.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
   echo "same bytes on 1, 2 and 4 ranks; load and save on 4 ranks round-trip"
   ;;
 errors)
