@@ -19,6 +19,17 @@ std::string compiler_of(const CompileRequest &r) {
   return v && *v ? v : "c++";
 }
 
+// The C++ compiler with OpenMP and, for generated code, its flags.
+std::vector<std::string> cpu_compiler(const CompileRequest &r) {
+  std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
+                                  "-fopenmp"};
+  if (r.link_runtime)
+    // No contraction into fused multiply-adds: the generated code then rounds exactly as the
+    // interpreter does (and as other plans of the same program do); --cxxflag can turn it on.
+    cmd.insert(cmd.end(), {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+  return cmd;
+}
+
 // What the runtime's core links (libhdf5) and the sanitizer flags, after the runtime's archives.
 void add_runtime_link(std::vector<std::string> &cmd) {
   const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
@@ -63,13 +74,7 @@ public:
     return emit_openmp(p, a, l, opts);
   }
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
-    std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
-                                    "-fopenmp"};
-    if (r.link_runtime)
-      // No contraction into fused multiply-adds: the generated code then rounds exactly as the
-      // interpreter does (and as other plans of the same program do); --cxxflag can turn it on.
-      cmd.insert(cmd.end(),
-                 {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+    std::vector<std::string> cmd = cpu_compiler(r);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.link_runtime) {
@@ -116,10 +121,7 @@ public:
     return emit_mpi_openmp(p, a, l, opts);
   }
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
-    std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
-                                    "-fopenmp"};
-    // As openmp: no contraction, so the ranks round exactly as the interpreter.
-    cmd.insert(cmd.end(), {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+    std::vector<std::string> cmd = cpu_compiler(r);
     add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());

@@ -91,6 +91,19 @@ void check(int rc, const char *what) {
 
 } // namespace
 
+namespace {
+// The cells of rank r's block of the grid, in global indices.
+Box box_of(const Cart &c, const Part &p, int r) {
+  Box b;
+  for (int d = 0; d < p.rank; ++d) {
+    const Block k = c.block_of(p, r, d);
+    b.lo[d] = k.offset;
+    b.hi[d] = k.offset + k.count;
+  }
+  return b;
+}
+} // namespace
+
 Session::Session(int &argc, char **&argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -261,12 +274,7 @@ void Cart::gather(const Grid<T> &local, const Part &p, Grid<T> *global) const {
     return;
   }
   for (int r = 0; r < size_; ++r) {
-    Box b;
-    for (int d = 0; d < p.rank; ++d) {
-      const Block k = block_of(p, r, d);
-      b.lo[d] = k.offset;
-      b.hi[d] = k.offset + k.count;
-    }
+    const Box b = box_of(*this, p, r);
     if (r != 0) {
       buf.resize(static_cast<std::size_t>(b.cells()));
       check(MPI_Recv(buf.data(), bytes<T>(buf.size()), MPI_BYTE, r, 7, comm_, MPI_STATUS_IGNORE),
@@ -287,12 +295,7 @@ void Cart::scatter(const Grid<T> *global, Grid<T> &local, const Part &p) const {
     return;
   }
   for (int r = 0; r < size_; ++r) {
-    Box b;
-    for (int d = 0; d < p.rank; ++d) {
-      const Block k = block_of(p, r, d);
-      b.lo[d] = k.offset;
-      b.hi[d] = k.offset + k.count;
-    }
+    const Box b = box_of(*this, p, r);
     pack(*global, b, buf);
     if (r == 0)
       unpack(local, interior(local), buf);
