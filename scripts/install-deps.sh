@@ -29,6 +29,8 @@ packages=(
   python3-h5py            # tests and scripts/plot.py read the HDF5 files
   bsdutils                # script(1): tests run the progress line on a pseudo-terminal
   python3-matplotlib      # scripts/plot.py: pictures of grids and residual histories
+  libopenmpi-dev          # Open MPI (mpicxx, mpi.h): the mpi-openmp target and its runtime
+  openmpi-bin             # mpirun: MPI executables, verify --np, the MPI tests
 )
 
 missing=()

@@ -2,8 +2,9 @@
 # package that lets an application generate and link stencils at build time:
 #
 #   <prefix>/bin/stencilc
-#   <prefix>/lib/libstencilc_rt_core.a, libstencilc_rt_cpu.a
-#   <prefix>/include/stencilc/*.h, include/stencilc/cpu/*.h
+#   <prefix>/lib/libstencilc_rt_core.a, libstencilc_rt_cpu.a, libstencilc_rt_mpi.a (what
+#                  `stencilc build --target mpi-openmp` links; not in the CMake package yet)
+#   <prefix>/include/stencilc/*.h, include/stencilc/cpu/*.h, include/stencilc/mpi/*.h
 #   <prefix>/lib/cmake/stencilc/   stencilcConfig.cmake, stencilcConfigVersion.cmake,
 #                                  stencilcTargets*.cmake (stencilc::stencilc, stencilc::runtime,
 #                                  stencilc::runtime_core, stencilc::runtime_cpu),
@@ -25,6 +26,7 @@ set_target_properties(stencilc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu EXPORT stencilcTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS stencilc_rt_mpi ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/stencilc
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 # The Physis API header the front end parses Physis programs against (docs/PHYSIS.md).

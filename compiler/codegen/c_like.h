@@ -70,8 +70,10 @@ std::set<int> params_of(const std::vector<ir::Stmt> &body);
 std::string param_copies(const ir::Program &p, const std::set<int> &params);
 
 /// The loop over x of a domain from lo0__ to hi0__; a colour visits every other x, the first
-/// one of a row having the row's parity (of global coordinates, idx[1..rank)).
-std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank);
+/// one of a row having the row's parity (of global coordinates, idx[1..rank), plus `x_offset`,
+/// the global x of local x 0, for a block of a distributed grid).
+std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank,
+                   const std::string &x_offset = "");
 
 /// Integer division or remainder (`op` "/" or "%") and int() that flag a failure in `err__`
 /// instead of throwing, for code that cannot throw (a parallel region, a device); the caller

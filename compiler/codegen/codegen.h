@@ -25,6 +25,12 @@ struct EmitOptions {
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &a,
                                        const lower::Lowered &l, const EmitOptions &opts);
 
+/// The mpi-openmp target, naive plan: the same files and API over the distributed runtime
+/// (stencilc/mpi/comm.h): each rank sweeps its block with OpenMP threads; indices, colours,
+/// sub-domains and boundary values in global coordinates. Needs a distributed lowering.
+std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis &a,
+                                           const lower::Lowered &l, const EmitOptions &opts);
+
 /// Why the openmp temporal plan cannot run this program ("" if it can): rank, `run until`,
 /// arithmetic that can fail per cell, ...
 std::string temporal_unsupported(const ir::Program &p);

@@ -1,6 +1,12 @@
 // The openmp target, naive plan: one parallel sweep per kernel call, OpenMP threads over the
 // outer dimensions, `omp simd` over x. Rows are reached through per-row pointers so that
 // every read is a constant offset from a row pointer, which is what the vectoriser wants.
+//
+// The mpi-openmp target's naive plan is the same code on each rank's block (`mpi` below): the
+// sweeps loop over local indices and add the block's offset (off0__, ...) where the program
+// uses an index, a colour's parity or a sub-domain; ghost cells are refilled by exchange and
+// physical faces (stencilc/mpi/comm.h); reductions combine over ranks; grids are allocated
+// after the global size checks and the decomposition checks.
 #include <algorithm>
 #include <set>
 
@@ -10,6 +16,7 @@
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
 #include "codegen/openmp_temporal.h"
+#include "support/diagnostics.h"
 
 namespace stc {
 
@@ -23,9 +30,15 @@ namespace mus = kainjow::mustache;
 // err__ over threads and throws after it.
 class SweepEmitter : public BodyEmitter {
 public:
-  using BodyEmitter::BodyEmitter;
+  SweepEmitter(const ir::Program &p, const std::vector<std::string> &indices,
+               const std::vector<ir::Local> *locals, bool global = false)
+      : BodyEmitter(p, indices, locals), global_(global) {}
 
 protected:
+  // A block of a distributed grid: the program's index is the global one.
+  std::string index(const ir::Expr &e) const override {
+    return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
+  }
   std::string grid_read(const ir::Expr &e) const override {
     const std::string &g = prog_.grids[e.id].name;
     std::string s = x_index(e);
@@ -45,6 +58,9 @@ protected:
     return flagged_divmod(op, a, b);
   }
   std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
+
+private:
+  bool global_;
 };
 
 // Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
@@ -72,6 +88,7 @@ struct Sweep {
   std::set<int> read, written;
   std::set<int> params;
   std::string omp_clause; // extra clause of the parallel and simd pragmas, e.g. a reduction
+  bool mpi = false;       // a block of a distributed grid (offsets off0__, ... of the domain grid)
 };
 
 std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body) {
@@ -81,7 +98,19 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   // Local copies: the compiler then knows stores to grids cannot change them.
   s += param_copies(p, sw.params);
   const std::string &dom = p.grids[sw.domain_grid].name;
-  if (sw.domain.kind == ir::Domain::Kind::Range) {
+  if (sw.mpi)
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  [[maybe_unused]] const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n",
+                       d, dom);
+  if (sw.domain.kind == ir::Domain::Kind::Range && sw.mpi) {
+    // The global sub-domain clipped to this block, in local indices.
+    s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  const std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - off{0}__, "
+                       "0, {3}_.extent({0})), hi{0}__ = std::clamp<std::int64_t>(({2}) - off{0}__, "
+                       "0, {3}_.extent({0}));\n",
+                       d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom);
+  } else if (sw.domain.kind == ir::Domain::Kind::Range) {
     s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
     for (int d = 0; d < rank; ++d)
       s += fmt::format("  const std::int64_t lo{0}__ = {1}, hi{0}__ = {2};\n", d,
@@ -107,7 +136,13 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   auto loop = [&](int d) {
     return fmt::format("for (std::int64_t {0} = lo{1}__; {0} < hi{1}__; ++{0})", idx[d], d);
   };
-  const std::string xloop = x_loop(sw.domain, idx, rank);
+  std::string xloop = x_loop(sw.domain, idx, rank);
+  if (sw.mpi) { // a colour's parity is that of global coordinates
+    std::vector<std::string> global = idx;
+    for (int d = 1; d < rank; ++d)
+      global[d] = fmt::format("({} + off{}__)", idx[d], d);
+    xloop = x_loop(sw.domain, global, rank, "off0__");
+  }
   auto row_pointers = [&]() {
     std::string r;
     for (int g : used) {
@@ -124,8 +159,8 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   const std::string inner = "#pragma omp simd" + clause + "\n" + xloop + " {\n" + body + "}\n";
   switch (rank) {
   case 1:
-    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" +
-         xloop + " {\n" + body + "}\n";
+    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" + xloop +
+         " {\n" + body + "}\n";
     break;
   case 2:
     s += "#pragma omp parallel for schedule(static)" + clause + "\n" + loop(1) + " {\n" +
@@ -143,10 +178,16 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   return s;
 }
 
-std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
-  SweepEmitter em(p, k.indices, &k.locals);
-  Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
-           params_of(k.body), ""};
+std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi) {
+  SweepEmitter em(p, k.indices, &k.locals, mpi);
+  Sweep sw{k.indices,
+           k.domain,
+           k.domain_grid,
+           grids_read(k.body),
+           grids_written(k.body),
+           params_of(k.body),
+           "",
+           mpi};
   std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
@@ -161,8 +202,8 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
   return s + "}\n";
 }
 
-std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
-  SweepEmitter em(p, r.indices, nullptr);
+std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, bool mpi) {
+  SweepEmitter em(p, r.indices, nullptr, mpi);
   std::set<int> params;
   ir::walk(r.value, [&](const ir::Expr &e) {
     if (e.op == ir::Op::Param)
@@ -175,32 +216,66 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
                                        "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;"};
   const int op = static_cast<int>(r.op);
   const bool divmod = ir::any_may_fail(r.value);
-  Sweep sw{r.indices, r.domain, r.domain_grid, grids_read(r.value), {}, params,
-           fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : "")};
+  Sweep sw{r.indices,
+           r.domain,
+           r.domain_grid,
+           grids_read(r.value),
+           {},
+           params,
+           fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : ""),
+           mpi};
   std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
                                  expr_line_directive(p, r.value), em.expr(r.value),
                                  generated_line_directive(p, p.name + ".cpp"), update[op]);
-  std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
-                              init[op]);
+  std::string s =
+      fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name, init[op]);
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
   if (divmod)
     s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("reduction '{}'", r.name)));
+  if (mpi) {
+    // This rank's part, combined over ranks (min and max exactly; sums in rank order, the
+    // square root of norm2 after: stencilc/mpi/comm.h).
+    static const char *const combine[] = {"cart__->sum(acc__)", "cart__->min(acc__)",
+                                          "cart__->max(acc__)", "std::sqrt(cart__->sum(acc__))"};
+    return s + fmt::format("  return {};\n}}\n", combine[op]);
+  }
   s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n" : "  return acc__;\n";
   return s + "}\n";
 }
 
 // The ghost cells of a grid from its faces, in the order the interpreter fills them.
-std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
+std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi) {
   SetupEmitter setup(p);
-  std::string s = fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
-                              "const Params &prm__ = params_;\n",
-                              g.name, ir::cxx_elem_name(g.type));
-  for (int d = 0; d < g.rank; ++d)
+  std::string s =
+      fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
+                  "const Params &prm__ = params_;\n",
+                  g.name, ir::cxx_elem_name(g.type));
+  // A block of a distributed grid: per dimension, the exchange, then the faces on the physical
+  // boundary, with the ghost cell's global indices in a Dirichlet value.
+  const std::string part = "part__" + g.name + "_";
+  for (int d = 0; d < g.rank; ++d) {
+    if (mpi)
+      s += fmt::format("  cart__->exchange(g__, {}, {});\n", part, d);
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
+      if (mpi)
+        s += fmt::format("  if ({}.physical[{}][{}])\n  ", part, d, side);
+      if (mpi && f.kind == ir::BoundaryKind::Dirichlet) {
+        s += fmt::format(
+            "  stencilc::fill_dirichlet(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
+            "l1__, std::int64_t l2__, std::int64_t l3__) {{\n",
+            d, side);
+        for (int k = 0; k < ir::kMaxRank; ++k)
+          s += fmt::format(
+              "    [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + {1}.offset[{0}];\n", k,
+              part);
+        s += fmt::format("    return static_cast<{}>({});\n  }});\n", ir::cxx_elem_name(g.type),
+                         setup.expr(f.value));
+        continue;
+      }
       switch (f.kind) {
       case ir::BoundaryKind::Neumann:
         s += fmt::format("  stencilc::fill_neumann(g__, {}, {});\n", d, side);
@@ -209,22 +284,28 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
         s += fmt::format("  stencilc::fill_periodic(g__, {}, {});\n", d, side);
         break;
       case ir::BoundaryKind::Dirichlet:
-        s += fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
-                         "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
-                         "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
-                         "}});\n",
-                         d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
+        s +=
+            fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
+                        "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
+                        "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
+                        "}});\n",
+                        d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
         break;
       }
     }
+  }
   return s + "}\n";
 }
 
 // Run-time checks of sizes, mirroring the interpreter's (same messages).
 // The lowering's size checks as statements of the constructor.
-std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks) {
+// `mpi`: before the grids exist, on the global extents gext__G.
+std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks, bool mpi) {
   SetupEmitter setup(p);
   std::string s;
+  auto extent = [&](const std::string &g, int d) {
+    return mpi ? fmt::format("gext__{}[{}]", g, d) : fmt::format("{}_.extent({})", g, d);
+  };
   for (const lower::Check &c : checks) {
     const std::string &name = p.grids[c.grid].name;
     switch (c.kind) {
@@ -232,18 +313,17 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
       const std::string &other = p.grids[c.other].name;
       std::string cond;
       for (int d = 0; d < c.rank; ++d)
-        cond += fmt::format("{}{}_.extent({}) != {}_.extent({})", d ? " || " : "", name, d, other,
-                            d);
+        cond += fmt::format("{}{} != {}", d ? " || " : "", extent(name, d), extent(other, d));
       s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
                        cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
                                               c.owner, name, other)));
       break;
     }
     case lower::Check::Kind::MinExtent:
-      s += fmt::format("  if ({}_.extent({}) < {})\n    throw stencilc::Error({} + "
-                       "std::to_string({}_.extent({})) + {});\n",
-                       name, c.dim, c.width, cxx_string(fmt::format("grid '{}': extent ", name)),
-                       name, c.dim,
+      s += fmt::format("  if ({} < {})\n    throw stencilc::Error({} + "
+                       "std::to_string({}) + {});\n",
+                       extent(name, c.dim), c.width,
+                       cxx_string(fmt::format("grid '{}': extent ", name)), extent(name, c.dim),
                        cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
                                               "width {}",
                                               c.dim + 1, c.width)));
@@ -251,45 +331,74 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
     case lower::Check::Kind::DomainInside:
       s += fmt::format(
           "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
-          "{}_.extent({}))\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
-          "std::to_string(hi) + {} + std::to_string({}_.extent({})) + \"]\");\n  }}\n",
-          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), name, c.dim,
+          "{})\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
+          "std::to_string(hi) + {} + std::to_string({}) + \"]\");\n  }}\n",
+          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), extent(name, c.dim),
           cxx_string(fmt::format("{}: domain [", c.owner)),
-          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)), name, c.dim);
+          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)),
+          extent(name, c.dim));
       break;
     }
   }
   return s;
 }
 
-std::string init_code(const ir::Program &p, const ir::Grid &g) {
+std::string init_code(const ir::Program &p, const ir::Grid &g, bool mpi) {
   InitEmitter setup(p);
   const bool fail = ir::any_may_fail(g.init);
-  std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
-                              g.name);
+  std::string s =
+      fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type), g.name);
   if (fail)
     s += "    int err__ = 0;\n";
+  if (mpi) // local loops; the program's indices are global
+    s += fmt::format("    const stencilc::Extents &o__ = part__{}_.offset;\n", g.name);
   s += fail ? "#pragma omp parallel for collapse(2) schedule(static) reduction(|:err__)\n"
             : "#pragma omp parallel for collapse(2) schedule(static)\n";
-  s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
-       "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
-       "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
-       "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
-  s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
-                   ir::cxx_elem_name(g.type), setup.expr(g.init));
+  if (mpi) {
+    s += "    for (std::int64_t l3__ = 0; l3__ < g.extent(3); ++l3__)\n"
+         "      for (std::int64_t l2__ = 0; l2__ < g.extent(2); ++l2__)\n"
+         "        for (std::int64_t l1__ = 0; l1__ < g.extent(1); ++l1__)\n"
+         "          for (std::int64_t l0__ = 0; l0__ < g.extent(0); ++l0__) {\n"
+         "            [[maybe_unused]] const std::int64_t x0__ = l0__ + o__[0], x1__ = l1__ + "
+         "o__[1], x2__ = l2__ + o__[2], x3__ = l3__ + o__[3];\n";
+    s += fmt::format(
+        "            g.at(l0__, l1__, l2__, l3__) = static_cast<{}>({});\n          }}\n",
+        ir::cxx_elem_name(g.type), setup.expr(g.init));
+  } else {
+    s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
+         "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
+         "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
+         "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
+    s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
+                     ir::cxx_elem_name(g.type), setup.expr(g.init));
+  }
   if (fail)
     s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("init of grid '{}'", g.name)));
   return s + "  }\n";
 }
 
-std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
+std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool mpi) {
   SetupEmitter setup(p);
   const std::string &name = p.grids[g].name;
+  if (mpi && d.kind != ir::Domain::Kind::Range) { // of the global grid
+    const int rank = p.grids[g].rank;
+    if (d.kind != ir::Domain::Kind::Interior)
+      return fmt::format(
+          "static_cast<double>(stencilc::mpi::colour_cells({}, part__{}_.global, {}))", rank, name,
+          d.kind == ir::Domain::Kind::Red ? 0 : 1);
+    std::string s;
+    for (int k = 0; k < rank; ++k)
+      s += fmt::format("{}static_cast<double>(part__{}_.global[{}])", k ? " * " : "", name, k);
+    return s;
+  }
   switch (d.kind) {
-  case ir::Domain::Kind::Interior: return fmt::format("static_cast<double>({}_.interior_size())", name);
-  case ir::Domain::Kind::Red: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
-  case ir::Domain::Kind::Black: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
+  case ir::Domain::Kind::Interior:
+    return fmt::format("static_cast<double>({}_.interior_size())", name);
+  case ir::Domain::Kind::Red:
+    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
+  case ir::Domain::Kind::Black:
+    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
   case ir::Domain::Kind::Range: break;
   }
   std::string s = "1.0";
@@ -314,17 +423,19 @@ std::string comment_lines(const std::string &text) {
   return out;
 }
 
-} // namespace
-
-std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
-                                       const lower::Lowered &l, const EmitOptions &opts) {
+// Both targets' files; `mpi`: mpi-openmp (the templates' mpi sections).
+std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &l,
+                                    const EmitOptions &opts, bool mpi) {
+  if (l.distributed != mpi)
+    internal_error("emit: the lowering is not for this target's kind of process layout");
   SetupEmitter setup(p);
   mus::data d;
+  d.set("mpi", mpi ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("version", std::string(version()));
   d.set("source", p.source_path);
   d.set("name", p.name);
   d.set("ns", p.name);
-  d.set("target", std::string("openmp"));
+  d.set("target", std::string(mpi ? "mpi-openmp" : "openmp"));
   d.set("plan", stencilc::to_string(opts.plan));
   d.set("plan_init", cxx_plan(opts.plan));
   d.set("plan_comment", comment_lines(opts.plan_comment));
@@ -334,8 +445,10 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
             : comment_lines("Kernel statements carry #line directives: compiler messages about "
                             "them cite their lines in\n" +
                             p.source_path + "."));
-  const TemporalCode tc = temporal_code(p, l);
-  d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
+  // mpi-openmp has the naive plan only in this version.
+  const TemporalCode tc = mpi ? TemporalCode{} : temporal_code(p, l);
+  d.set("temporal",
+        tc.why_not.empty() && !mpi ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
   d.set("row_fns", tc.row_fns);
   d.set("temporal_describe", tc.describe);
@@ -358,9 +471,9 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                           ? fmt::format("set.get_int(\"{}\")", q.name)
                           : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
                                         ir::cxx_type_name(q.type), q.name));
-    x.set("default", q.init ? "(" + setup.expr(q.init) + ")"
-                            : fmt::format("missing_param<{}>(\"{}\")",
-                                          ir::cxx_type_name(q.type), q.name));
+    x.set("default",
+          q.init ? "(" + setup.expr(q.init) + ")"
+                 : fmt::format("missing_param<{}>(\"{}\")", ir::cxx_type_name(q.type), q.name));
     params.push_back(x);
     param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);
   }
@@ -369,7 +482,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
 
   mus::data grids{mus::data::type::list};
   std::string names, list, inits, fills;
-  int gi = 0;
+  int gi = 0, max_rank = 1;
   for (const auto &g : p.grids) {
     mus::data x;
     x.set("name", g.name);
@@ -384,19 +497,29 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     x.set("extents", ext);
     x.set("halos", halo);
     x.set("random", g.init ? std::string("false") : std::string("true"));
-    x.set("refresh_on_change", g.time_dependent_ghosts() ? std::string("true") : std::string("false"));
+    // Distributed: the neighbours' ghost cells hold the interior, whatever the faces.
+    x.set("refresh_on_change",
+          g.time_dependent_ghosts() || mpi ? std::string("true") : std::string("false"));
+    std::string periodic;
+    for (int k = 0; k < ir::kMaxRank; ++k)
+      periodic += fmt::format(
+          "{}{}", k ? ", " : "",
+          k < g.rank && g.faces[2 * k].kind == ir::BoundaryKind::Periodic ? "true" : "false");
+    x.set("periodic", periodic);
     grids.push_back(x);
     names += (names.empty() ? "" : ", ") + cxx_string(g.name);
     list += (list.empty() ? "" : ", ") + g.name;
     if (g.init)
-      inits += init_code(p, g);
-    fills += fill_definition(p, g) + "\n";
+      inits += init_code(p, g, mpi);
+    fills += fill_definition(p, g, mpi) + "\n";
+    max_rank = std::max(max_rank, g.rank);
   }
   d.set("grids", grids);
   d.set("grid_names", names);
   d.set("grid_list", list);
   d.set("inits", inits);
   d.set("fill_defs", fills);
+  d.set("max_rank", std::to_string(max_rank));
 
   mus::data kernels{mus::data::type::list};
   std::string defs;
@@ -404,7 +527,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     mus::data x;
     x.set("name", k.name);
     kernels.push_back(x);
-    defs += kernel_definition(p, k) + "\n";
+    defs += kernel_definition(p, k, mpi) + "\n";
   }
   mus::data reductions{mus::data::type::list};
   std::string red_list;
@@ -412,14 +535,14 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     mus::data x;
     x.set("name", r.name);
     reductions.push_back(x);
-    defs += reduction_definition(p, r) + "\n";
+    defs += reduction_definition(p, r, mpi) + "\n";
     red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
   }
   d.set("kernels", kernels);
   d.set("reductions", reductions);
   d.set("reduction_list", red_list);
   d.set("kernel_defs", defs);
-  d.set("checks", size_checks(p, l.checks));
+  d.set("checks", size_checks(p, l.checks, mpi));
   d.set("default_steps", p.steps ? setup.expr(p.steps)
                                  : fmt::format("{} /* run steps: --steps, default {} */",
                                                ir::kDefaultSteps, ir::kDefaultSteps));
@@ -430,6 +553,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   for (const lower::Action &act : l.step) {
     switch (act.kind) {
     case lower::Action::Kind::FillGhosts:
+    case lower::Action::Kind::Exchange: // fill__G exchanges (emit_cpu checked the lowering)
       step += fill_if_stale(p.grids[act.a]);
       break;
     case lower::Action::Kind::Sweep:
@@ -444,14 +568,12 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
       step += fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
                           p.grids[act.a].name, p.grids[act.b].name);
       break;
-    case lower::Action::Kind::MarkStale:
-      step += mark_stale(p.grids[act.a]);
-      break;
+    case lower::Action::Kind::MarkStale: step += mark_stale(p.grids[act.a]); break;
     }
   }
   for (int k : l.schedule.updates)
     updates += (updates.empty() ? "" : " + ") +
-               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid);
+               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid, mpi);
   d.set("step_body", step);
   d.set("cell_updates", updates.empty() ? "0.0" : updates);
 
@@ -466,6 +588,18 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   return {render("cpu/program.h.mustache", p.name + ".h"),
           render("cpu/program.cpp.mustache", p.name + ".cpp"),
           render("cpu/main.cpp.mustache", p.name + "_main.cpp")};
+}
+
+} // namespace
+
+std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
+                                       const lower::Lowered &l, const EmitOptions &opts) {
+  return emit_cpu(p, l, opts, false);
+}
+
+std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis &,
+                                           const lower::Lowered &l, const EmitOptions &opts) {
+  return emit_cpu(p, l, opts, true);
 }
 
 } // namespace stc

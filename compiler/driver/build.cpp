@@ -22,6 +22,7 @@
 #include "stencilc/error.h"
 #include "stencilc/execute.h"
 #include "stencilc/npy.h"
+#include "support/diagnostics.h"
 #include "target/target.h"
 
 namespace stc {
@@ -53,6 +54,10 @@ std::string mutated_for_test(const std::string &text) {
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target_name,
                                       const std::string &dir, const EmitRequest &req) {
   const Target &target = code_target(target_name);
+  if (c.lowered.distributed != target.plan_rules().distributed)
+    internal_error(fmt::format("the program was lowered for a {} target, not for {}",
+                               c.lowered.distributed ? "distributed" : "single-process",
+                               target_name));
   PlanSource source = PlanSource::Model;
   EmitOptions opts;
   opts.plan = plan_to_emit(c.program, c.analysis, target, req.plan, req.machine, source);
@@ -90,8 +95,8 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
     std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
   const int rc = run_process(cmd);
   if (rc == 127)
-    throw stencilc::Error(fmt::format("cannot run the C++ compiler '{}' (set CXX or --cxx)",
-                                      cmd[0]));
+    throw stencilc::Error(
+        fmt::format("cannot run the C++ compiler '{}' (set CXX or --cxx)", cmd[0]));
   if (rc != 0)
     throw stencilc::Error(fmt::format("the C++ compiler failed (exit {}) on the generated code; "
                                       "command: {}",
@@ -173,6 +178,18 @@ std::vector<std::pair<std::string, std::string>> small_sizes(const ir::Program &
 
 int verify(const Compiled &c, const VerifyOptions &opts) {
   const ir::Program &p = c.program;
+  const Target &target = code_target(opts.build.target);
+  const bool distributed = target.plan_rules().distributed;
+  if (!opts.procs.empty() && !distributed)
+    throw stencilc::Error(fmt::format("--procs: target '{}' runs one process", target.name()));
+  if (!opts.np.empty() && !distributed)
+    throw stencilc::Error(fmt::format("--np: target '{}' runs one process (--np is for the "
+                                      "distributed targets)",
+                                      target.name()));
+  for (int n : opts.np)
+    if (n < 1 || n > 64)
+      throw stencilc::Error(fmt::format("--np {}: expected process counts from 1 to 64", n));
+  const std::vector<int> nps = opts.np.empty() ? std::vector<int>{1} : opts.np;
   TempDir tmp;
   const std::string exe = tmp.path() + "/" + p.name;
   build_executable(c, opts.build, exe);
@@ -205,10 +222,14 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   for (const auto &g : p.grids)
     ref.saves.emplace_back(g.name, tmp.path() + "/ref_" + g.name + ".npy");
   // One run of the executable with a plan ("" = compiled-in), its grids saved as PREFIX_G.npy.
-  auto run_exe = [&](const std::string &plan, const std::string &prefix) {
-    std::vector<std::string> cmd = code_target(opts.build.target).launch(exe);
+  auto run_exe = [&](const std::string &plan, const std::string &prefix, int ranks) {
+    std::vector<std::string> cmd = target.launch(exe, ranks);
     cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(*run.steps), "--init-random",
                            std::to_string(opts.seed)});
+    if (!opts.procs.empty()) {
+      cmd.push_back("--procs");
+      cmd.push_back(opts.procs);
+    }
     if (!plan.empty()) {
       cmd.push_back("--plan");
       cmd.push_back(plan);
@@ -229,11 +250,9 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
       std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
     const int rc = run_process(cmd, tmp.path() + "/" + prefix + ".json");
     if (rc != 0)
-      throw stencilc::Error(fmt::format("the generated executable failed (exit {}): {}", rc,
-                                        command_line(cmd)));
+      throw stencilc::Error(
+          fmt::format("the generated executable failed (exit {}): {}", rc, command_line(cmd)));
   };
-  run_exe("", "gen");
-
   // The interpreter's summary goes to a file too: only the comparison is printed.
   {
     std::FILE *f = std::fopen((tmp.path() + "/ref.json").c_str(), "w");
@@ -249,49 +268,60 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   }
 
   bool ok = true;
-  // Grids: bit for bit unless --tolerance (element by element, relative).
-  std::int64_t cells = 0; // the largest grid's: the most terms a reduction adds
-  for (const auto &g : p.grids) {
-    const auto diff = stencilc::npy_compare(tmp.path() + "/gen_" + g.name + ".npy",
-                                            tmp.path() + "/ref_" + g.name + ".npy", opts.tolerance);
-    cells = std::max(cells, diff.count);
-    ok &= diff.differing == 0;
-    std::printf("  grid %-12s %-6s %10lld cells  %s\n", g.name.c_str(), ir::type_name(g.type),
-                static_cast<long long>(diff.count),
-                grid_verdict(diff, "generated", "interpreter", opts.tolerance).c_str());
-  }
-  // Iterations and reductions, from the two summaries.
   auto summary = [&](const std::string &file) {
     return read_json_line(tmp.path() + "/" + file, "verify: cannot read the summary in " + file);
   };
-  const auto gen_sum = summary("gen.json"), ref_sum = summary("ref.json");
-  const std::int64_t gen_steps = gen_sum["steps"], ref_steps = ref_sum["steps"];
-  const bool steps_ok = gen_steps == ref_steps;
-  ok &= steps_ok;
-  std::printf("  steps        %lld generated, %lld interpreter  %s\n",
-              static_cast<long long>(gen_steps), static_cast<long long>(ref_steps),
-              steps_ok ? "ok" : "MISMATCH");
-  for (const auto &r : p.reductions) {
-    const double a = summary_number(gen_sum["reductions"][r.name]);
-    const double b = summary_number(ref_sum["reductions"][r.name]);
-    const double tol = reduction_tolerance(r.op, cells, opts.tolerance);
-    const bool agree = reductions_agree(a, b, tol);
-    ok &= agree;
-    std::printf("  reduction %-12s %.17g generated, %.17g interpreter  (%s)  %s\n", r.name.c_str(),
-                a, b, tol == 0 ? "exact" : fmt::format("within {:.1e} relative", tol).c_str(),
-                agree ? "ok" : "MISMATCH");
+  const auto ref_sum = summary("ref.json");
+  // The executable on each process count, compared with the interpreter's one run.
+  for (const int ranks : nps) {
+    const std::string gen = distributed ? fmt::format("gen{}", ranks) : std::string("gen");
+    if (distributed)
+      std::printf("  on %d process%s (%s)\n", ranks, ranks == 1 ? "" : "es",
+                  command_line(target.launch(p.name, ranks)).c_str());
+    run_exe("", gen, ranks);
+    // Grids: bit for bit unless --tolerance (element by element, relative).
+    std::int64_t cells = 0; // the largest grid's: the most terms a reduction adds
+    for (const auto &g : p.grids) {
+      const auto diff =
+          stencilc::npy_compare(tmp.path() + "/" + gen + "_" + g.name + ".npy",
+                                tmp.path() + "/ref_" + g.name + ".npy", opts.tolerance);
+      cells = std::max(cells, diff.count);
+      ok &= diff.differing == 0;
+      std::printf("  grid %-12s %-6s %10lld cells  %s\n", g.name.c_str(), ir::type_name(g.type),
+                  static_cast<long long>(diff.count),
+                  grid_verdict(diff, "generated", "interpreter", opts.tolerance).c_str());
+    }
+    // Iterations and reductions, from the two summaries.
+    const auto gen_sum = summary(gen + ".json");
+    const std::int64_t gen_steps = gen_sum["steps"], ref_steps = ref_sum["steps"];
+    const bool steps_ok = gen_steps == ref_steps;
+    ok &= steps_ok;
+    std::printf("  steps        %lld generated, %lld interpreter  %s\n",
+                static_cast<long long>(gen_steps), static_cast<long long>(ref_steps),
+                steps_ok ? "ok" : "MISMATCH");
+    for (const auto &r : p.reductions) {
+      const double a = summary_number(gen_sum["reductions"][r.name]);
+      const double b = summary_number(ref_sum["reductions"][r.name]);
+      const double tol = reduction_tolerance(r.op, cells, opts.tolerance);
+      const bool agree = reductions_agree(a, b, tol);
+      ok &= agree;
+      std::printf("  reduction %-12s %.17g generated, %.17g interpreter  (%s)  %s\n",
+                  r.name.c_str(), a, b,
+                  tol == 0 ? "exact" : fmt::format("within {:.1e} relative", tol).c_str(),
+                  agree ? "ok" : "MISMATCH");
+    }
   }
   std::printf("%s: %s\n", p.name.c_str(),
               ok ? "the generated code agrees with the interpreter"
                  : "the generated code DIFFERS from the interpreter");
   // Other plans of the same build: the same bits as naive, grid by grid.
   if (!opts.bitwise.empty()) {
-    run_exe("scheme=naive", "naive");
+    run_exe("scheme=naive", "naive", nps.front());
     const auto naive = summary("naive.json");
     bool all = true;
     for (std::size_t i = 0; i < opts.bitwise.size(); ++i) {
       const std::string prefix = fmt::format("plan{}", i);
-      run_exe(opts.bitwise[i], prefix);
+      run_exe(opts.bitwise[i], prefix, nps.front());
       const auto sum = summary(prefix + ".json");
       std::string differs;
       for (const auto &g : p.grids) {

@@ -44,6 +44,11 @@ struct VerifyOptions {
   /// --tolerance: grids agree cell by cell within this relative difference instead of bit for
   /// bit (for a target whose math library rounds differently); 0 = bit for bit.
   double tolerance = 0;
+  /// --np: the process counts a distributed target runs with, each compared with the
+  /// interpreter (empty: 1); refused for other targets.
+  std::vector<int> np;
+  /// --procs AxBxC: the process grid every run of a distributed target uses ("" = its choice).
+  std::string procs;
 };
 
 /// Builds, runs the executable and the interpreter on the same small random inputs, compares

@@ -110,6 +110,12 @@ int main(int argc, char **argv) {
   verify->add_option("--steps", vsteps, "steps to run (default: min(program default, 5))")
       ->check(CLI::NonNegativeNumber);
   verify->add_option("--seed", vopts.seed, "seed of the random inputs")->capture_default_str();
+  verify->add_option("--np", vopts.np,
+                     "N[,N...] MPI processes a distributed target runs with (under mpirun), "
+                     "each compared with the interpreter; default 1")
+      ->delimiter(',');
+  verify->add_option("--procs", vopts.procs,
+                     "AxBxC the process grid of every run (x first; its product must be the --np)");
   verify->add_option("--bitwise", vopts.bitwise,
                      "PLAN: also run with this plan; every grid must equal the naive plan's bit "
                      "for bit (repeatable)")
@@ -213,6 +219,11 @@ int main(int argc, char **argv) {
     }
   }
   try {
+    // A distributed target's lowering has halo exchanges (--print-lowered shows them).
+    if (emit->parsed() || build->parsed() || verify->parsed())
+      popts.distributed = find_target(bopts.target).plan_rules().distributed;
+    if (explainc->parsed() || tunec->parsed())
+      popts.distributed = find_target(eopts.target).plan_rules().distributed;
     auto compiled = compile(file, popts);
     if (!compiled)
       return 1;

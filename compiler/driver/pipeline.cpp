@@ -53,7 +53,7 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   log("analyze");
   Analysis a = analyze(*prog);
   log("lower");
-  lower::Lowered lowered = lower::lower(*prog, a);
+  lower::Lowered lowered = lower::lower(*prog, a, opts.distributed);
   if (opts.print_lowered)
     std::fputs(lower::print(*prog, lowered).c_str(), stdout);
   return Compiled{std::move(src), std::move(*headers), std::move(*ast), std::move(*prog),

@@ -17,6 +17,7 @@ struct PipelineOptions {
   bool verbose = false;  // log each step to stderr
   bool print_ir = false; // print the checked IR to stdout
   bool print_lowered = false; // print the lowered program to stdout
+  bool distributed = false;   // lower for a distributed target (halo exchanges)
 };
 
 struct Compiled {

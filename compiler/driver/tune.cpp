@@ -64,7 +64,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   std::vector<std::vector<double>> rates(runnable.size());
   for (int round = 0; round < opts.rounds; ++round)
     for (std::size_t i = 0; i < runnable.size(); ++i) {
-      std::vector<std::string> cmd = target.launch(exe);
+      std::vector<std::string> cmd = target.launch(exe, 1);
       cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(opts.steps),
                                       "--init-random", "1", "--plan", stencilc::to_string(runnable[i].plan)});
       for (const auto &[k, v] : opts.explain.run.sets) {

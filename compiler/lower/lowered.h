@@ -1,11 +1,12 @@
 // The lowered program: what every target does, decided once and printable (--print-lowered),
 // before any target is involved. The run block as actions (fill ghost cells, sweep a kernel
-// over its domain, reduce, swap; room for halo exchanges and device transfers), the checks a
+// over its domain, reduce, swap; halo exchanges for distributed targets; room for device
+// transfers), the checks a
 // generated program makes on its sizes at run time, the cells a step updates, and the temporal
 // schedule's margins (how far a step reaches, summed over its kernel calls), which the CPU
 // engine, the model and the MPI and GPU plans all need.
 //
-// One pass per file (run_block.cpp, ghost_fills.cpp, checks.cpp, schedule.cpp); lower.cpp runs
+// One pass per file (run_block.cpp, ghost_fills.cpp, halo_exchanges.cpp, checks.cpp, schedule.cpp); lower.cpp runs
 // them in order; print.cpp prints the result. Each pass has a lit test (tests/lit/lower/).
 #pragma once
 #include <array>
@@ -25,6 +26,9 @@ struct Action {
     Reduce,     // reduction a over its domain
     Swap,       // grids a and b exchange storage (ghost cells travel with it)
     MarkStale,  // grid a's ghost cells no longer match its interior (Neumann, periodic faces)
+    Exchange,   // distributed: refill grid a's ghost cells, if stale, dimension by dimension:
+                // its halo exchanged with the neighbour ranks (periodic faces wrapping), then
+                // the faces on the physical boundary from their conditions
   };
   Kind kind;
   int a = -1, b = -1;
@@ -67,6 +71,7 @@ struct Schedule {
 };
 
 struct Lowered {
+  bool distributed = false; // lowered for a distributed target (Exchange actions)
   std::vector<Action> step; // one iteration of the run block
   std::vector<Check> checks;
   Schedule schedule;
@@ -78,14 +83,18 @@ struct Lowered {
 std::vector<Action> lower_run_block(const ir::Program &p);
 /// A FillGhosts before every Sweep and Reduce for each grid it reads.
 std::vector<Action> insert_ghost_fills(const ir::Program &p, const std::vector<Action> &step);
+/// For a distributed target: every FillGhosts of a grid with ghost cells becomes an Exchange
+/// (the others go), and a sweep marks every grid it writes stale (its neighbours' ghost cells
+/// hold its interior), whatever its faces.
+std::vector<Action> insert_halo_exchanges(const ir::Program &p, const std::vector<Action> &step);
 /// The size checks: shapes of the grids a kernel or reduction uses, extents at least the
 /// stencil's width, sub-domains inside their grid.
 std::vector<Check> size_checks(const ir::Program &p);
 /// The step's state grids, its calls' reach and the cells it updates.
 Schedule step_schedule(const ir::Program &p, const Analysis &a);
 
-/// Runs the passes.
-Lowered lower(const ir::Program &p, const Analysis &a);
+/// Runs the passes; `distributed`: for a target whose grids are split over processes (MPI).
+Lowered lower(const ir::Program &p, const Analysis &a, bool distributed = false);
 
 /// The lowered program as text (--print-lowered).
 std::string print(const ir::Program &p, const Lowered &l);

@@ -29,7 +29,7 @@ std::string domain(const ir::Program &p, const ir::Domain &d, int grid) {
 } // namespace
 
 std::string print(const ir::Program &p, const Lowered &l) {
-  std::string s = fmt::format("lowered {}\n", p.name);
+  std::string s = fmt::format("lowered {}{}\n", p.name, l.distributed ? " (distributed)" : "");
   s += "step:\n";
   for (const Action &a : l.step) {
     switch (a.kind) {
@@ -53,6 +53,14 @@ std::string print(const ir::Program &p, const Lowered &l) {
     case Action::Kind::MarkStale:
       s += fmt::format("  mark-stale {}\n", p.grids[a.a].name);
       break;
+    case Action::Kind::Exchange: {
+      const ir::Grid &g = p.grids[a.a];
+      std::string halo;
+      for (int d = 0; d < g.rank; ++d)
+        halo += fmt::format("{}{}", d ? ", " : "", g.halo[d]);
+      s += fmt::format("  exchange {} (halo {})\n", g.name, halo);
+      break;
+    }
     }
   }
   s += "checks:\n";

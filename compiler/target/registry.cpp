@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "target/runtime_paths.h"
 #include "stencilc/error.h"
+#include "target/runtime_paths.h"
 #include "target/target.h"
 
 namespace stc {
@@ -17,6 +17,36 @@ std::string compiler_of(const CompileRequest &r) {
     return r.cxx;
   const char *v = std::getenv("CXX");
   return v && *v ? v : "c++";
+}
+
+// The C++ compiler with OpenMP and, for generated code, its flags.
+std::vector<std::string> cpu_compiler(const CompileRequest &r) {
+  std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
+                                  "-fopenmp"};
+  if (r.link_runtime)
+    // No contraction into fused multiply-adds: the generated code then rounds exactly as the
+    // interpreter does (and as other plans of the same program do); --cxxflag can turn it on.
+    cmd.insert(cmd.end(), {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+  return cmd;
+}
+
+// What the runtime's core links (libhdf5) and the sanitizer flags, after the runtime's archives.
+void add_runtime_link(std::vector<std::string> &cmd) {
+  const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
+  std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);
+  for (std::string lib; libs >> lib;)
+    cmd.push_back(lib);
+  for (const char *f : {STENCILC_RT_LINK_FLAGS})
+    if (*f)
+      cmd.push_back(f);
+}
+
+// Words of an environment variable, else of the configured default (flags of mpicxx --showme).
+void add_words(std::vector<std::string> &cmd, const char *var, const char *fallback) {
+  const char *env = std::getenv(var);
+  std::istringstream words(env && *env ? env : fallback);
+  for (std::string w; words >> w;)
+    cmd.push_back(w);
 }
 
 // C++ with OpenMP on the CPU: naive sweeps and the CPU engine's temporal blocking.
@@ -33,36 +63,25 @@ public:
   }
   std::string why_not_blocked(const ir::Program &p) const override {
     const std::string why = temporal_unsupported(p);
-    return why.empty() ? why : fmt::format("temporal blocking does not apply to {}: {}", p.name, why);
+    return why.empty() ? why
+                       : fmt::format("temporal blocking does not apply to {}: {}", p.name, why);
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
     return plan.naive() ? "" : why_not_blocked(p);
   }
-  std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
-                                  const lower::Lowered &l, const EmitOptions &opts) const override {
+  std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a, const lower::Lowered &l,
+                                  const EmitOptions &opts) const override {
     return emit_openmp(p, a, l, opts);
   }
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
-    std::vector<std::string> cmd = {compiler_of(r), "-std=c++17", "-O3", "-march=native",
-                                    "-fopenmp"};
-    if (r.link_runtime)
-      // No contraction into fused multiply-adds: the generated code then rounds exactly as the
-      // interpreter does (and as other plans of the same program do); --cxxflag can turn it on.
-      cmd.insert(cmd.end(), {"-ffp-contract=off", "-Wall", "-Wextra", "-I" + runtime_include_dir()});
+    std::vector<std::string> cmd = cpu_compiler(r);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.link_runtime) {
       // The CPU engine, then the core it uses (a static archive must come before what it uses).
       for (const char *lib : {"cpu", "core"})
         cmd.push_back(runtime_library(lib));
-      // What the runtime links (libhdf5), separated by spaces.
-      const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
-      std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);
-      for (std::string lib; libs >> lib;)
-        cmd.push_back(lib);
-      for (const char *f : {STENCILC_RT_LINK_FLAGS})
-        if (*f)
-          cmd.push_back(f);
+      add_runtime_link(cmd);
     }
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;
@@ -70,6 +89,57 @@ public:
 
 private:
   std::string name_ = "openmp";
+};
+
+// MPI ranks with OpenMP threads inside each: the naive plan in this version (docs/MPI.md), over
+// the distributed runtime (stencilc_rt_mpi), built with Open MPI's wrapper flags and started
+// under mpirun.
+class MpiOpenmpTarget final : public Target {
+public:
+  const std::string &name() const override { return name_; }
+  bool generates_code() const override { return true; }
+  stencilc::PlanRules plan_rules() const override { return {stencilc::Platform::Cpu, true, name_}; }
+  std::vector<std::string> reserved_names() const override {
+    return {"_OPENMP",       "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num",
+            "omp_get_wtime", "MPI_COMM_WORLD"};
+  }
+  std::string why_not_blocked(const ir::Program &p) const override {
+    return fmt::format("{} has no temporal plan across ranks yet (it runs {} with the naive plan)",
+                       name_, p.name);
+  }
+  std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
+    if (!plan.naive())
+      return why_not_blocked(p);
+    if (plan.distribution && (plan.distribution->k != 1 || plan.distribution->overlap))
+      return fmt::format("{} exchanges halos every step without overlap in this version (k=1, "
+                         "overlap=off)",
+                         name_);
+    return "";
+  }
+  std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a, const lower::Lowered &l,
+                                  const EmitOptions &opts) const override {
+    return emit_mpi_openmp(p, a, l, opts);
+  }
+  std::vector<std::string> compile_command(const CompileRequest &r) const override {
+    std::vector<std::string> cmd = cpu_compiler(r);
+    add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
+    cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
+    cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    for (const char *lib : {"mpi", "core"})
+      cmd.push_back(runtime_library(lib));
+    add_runtime_link(cmd);
+    add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
+    cmd.insert(cmd.end(), {"-o", r.exe});
+    return cmd;
+  }
+  std::vector<std::string> launch(const std::string &exe, int ranks) const override {
+    // As root (containers, CI) mpirun wants --allow-run-as-root; more ranks than cores need
+    // --oversubscribe.
+    return {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), exe};
+  }
+
+private:
+  std::string name_ = "mpi-openmp";
 };
 
 // A target the model knows (explain shows its candidates) that generates no code yet.
@@ -108,7 +178,7 @@ const std::vector<const Target *> &all_targets() {
     v.push_back(std::make_unique<OpenmpTarget>());
     v.push_back(std::make_unique<PlannedTarget>("cuda", Platform::Gpu, false));
     v.push_back(std::make_unique<PlannedTarget>("hip", Platform::Gpu, false));
-    v.push_back(std::make_unique<PlannedTarget>("mpi-openmp", Platform::Cpu, true));
+    v.push_back(std::make_unique<MpiOpenmpTarget>());
     v.push_back(std::make_unique<PlannedTarget>("mpi-cuda", Platform::Gpu, true));
     v.push_back(std::make_unique<PlannedTarget>("mpi-hip", Platform::Gpu, true));
     return v;

@@ -44,8 +44,12 @@ public:
                                           const EmitOptions &opts) const = 0;
   /// The command that compiles the generated sources into an executable.
   virtual std::vector<std::string> compile_command(const CompileRequest &r) const = 0;
-  /// The command that starts an executable of this target (MPI: under mpirun).
-  virtual std::vector<std::string> launch(const std::string &exe) const { return {exe}; }
+  /// The command that starts an executable of this target on `ranks` processes (MPI: under
+  /// mpirun; a target that is not distributed runs one process and ignores it).
+  virtual std::vector<std::string> launch(const std::string &exe, int ranks = 1) const {
+    (void)ranks;
+    return {exe};
+  }
 };
 
 /// The target of emit, build, verify, explain and tune when none is given.

@@ -16,4 +16,9 @@ namespace stencilc {
 /// Throws stencilc::Error on bad input.
 void execute(Program &program, const RunOptions &opts, std::FILE *out = stdout);
 
+/// The checks execute() makes of the options before doing anything (grid names of --load and
+/// --save, --save-every, --history of a program without reductions); throws stencilc::Error.
+/// They depend on the options and the program only, so every MPI rank finds the same.
+void check_run_options(const Program &program, const RunOptions &opts);
+
 } // namespace stencilc

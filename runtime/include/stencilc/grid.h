@@ -106,6 +106,9 @@ template <typename T> double checksum(const Grid<T> &g);
 /// mapped to [0, 1) for floating types (top 53 bits * 2^-53, then converted) and to 0..99
 /// for int32. Both the interpreter and generated code call this, so inputs are identical.
 template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index);
+/// The value fill_random gives the cell of linear interior index i (for a block of a grid
+/// split over processes, i of the whole grid).
+template <typename T> T random_value(std::uint64_t seed, std::uint64_t grid_index, std::uint64_t i);
 
 /// numpy dtype string of T: "<f4", "<f8", "<i4".
 template <typename T> const char *npy_descr();

@@ -42,8 +42,11 @@ public:
   virtual bool converged() const { return false; }
   /// The latest value of every reduction, in declaration order (NaN if never computed).
   virtual std::vector<std::pair<std::string, double>> reductions() const { return {}; }
-  /// Threads the program computes with (1 for the interpreter).
+  /// Threads the program computes with (1 for the interpreter; per process for MPI).
   virtual int threads() const = 0;
+  /// false on the MPI ranks other than 0: they take part in every gather behind grid(),
+  /// save() and checksum() but write no file and print nothing (execute()).
+  virtual bool writes_files() const { return true; }
 };
 
 } // namespace stencilc

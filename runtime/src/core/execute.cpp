@@ -57,7 +57,7 @@ RunResult run_in_chunks(Program &program, std::int64_t steps, std::int64_t every
 
 } // namespace
 
-void execute(Program &program, const RunOptions &opts, std::FILE *out) {
+void check_run_options(const Program &program, const RunOptions &opts) {
   const std::vector<std::string> names = program.grid_names();
   auto check_grid = [&](const std::string &g, const char *option) {
     for (const auto &n : names)
@@ -69,7 +69,6 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
     throw Error(std::string(option) + " " + g + "=...: no grid named '" + g + "' (grids: " + list +
                 ")");
   };
-  // Check every name and output file before doing any work, so a typo fails fast.
   for (const auto &[g, f] : opts.loads)
     check_grid(g, "--load");
   for (const auto &[g, f] : opts.saves)
@@ -77,14 +76,20 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   if (opts.save_every < 0 || (opts.save_every > 0 && opts.saves.empty()))
     throw Error("--save-every " + std::to_string(opts.save_every) +
                 ": needs N >= 1 and at least one --save");
+  if (!opts.history.empty() && program.reductions().empty())
+    throw Error("--history " + opts.history + ": " + program.name() +
+                " has no reductions to record (declare one with `reduce`)");
+}
+
+void execute(Program &program, const RunOptions &opts, std::FILE *out) {
+  const std::vector<std::string> names = program.grid_names();
+  // Check every name and output file before doing any work, so a typo fails fast.
+  check_run_options(program, opts);
   std::unique_ptr<History> history;
-  if (!opts.history.empty()) {
+  if (!opts.history.empty() && program.writes_files()) {
     std::vector<std::string> reductions;
     for (const auto &[name, value] : program.reductions())
       reductions.push_back(name);
-    if (reductions.empty())
-      throw Error("--history " + opts.history + ": " + program.name() +
-                  " has no reductions to record (declare one with `reduce`)");
     history = std::make_unique<History>(opts.history, reductions);
   }
   RunOutputs outputs(program, opts.saves, opts.save_every);
@@ -99,9 +104,10 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
     throw Error("the step count is " + std::to_string(steps) + "; it must be at least 0");
   Clock clock = Clock::from_environment();
   Progress progress(program.name(), steps, program.has_condition(),
-                    !opts.json && ::isatty(STDERR_FILENO), clock);
+                    !opts.json && program.writes_files() && ::isatty(STDERR_FILENO), clock);
   RunResult r;
-  if (progress.enabled() || opts.save_every || history) {
+  // Every rank of an MPI program takes the same chunks (its reductions agree on every rank).
+  if (progress.enabled() || opts.save_every || !opts.history.empty()) {
     r = run_in_chunks(program, steps, opts.save_every, outputs, history.get(), progress, clock);
   } else {
     Timer timer;
@@ -129,6 +135,8 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.threads = program.threads();
   for (const auto &n : names)
     s.checksums.emplace_back(n, program.checksum(n));
+  if (!program.writes_files())
+    return;
   const std::string text = opts.json ? summary_json(s) + "\n" : summary_text(s);
   std::fputs(text.c_str(), out);
   std::fflush(out);

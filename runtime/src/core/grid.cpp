@@ -187,21 +187,25 @@ template <typename T> double checksum(const Grid<T> &g) {
   return sum;
 }
 
-template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index) {
+template <typename T>
+T random_value(std::uint64_t seed, std::uint64_t grid_index, std::uint64_t i) {
   const std::uint64_t base = seed * 0x9E3779B97F4A7C15ULL + grid_index * 0xBF58476D1CE4E5B9ULL;
+  const std::uint64_t r = splitmix64(base + i);
+  if constexpr (std::is_floating_point_v<T>) {
+    T v = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53);
+    // Rounding to float can reach 1.0; keep the documented half-open range.
+    return v < T(1) ? v : std::nextafter(T(1), T(0));
+  } else {
+    return static_cast<T>(r % 100);
+  }
+}
+
+template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index) {
   const std::int64_t n = g.extent(0);
   std::uint64_t i = 0;
   for_each_interior_row(g, [&](T *row) {
-    for (std::int64_t x = 0; x < n; ++x, ++i) {
-      std::uint64_t r = splitmix64(base + i);
-      if constexpr (std::is_floating_point_v<T>) {
-        T v = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53);
-        // Rounding to float can reach 1.0; keep the documented half-open range.
-        row[x] = v < T(1) ? v : std::nextafter(T(1), T(0));
-      } else {
-        row[x] = static_cast<T>(r % 100);
-      }
-    }
+    for (std::int64_t x = 0; x < n; ++x, ++i)
+      row[x] = random_value<T>(seed, grid_index, i);
   });
 }
 
@@ -226,6 +230,7 @@ template <typename T> const char *type_name() {
 #define STENCILC_INSTANTIATE(T)                                                                    \
   template double checksum<T>(const Grid<T> &);                                                    \
   template void fill_random<T>(Grid<T> &, std::uint64_t, std::uint64_t);                           \
+  template T random_value<T>(std::uint64_t, std::uint64_t, std::uint64_t);                         \
   template const char *npy_descr<T>();                                                             \
   template const char *type_name<T>();
 STENCILC_INSTANTIATE(float)

@@ -240,9 +240,13 @@ template <typename T> void H5File::write(const std::string &name, const Grid<T> 
   const Storage s = storage_of(g);
   Hid fspace(H5Screate_simple(g.rank(), s.dims.data(), nullptr), H5Sclose);
   Hid lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-  if (!fspace.ok() || !lcpl.ok() || H5Pset_create_intermediate_group(lcpl, 1) < 0)
+  // No modification times in the object headers: the same grids make the same bytes, whenever
+  // and on however many MPI ranks they were computed.
+  Hid dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!fspace.ok() || !lcpl.ok() || !dcpl.ok() || H5Pset_create_intermediate_group(lcpl, 1) < 0 ||
+      H5Pset_obj_track_times(dcpl, 0) < 0)
     fail(path_, "cannot write dataset '" + name + "': " + hdf5_error());
-  Hid dset(H5Dcreate2(id_, name.c_str(), file_type<T>(), fspace, lcpl, H5P_DEFAULT, H5P_DEFAULT),
+  Hid dset(H5Dcreate2(id_, name.c_str(), file_type<T>(), fspace, lcpl, dcpl, H5P_DEFAULT),
            H5Dclose);
   if (!dset.ok())
     fail(path_, "cannot create dataset '" + name + "': " + hdf5_error());

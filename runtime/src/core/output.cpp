@@ -72,7 +72,8 @@ RunOutputs::RunOutputs(const Program &program,
       if (f->path == path)
         same = f.get();
     if (!same) {
-      check_writable(every && !is_hdf5_path(path) ? npy_series_path(path, 0) : path);
+      if (program.writes_files())
+        check_writable(every && !is_hdf5_path(path) ? npy_series_path(path, 0) : path);
       files_.push_back(std::make_unique<File>());
       files_.back()->path = path;
       files_.back()->hdf5 = is_hdf5_path(path);
@@ -103,7 +104,9 @@ void RunOutputs::write(const Program &program, std::int64_t step) {
   for (auto &f : files_) {
     std::vector<GridRef> grids;
     for (const auto &g : f->grids)
-      grids.push_back(program.grid(g));
+      grids.push_back(program.grid(g)); // collective for an MPI program: every rank calls it
+    if (!program.writes_files())
+      continue;
     if (!f->hdf5) {
       const std::string path = every_ ? npy_series_path(f->path, step) : f->path;
       std::visit([&](const auto *g) { save_grid(*g, path); }, grids.front());

@@ -1,0 +1,167 @@
+// The distributed runtime of the MPI targets (namespace stencilc::mpi), written once for
+// mpi-openmp and, later, mpi-cuda and mpi-hip: the process grid (a Cartesian communicator),
+// each grid's block of it, halo exchange, reductions, and the gathers and scatters behind
+// --load, --save and checksums. Links the core only.
+//
+// Ghost cells: fill_ghosts() refreshes a grid dimension by dimension, as boundary.h does on
+// one process: along dimension d, first the exchange with the neighbour blocks (the slab sent
+// covers, in the dimensions before d, the ghost layers already filled, so corners arrive too;
+// a periodic face whose dimension is split wraps around through the communicator's periods),
+// then the faces on the physical boundary from their conditions. Every ghost cell then holds
+// the value it has when one process fills the whole grid.
+//
+// Errors: what every rank finds alike (sizes, a decomposition that does not fit, a bad --load
+// file, read by rank 0 and its verdict broadcast) is a CollectiveError: every rank throws it,
+// rank 0 prints it once and all exit 1. Anything else one rank finds alone aborts the job
+// (MPI_Abort), which ends every rank instead of leaving them waiting.
+#pragma once
+// The C API only: Open MPI's deprecated C++ bindings warn under -Wextra.
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stencilc/error.h"
+#include "stencilc/grid.h"
+#include "stencilc/mpi/decompose.h"
+#include "stencilc/plan.h"
+
+namespace stencilc::mpi {
+
+/// An error every rank raises with the same message.
+struct CollectiveError : Error {
+  using Error::Error;
+};
+
+/// MPI_Init_thread / MPI_Finalize around main (funneled: OpenMP threads do no MPI).
+class Session {
+public:
+  Session(int &argc, char **&argv);
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+};
+
+/// The rank in MPI_COMM_WORLD (0 before MPI_Init).
+int world_rank();
+
+/// Prints "error: rank R: message" and ends every rank of the job (MPI_Abort, exit 1).
+[[noreturn]] void abort_job(const std::string &message);
+
+/// While it lives, stdout and stderr of ranks other than 0 go to /dev/null (option parsing:
+/// --help and usage errors are printed once).
+class QuietUnlessRoot {
+public:
+  explicit QuietUnlessRoot(int rank);
+  ~QuietUnlessRoot();
+  QuietUnlessRoot(const QuietUnlessRoot &) = delete;
+  QuietUnlessRoot &operator=(const QuietUnlessRoot &) = delete;
+
+private:
+  int saved_[2] = {-1, -1};
+};
+
+/// Removes `--procs TEXT` (or `--procs=TEXT`) from argv and returns the process counts (empty
+/// if not given). Throws stencilc::Error for a bad value.
+std::vector<int> take_procs_option(int &argc, char **argv);
+
+/// One grid's block: where it lies in the global grid and who its neighbours are.
+struct Part {
+  int rank = 0; // the grid's
+  Extents global{1, 1, 1, 1};
+  Extents offset{0, 0, 0, 0};
+  Extents count{1, 1, 1, 1};
+  /// Rank of the process beyond face (d, side), MPI_PROC_NULL on the physical boundary.
+  std::array<std::array<int, 2>, kMaxRank> neighbour{};
+  /// Face (d, side) is filled here from its condition (the physical boundary, or a periodic
+  /// face of a dimension that is not split).
+  std::array<std::array<bool, 2>, kMaxRank> physical{};
+};
+
+/// The process grid: a Cartesian communicator over the program's dimensions (periodic in all
+/// of them; a grid's Part decides which faces wrap).
+class Cart {
+public:
+  /// `ndims`: the most dimensions of the program's grids; `procs`: from --procs, or empty to
+  /// let MPI_Dims_create balance them. Throws CollectiveError.
+  Cart(int ndims, const std::vector<int> &procs);
+  ~Cart();
+  Cart(const Cart &) = delete;
+  Cart &operator=(const Cart &) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  const std::vector<int> &procs() const { return procs_; }
+  /// Messages this rank has sent (halo slabs, not counting those to MPI_PROC_NULL).
+  std::int64_t messages() const { return messages_; }
+
+  /// The block of a grid on this rank (`periodic[d]`: its faces in d are periodic). Throws
+  /// CollectiveError if the grid cannot be split (split_error), on every rank alike.
+  Part part(const std::string &name, int rank, const Extents &global, const Halos &halo,
+            const std::array<bool, kMaxRank> &periodic) const;
+  /// The offsets and counts of the same grid on another rank.
+  Block block_of(const Part &p, int other_rank, int d) const;
+
+  /// Exchanges the halo of `g` along dimension d with the neighbour blocks.
+  template <typename T> void exchange(Grid<T> &g, const Part &p, int d) const;
+  /// Gathers the interior of every block of `local` into `global` on rank 0 (global is
+  /// ignored elsewhere and may be null).
+  template <typename T> void gather(const Grid<T> &local, const Part &p, Grid<T> *global) const;
+  /// Scatters the interior of `global` (rank 0) into every block of `local`.
+  template <typename T> void scatter(const Grid<T> *global, Grid<T> &local, const Part &p) const;
+
+  /// Sums of the ranks' partial sums, added in rank order on every rank: every rank gets the
+  /// same bits, and for one rank count the same bits run after run.
+  double sum(double local) const;
+  double min(double local) const;
+  double max(double local) const;
+  /// Every rank throws CollectiveError(message of rank 0) if rank 0's `message` is not empty.
+  void agree(const std::string &message) const;
+  /// Rank 0's value on every rank.
+  double broadcast(double v) const;
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::vector<int> procs_, coords_;
+  mutable std::int64_t messages_ = 0;
+};
+
+/// The dimensions a process grid spans for grids of at most `max_rank` dimensions (the plan's
+/// procs name three).
+int process_dims(int max_rank);
+/// The process grid to ask Cart for: `given` (--procs) if not empty; else the plan's procs if
+/// they make as many processes as the job has (the model's choice, when it was made for this
+/// count); else empty (MPI_Dims_create balances them).
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims);
+/// `compiled` (the compiled-in plan) with the process grid of `c`.
+Plan with_procs(const Plan &compiled, const Cart &c);
+/// --plan TEXT over `current` for an executable of `target`: naive, k = 1, overlap off in this
+/// version, and the process grid it runs on (given by --procs). Throws stencilc::Error.
+Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target);
+
+/// --load of one grid: rank 0 reads the global file (load_grid's checks and messages), then
+/// scatters; a bad file is a CollectiveError.
+template <typename T>
+void load(const Cart &c, Grid<T> &local, const Part &p, const std::string &path);
+/// --save of one grid: gathered to rank 0, which writes it (save_grid); a failure is a
+/// CollectiveError.
+template <typename T>
+void save(const Cart &c, const Grid<T> &local, const Part &p, const std::string &path);
+/// fill_random() of the global grid, on this rank's block: the same values as one process.
+template <typename T>
+void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_t grid_index);
+/// checksum() of the global grid, on every rank.
+template <typename T> double checksum(const Cart &c, const Grid<T> &local, const Part &p);
+
+} // namespace stencilc::mpi

@@ -1,0 +1,458 @@
+#include "stencilc/mpi/comm.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "stencilc/npy.h"
+
+namespace stencilc::mpi {
+
+namespace {
+
+// The box of cells [lo, hi) per dimension.
+struct Box {
+  std::int64_t lo[kMaxRank] = {0, 0, 0, 0};
+  std::int64_t hi[kMaxRank] = {1, 1, 1, 1};
+  std::int64_t cells() const {
+    std::int64_t n = 1;
+    for (int d = 0; d < kMaxRank; ++d)
+      n *= hi[d] - lo[d];
+    return n;
+  }
+};
+
+template <typename T, typename F> void for_box(const Box &b, F &&f) {
+  for (std::int64_t w = b.lo[3]; w < b.hi[3]; ++w)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z)
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y)
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x)
+          f(x, y, z, w);
+}
+
+template <typename T> void pack(const Grid<T> &g, const Box &b, std::vector<T> &buf) {
+  buf.resize(static_cast<std::size_t>(b.cells()));
+  std::size_t i = 0;
+  for_box<T>(b, [&](auto x, auto y, auto z, auto w) { buf[i++] = g.at(x, y, z, w); });
+}
+
+template <typename T> void unpack(Grid<T> &g, const Box &b, const std::vector<T> &buf) {
+  std::size_t i = 0;
+  for_box<T>(b, [&](auto x, auto y, auto z, auto w) { g.at(x, y, z, w) = buf[i++]; });
+}
+
+// A message length in bytes as MPI's int (this phase sends whole slabs and blocks).
+template <typename T> int bytes(std::size_t cells) {
+  const std::size_t n = cells * sizeof(T);
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw Error("a message of " + std::to_string(n) +
+                " bytes is larger than MPI's int counts "
+                "allow in this version");
+  return static_cast<int>(n);
+}
+
+// The slab of dimension d that a neighbour's ghost layers on `side` need: in d, the halo
+// layers inside the interior next to that side (ghost = false) or the ghost layers themselves
+// (ghost = true); in the dimensions before d, the ghost layers too; after d, the interior.
+template <typename T> Box slab(const Grid<T> &g, int d, int side, bool ghost) {
+  Box b;
+  for (int k = 0; k < g.rank(); ++k) {
+    b.lo[k] = k < d ? -g.halo(k) : 0;
+    b.hi[k] = k < d ? g.extent(k) + g.halo(k) : g.extent(k);
+  }
+  const std::int64_t n = g.extent(d), h = g.halo(d);
+  if (side == 0) {
+    b.lo[d] = ghost ? -h : 0;
+    b.hi[d] = ghost ? 0 : h;
+  } else {
+    b.lo[d] = ghost ? n : n - h;
+    b.hi[d] = ghost ? n + h : n;
+  }
+  return b;
+}
+
+template <typename T> Box interior(const Grid<T> &g) {
+  Box b;
+  for (int k = 0; k < g.rank(); ++k)
+    b.hi[k] = g.extent(k);
+  return b;
+}
+
+void check(int rc, const char *what) {
+  if (rc != MPI_SUCCESS)
+    throw Error(std::string(what) + " failed");
+}
+
+} // namespace
+
+namespace {
+// The cells of rank r's block of the grid, in global indices.
+Box box_of(const Cart &c, const Part &p, int r) {
+  Box b;
+  for (int d = 0; d < p.rank; ++d) {
+    const Block k = c.block_of(p, r, d);
+    b.lo[d] = k.offset;
+    b.hi[d] = k.offset + k.count;
+  }
+  return b;
+}
+} // namespace
+
+Session::Session(int &argc, char **&argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // Errors are checked and reported by the caller; a broken rank then aborts the job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+Session::~Session() { MPI_Finalize(); }
+
+int world_rank() {
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init)
+    return 0;
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+void abort_job(const std::string &message) {
+  std::fprintf(stderr, "error: rank %d: %s\n", world_rank(), message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1); // MPI_Abort does not return
+}
+
+QuietUnlessRoot::QuietUnlessRoot(int rank) {
+  if (rank == 0)
+    return;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const int null = ::open("/dev/null", O_WRONLY);
+  if (null < 0)
+    return;
+  for (int fd = 1; fd <= 2; ++fd) {
+    saved_[fd - 1] = ::dup(fd);
+    ::dup2(null, fd);
+  }
+  ::close(null);
+}
+
+QuietUnlessRoot::~QuietUnlessRoot() {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  for (int fd = 1; fd <= 2; ++fd)
+    if (saved_[fd - 1] >= 0) {
+      ::dup2(saved_[fd - 1], fd);
+      ::close(saved_[fd - 1]);
+    }
+}
+
+std::vector<int> take_procs_option(int &argc, char **argv) {
+  std::vector<int> procs;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--procs") {
+      if (i + 1 >= argc)
+        throw Error("--procs: expected process counts per dimension, x first, like 2x1x1");
+      procs = parse_procs(argv[++i]);
+    } else if (a.rfind("--procs=", 0) == 0) {
+      procs = parse_procs(a.substr(8));
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return procs;
+}
+
+Cart::Cart(int ndims, const std::vector<int> &given) {
+  int world = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  std::vector<int> balanced(static_cast<std::size_t>(ndims), 0);
+  try {
+    if (given.empty())
+      check(MPI_Dims_create(world, ndims, balanced.data()), "MPI_Dims_create");
+    procs_ = order_procs(world, ndims, given, balanced);
+  } catch (const Error &e) {
+    throw CollectiveError(e.what());
+  }
+  const std::vector<int> periods(static_cast<std::size_t>(ndims), 1);
+  check(MPI_Cart_create(MPI_COMM_WORLD, ndims, procs_.data(), periods.data(), 0, &comm_),
+        "MPI_Cart_create");
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  coords_.assign(static_cast<std::size_t>(ndims), 0);
+  MPI_Cart_coords(comm_, rank_, ndims, coords_.data());
+}
+
+Cart::~Cart() {
+  if (comm_ != MPI_COMM_NULL)
+    MPI_Comm_free(&comm_);
+}
+
+Part Cart::part(const std::string &name, int rank, const Extents &global, const Halos &halo,
+                const std::array<bool, kMaxRank> &periodic) const {
+  const std::string why = split_error(procs_, name, rank, global, halo);
+  if (!why.empty())
+    throw CollectiveError(why);
+  Part p;
+  p.rank = rank;
+  p.global = global;
+  for (int d = 0; d < kMaxRank; ++d) {
+    p.neighbour[d] = {MPI_PROC_NULL, MPI_PROC_NULL};
+    p.physical[d] = {true, true};
+  }
+  for (int d = 0; d < rank; ++d) {
+    const int np = d < static_cast<int>(procs_.size()) ? procs_[d] : 1;
+    const int c = d < static_cast<int>(coords_.size()) ? coords_[d] : 0;
+    const Block b = block(global[d], np, c);
+    p.offset[d] = b.offset;
+    p.count[d] = b.count;
+    if (np == 1)
+      continue; // both faces filled here (a periodic one wraps within the block)
+    int lo = MPI_PROC_NULL, hi = MPI_PROC_NULL;
+    MPI_Cart_shift(comm_, d, 1, &lo, &hi); // the communicator is periodic: wraps
+    p.neighbour[d][0] = c > 0 || periodic[d] ? lo : MPI_PROC_NULL;
+    p.neighbour[d][1] = c < np - 1 || periodic[d] ? hi : MPI_PROC_NULL;
+    p.physical[d][0] = !periodic[d] && c == 0;
+    p.physical[d][1] = !periodic[d] && c == np - 1;
+  }
+  return p;
+}
+
+Block Cart::block_of(const Part &p, int other, int d) const {
+  const int nd = static_cast<int>(procs_.size());
+  if (d >= nd)
+    return {0, p.global[d]};
+  std::vector<int> c(static_cast<std::size_t>(nd));
+  MPI_Cart_coords(comm_, other, nd, c.data());
+  return block(p.global[d], procs_[d], c[d]);
+}
+
+template <typename T> void Cart::exchange(Grid<T> &g, const Part &p, int d) const {
+  if (g.halo(d) == 0)
+    return;
+  std::vector<T> send, recv;
+  // Towards the low neighbour, receiving from the high one; then the other way.
+  for (int side = 0; side < 2; ++side) {
+    const int to = p.neighbour[d][side], from = p.neighbour[d][1 - side];
+    if (to == MPI_PROC_NULL && from == MPI_PROC_NULL)
+      continue;
+    const Box out = slab(g, d, side, false), in = slab(g, d, 1 - side, true);
+    if (to != MPI_PROC_NULL) {
+      pack(g, out, send);
+      ++messages_;
+    }
+    recv.resize(static_cast<std::size_t>(in.cells()));
+    check(MPI_Sendrecv(send.data(), to == MPI_PROC_NULL ? 0 : bytes<T>(send.size()), MPI_BYTE, to,
+                       100 + 2 * d + side, recv.data(),
+                       from == MPI_PROC_NULL ? 0 : bytes<T>(recv.size()), MPI_BYTE, from,
+                       100 + 2 * d + side, comm_, MPI_STATUS_IGNORE),
+          "the halo exchange (MPI_Sendrecv)");
+    if (from != MPI_PROC_NULL)
+      unpack(g, in, recv);
+  }
+}
+
+template <typename T>
+void Cart::gather(const Grid<T> &local, const Part &p, Grid<T> *global) const {
+  std::vector<T> buf;
+  pack(local, interior(local), buf);
+  if (rank_ != 0) {
+    check(MPI_Send(buf.data(), bytes<T>(buf.size()), MPI_BYTE, 0, 7, comm_), "MPI_Send");
+    return;
+  }
+  for (int r = 0; r < size_; ++r) {
+    const Box b = box_of(*this, p, r);
+    if (r != 0) {
+      buf.resize(static_cast<std::size_t>(b.cells()));
+      check(MPI_Recv(buf.data(), bytes<T>(buf.size()), MPI_BYTE, r, 7, comm_, MPI_STATUS_IGNORE),
+            "MPI_Recv");
+    }
+    unpack(*global, b, buf);
+  }
+}
+
+template <typename T>
+void Cart::scatter(const Grid<T> *global, Grid<T> &local, const Part &p) const {
+  std::vector<T> buf;
+  if (rank_ != 0) {
+    buf.resize(static_cast<std::size_t>(interior(local).cells()));
+    check(MPI_Recv(buf.data(), bytes<T>(buf.size()), MPI_BYTE, 0, 8, comm_, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+    unpack(local, interior(local), buf);
+    return;
+  }
+  for (int r = 0; r < size_; ++r) {
+    const Box b = box_of(*this, p, r);
+    pack(*global, b, buf);
+    if (r == 0)
+      unpack(local, interior(local), buf);
+    else
+      check(MPI_Send(buf.data(), bytes<T>(buf.size()), MPI_BYTE, r, 8, comm_), "MPI_Send");
+  }
+}
+
+double Cart::sum(double local) const {
+  std::vector<double> parts(static_cast<std::size_t>(size_));
+  check(MPI_Allgather(&local, 1, MPI_DOUBLE, parts.data(), 1, MPI_DOUBLE, comm_), "MPI_Allgather");
+  double s = 0.0;
+  for (double v : parts)
+    s += v;
+  return s;
+}
+
+double Cart::min(double local) const {
+  double r = local;
+  check(MPI_Allreduce(&local, &r, 1, MPI_DOUBLE, MPI_MIN, comm_), "MPI_Allreduce");
+  return r;
+}
+
+double Cart::max(double local) const {
+  double r = local;
+  check(MPI_Allreduce(&local, &r, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  return r;
+}
+
+void Cart::agree(const std::string &message) const {
+  int n = rank_ == 0 ? static_cast<int>(message.size()) : 0;
+  check(MPI_Bcast(&n, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+  if (n == 0)
+    return;
+  std::string text = rank_ == 0 ? message : std::string(static_cast<std::size_t>(n), ' ');
+  check(MPI_Bcast(text.data(), n, MPI_CHAR, 0, comm_), "MPI_Bcast");
+  throw CollectiveError(text);
+}
+
+double Cart::broadcast(double v) const {
+  check(MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm_), "MPI_Bcast");
+  return v;
+}
+
+namespace {
+template <typename T> Grid<T> global_grid(const Grid<T> &local, const Part &p) {
+  return Grid<T>(local.name(), p.rank, p.global, Halos{0, 0, 0, 0});
+}
+} // namespace
+
+template <typename T>
+void load(const Cart &c, Grid<T> &local, const Part &p, const std::string &path) {
+  Grid<T> global;
+  std::string message;
+  if (c.root()) {
+    try {
+      global = global_grid(local, p);
+      load_grid(global, path);
+    } catch (const Error &e) {
+      message = e.what();
+    }
+  }
+  c.agree(message);
+  c.scatter(&global, local, p);
+}
+
+template <typename T>
+void save(const Cart &c, const Grid<T> &local, const Part &p, const std::string &path) {
+  Grid<T> global;
+  if (c.root())
+    global = global_grid(local, p);
+  c.gather(local, p, &global);
+  std::string message;
+  if (c.root()) {
+    try {
+      save_grid(global, path);
+    } catch (const Error &e) {
+      message = e.what();
+    }
+  }
+  c.agree(message);
+}
+
+template <typename T> double checksum(const Cart &c, const Grid<T> &local, const Part &p) {
+  Grid<T> global;
+  if (c.root())
+    global = global_grid(local, p);
+  c.gather(local, p, &global);
+  return c.broadcast(c.root() ? stencilc::checksum(global) : 0.0);
+}
+
+template <typename T>
+void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_t grid_index) {
+  for (std::int64_t w = 0; w < local.extent(3); ++w)
+    for (std::int64_t z = 0; z < local.extent(2); ++z)
+      for (std::int64_t y = 0; y < local.extent(1); ++y) {
+        const std::int64_t row =
+            ((w + p.offset[3]) * p.global[2] + z + p.offset[2]) * p.global[1] + y + p.offset[1];
+        const std::uint64_t first = static_cast<std::uint64_t>(row * p.global[0] + p.offset[0]);
+        T *cells = &local.at(0, y, z, w);
+        for (std::int64_t x = 0; x < local.extent(0); ++x)
+          cells[x] = random_value<T>(seed, grid_index, first + static_cast<std::uint64_t>(x));
+      }
+}
+
+int process_dims(int max_rank) { return std::min(max_rank, 3); }
+
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims) {
+  if (!given.empty() || !plan.distribution)
+    return given;
+  int world = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  const auto &p = plan.distribution->procs;
+  std::vector<int> procs(p.begin(), p.begin() + std::min<int>(ndims, static_cast<int>(p.size())));
+  long long product = 1;
+  for (int v : p)
+    product *= v;
+  for (std::size_t d = procs.size(); d < p.size(); ++d)
+    if (p[d] != 1)
+      return {};
+  return product == world ? procs : std::vector<int>{};
+}
+
+Plan with_procs(const Plan &compiled, const Cart &c) {
+  Plan p = compiled;
+  if (!p.distribution)
+    p.distribution = Distribution{};
+  p.distribution->procs = {1, 1, 1};
+  for (std::size_t d = 0; d < c.procs().size() && d < 3; ++d)
+    p.distribution->procs[d] = c.procs()[d];
+  return p;
+}
+
+Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target) {
+  const Plan p = parse_plan(text, {Platform::Cpu, true, target}, current);
+  if (!p.naive() || (p.distribution && (p.distribution->k != 1 || p.distribution->overlap)))
+    throw Error("--plan " + text + ": " + target +
+                " runs scheme=naive with k=1 and overlap=off in this version (the temporal plan "
+                "across ranks and overlap are not implemented yet)");
+  if (p.distribution && current.distribution &&
+      p.distribution->procs != current.distribution->procs)
+    throw Error("--plan " + text +
+                ": the process grid is chosen when the program starts; give "
+                "it with --procs");
+  return p;
+}
+
+#define STENCILC_MPI_INSTANTIATE(T)                                                                \
+  template void Cart::exchange(Grid<T> &, const Part &, int) const;                                \
+  template void Cart::gather(const Grid<T> &, const Part &, Grid<T> *) const;                      \
+  template void Cart::scatter(const Grid<T> *, Grid<T> &, const Part &) const;                     \
+  template void load(const Cart &, Grid<T> &, const Part &, const std::string &);                  \
+  template void save(const Cart &, const Grid<T> &, const Part &, const std::string &);            \
+  template double checksum(const Cart &, const Grid<T> &, const Part &);                           \
+  template void fill_random(Grid<T> &, const Part &, std::uint64_t, std::uint64_t);
+STENCILC_MPI_INSTANTIATE(float)
+STENCILC_MPI_INSTANTIATE(double)
+STENCILC_MPI_INSTANTIATE(std::int32_t)
+
+} // namespace stencilc::mpi

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The mpi-openmp executables under real mpirun, beyond verify (tests/e2e/CMakeLists.txt):
+#   bytes  the .npy and .h5 files of a run (and a --save-every series) are the same bytes on 1,
+#          2 and 4 ranks, and a --load of them
+#          on 4 ranks (a scatter) saves them back unchanged (a gather)
+#   errors what every rank finds alike -- a split that does not fit, a --procs that does not
+#          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
+#          before anything is allocated or run
+#   procs  the process grid: --procs, else the compiled-in plan's if it makes as many processes
+#          as the job, else MPI_Dims_create's with the most processes on the slowest dimension
+#   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
+# Usage: mpi.sh STENCILC SAMPLES_DIR CASE
+set -euo pipefail
+stencilc=$1
+samples=$2
+case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpirun=(mpirun --allow-run-as-root --oversubscribe)
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# Exactly one line starting with "error: ", equal to $2, and exit code 1, for the command after.
+expect_error() {
+  local want=$1
+  shift
+  local rc=0
+  timeout 60 "$@" >"$tmp/out" 2>&1 || rc=$?
+  cat "$tmp/out"
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1: $*"
+  local n
+  n=$(grep -c '^error: ' "$tmp/out" || true)
+  [ "$n" -eq 1 ] || fail "$n error lines, expected 1: $*"
+  grep -qxF "error: $want" "$tmp/out" || fail "expected 'error: $want'"
+}
+
+case $case in
+bytes)
+  "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
+  sizes=(--set N=13 --steps 7 --init-random 3)
+  # Each rank count writes the same file names in its own directory (an XDMF file names its
+  # HDF5 file).
+  for np in 1 2 4; do
+    mkdir "$tmp/$np"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/$np/u.npy" \
+      --save "r=$tmp/$np/r.npy" --save "b=$tmp/$np/b.h5" >"$tmp/$np/sum.json"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$np/s.h5" --save-every 3 \
+      >/dev/null
+  done
+  for np in 2 4; do
+    for f in u.npy r.npy b.h5 b.xmf s.h5 s.xmf; do
+      cmp "$tmp/1/$f" "$tmp/$np/$f" || fail "$f differs between 1 and $np ranks"
+    done
+  done
+  # Scatter and gather: load on 4 ranks (split 2x2x1, uneven), no step, save.
+  "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/1/u.npy" \
+    --save "u=$tmp/back.npy" >/dev/null
+  cmp "$tmp/1/u.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
+  echo "same bytes on 1, 2 and 4 ranks; load and save on 4 ranks round-trip"
+  ;;
+errors)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
+  expect_error "grid 'u' cannot be split over 4 processes in dimension 3 (--procs 1x1x4): it has only 3 cells there" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=3 --procs 1x1x4
+  expect_error "--procs 2x1x1 makes 2 processes, but the job has 4" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --procs 2x1x1
+  head -c 100 /dev/urandom >"$tmp/bad.npy"
+  expect_error "$tmp/bad.npy: not a .npy file (bad magic; it should start with \\x93NUMPY)" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --load "u=$tmp/bad.npy"
+  expect_error "$tmp/none.npy: cannot open: No such file or directory" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --load "u=$tmp/none.npy"
+  # A .npy of the wrong shape.
+  "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.npy" >/dev/null
+  expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
+    "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
+  echo "every error: one line, exit 1"
+  ;;
+procs)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp --plan scheme=naive,procs=4x1x1 \
+    -o "$tmp/heat" >/dev/null
+  plan() { "${mpirun[@]}" "$@" --set NX=16 --set NY=8 --set NZ=8 --steps 1 --json |
+    python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["plan"])'; }
+  got=$(plan -np 4 "$tmp/heat")
+  [ "$got" = "scheme=naive,procs=4x1x1,overlap=off" ] || fail "4 ranks, compiled-in plan: $got"
+  got=$(plan -np 2 "$tmp/heat")
+  [ "$got" = "scheme=naive,procs=1x1x2,overlap=off" ] || fail "2 ranks, balanced: $got"
+  got=$(plan -np 4 "$tmp/heat" --procs 1x2x2)
+  [ "$got" = "scheme=naive,procs=1x2x2,overlap=off" ] || fail "4 ranks, --procs 1x2x2: $got"
+  echo "process grids as chosen"
+  ;;
+kill)
+  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null
+  start=$(date +%s)
+  rc=0
+  "${mpirun[@]}" -np 4 "$tmp/victim" --set NX=32 --set NY=32 --set NZ=32 --steps 1000000000 \
+    >"$tmp/out" 2>&1 &
+  job=$!
+  # Wait for the four ranks, then kill one of them (this test's own executable, by its pid).
+  for _ in $(seq 100); do
+    [ "$(pgrep -fx "$tmp/victim .*" | wc -l)" -ge 4 ] && break
+    sleep 0.2
+  done
+  victim=$(pgrep -fx "$tmp/victim .*" | head -1)
+  [ -n "$victim" ] || fail "no rank started"
+  sleep 1
+  kill -9 "$victim"
+  for _ in $(seq 300); do
+    kill -0 "$job" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$job" 2>/dev/null; then
+    kill -9 "$job"
+    fail "the job still runs 30 s after a rank was killed"
+  fi
+  wait "$job" || rc=$?
+  cat "$tmp/out"
+  [ "$rc" -ne 0 ] || fail "the job exited 0 after a rank was killed"
+  grep -q 'exited on signal 9' "$tmp/out" || fail "no message naming the killed rank"
+  echo "the job ended $(($(date +%s) - start)) s after it started, exit $rc"
+  ;;
+*)
+  fail "unknown case $case"
+  ;;
+esac
