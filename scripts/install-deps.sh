@@ -29,7 +29,12 @@ packages=(
   python3-h5py            # tests and scripts/plot.py read the HDF5 files
   bsdutils                # script(1): tests run the progress line on a pseudo-terminal
   python3-matplotlib      # scripts/plot.py: pictures of grids and residual histories
+  libboost-context-dev    # fibers of the GPU targets' CPU execution layer (runtime/src/gpu/)
+  hipcc                   # the hip target's compiler (tests compile for gfx90a; needs no GPU)
+  libamdhip64-dev         # HIP headers and runtime for hipcc
 )
+# nvcc is not a Debian package: the cuda target's tests use /usr/local/cuda/bin/nvcc or
+# $CUDACXX when present (NVIDIA's CUDA toolkit) and are skipped, saying so, without it.
 
 missing=()
 for p in "${packages[@]}"; do
