@@ -10,6 +10,7 @@
 
 #include "codegen/c_emitter.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 
 namespace stc {
 
@@ -33,6 +34,9 @@ protected:
   /// The store of `value` to the cell at x of grid g (default: `G__r[x] = value;`).
   virtual std::string store(const ir::Grid &g, const std::string &x,
                             const std::string &value) const;
+  /// A read through the grid's row pointer: `G__r[x + o0 + o1 * G__s1 ...]` (the row pointer
+  /// G__r points at the cell (0, y, z, w) of the current row; G__sD are the strides).
+  std::string row_read(const ir::Expr &e) const;
   /// The x coordinate of a read: the x index plus the read's offset in dimension 0.
   std::string x_index(const ir::Expr &e) const;
 
@@ -84,5 +88,15 @@ std::string flagged_to_int(const std::string &a);
 std::string fill_if_stale(const ir::Grid &g);
 /// ... and for a MarkStale.
 std::string mark_stale(const ir::Grid &g);
+
+/// The lowering's size checks as statements of the constructor (the interpreter's messages).
+std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks);
+/// A grid's `init` values, computed on the host into grid `NAME_` (the loop nest under `pragma`,
+/// e.g. an OpenMP one, or "" for none); bad arithmetic is reported after the loop.
+std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string &pragma);
+/// The cells of a domain of grid g as a C++ double expression (the update count of a sweep).
+std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g);
+/// Each line of text as a `// ` comment line, never re-flowed.
+std::string comment_lines(const std::string &text);
 
 } // namespace stc

@@ -26,33 +26,8 @@ public:
   using BodyEmitter::BodyEmitter;
 
 protected:
-  std::string grid_read(const ir::Expr &e) const override {
-    const std::string &g = prog_.grids[e.id].name;
-    std::string s = x_index(e);
-    for (std::size_t d = 1; d < indices_.size(); ++d) {
-      const int o = e.offset[d];
-      if (o == 0)
-        continue;
-      const std::string stride = fmt::format("{}__s{}", g, d);
-      s += o > 0 ? " + " : " - ";
-      s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
-    }
-    return fmt::format("{}__r[{}]", g, s);
-  }
+  std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
   // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return flagged_divmod(op, a, b);
-  }
-  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
-};
-
-// Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
-class InitEmitter : public SetupEmitter {
-public:
-  using SetupEmitter::SetupEmitter;
-
-protected:
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override {
     return flagged_divmod(op, a, b);
@@ -220,100 +195,6 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
   return s + "}\n";
 }
 
-// Run-time checks of sizes, mirroring the interpreter's (same messages).
-// The lowering's size checks as statements of the constructor.
-std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks) {
-  SetupEmitter setup(p);
-  std::string s;
-  for (const lower::Check &c : checks) {
-    const std::string &name = p.grids[c.grid].name;
-    switch (c.kind) {
-    case lower::Check::Kind::SameShape: {
-      const std::string &other = p.grids[c.other].name;
-      std::string cond;
-      for (int d = 0; d < c.rank; ++d)
-        cond += fmt::format("{}{}_.extent({}) != {}_.extent({})", d ? " || " : "", name, d, other,
-                            d);
-      s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
-                       cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
-                                              c.owner, name, other)));
-      break;
-    }
-    case lower::Check::Kind::MinExtent:
-      s += fmt::format("  if ({}_.extent({}) < {})\n    throw stencilc::Error({} + "
-                       "std::to_string({}_.extent({})) + {});\n",
-                       name, c.dim, c.width, cxx_string(fmt::format("grid '{}': extent ", name)),
-                       name, c.dim,
-                       cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
-                                              "width {}",
-                                              c.dim + 1, c.width)));
-      break;
-    case lower::Check::Kind::DomainInside:
-      s += fmt::format(
-          "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
-          "{}_.extent({}))\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
-          "std::to_string(hi) + {} + std::to_string({}_.extent({})) + \"]\");\n  }}\n",
-          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), name, c.dim,
-          cxx_string(fmt::format("{}: domain [", c.owner)),
-          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)), name, c.dim);
-      break;
-    }
-  }
-  return s;
-}
-
-std::string init_code(const ir::Program &p, const ir::Grid &g) {
-  InitEmitter setup(p);
-  const bool fail = ir::any_may_fail(g.init);
-  std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
-                              g.name);
-  if (fail)
-    s += "    int err__ = 0;\n";
-  s += fail ? "#pragma omp parallel for collapse(2) schedule(static) reduction(|:err__)\n"
-            : "#pragma omp parallel for collapse(2) schedule(static)\n";
-  s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
-       "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
-       "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
-       "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
-  s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
-                   ir::cxx_elem_name(g.type), setup.expr(g.init));
-  if (fail)
-    s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
-                     cxx_string(fmt::format("init of grid '{}'", g.name)));
-  return s + "  }\n";
-}
-
-std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g) {
-  SetupEmitter setup(p);
-  const std::string &name = p.grids[g].name;
-  switch (d.kind) {
-  case ir::Domain::Kind::Interior: return fmt::format("static_cast<double>({}_.interior_size())", name);
-  case ir::Domain::Kind::Red: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
-  case ir::Domain::Kind::Black: return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
-  case ir::Domain::Kind::Range: break;
-  }
-  std::string s = "1.0";
-  for (std::size_t k = 0; k < d.lo.size(); ++k)
-    s += fmt::format(" * static_cast<double>(({}) - ({}))", setup.expr(d.hi[k]),
-                     setup.expr(d.lo[k]));
-  return s;
-}
-
-// Each line of text as a `// ` comment line, never re-flowed: a path (the .stn, a machine
-// profile) stays whole on the line its author put it on, so the layout does not depend on
-// where the files live.
-std::string comment_lines(const std::string &text) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t end = std::min(text.find('\n', i), text.size());
-    if (end > i)
-      out += "// " + text.substr(i, end - i) + "\n";
-    i = end + 1;
-  }
-  return out;
-}
-
 } // namespace
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
@@ -389,7 +270,7 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
     names += (names.empty() ? "" : ", ") + cxx_string(g.name);
     list += (list.empty() ? "" : ", ") + g.name;
     if (g.init)
-      inits += init_code(p, g);
+      inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)");
     fills += fill_definition(p, g) + "\n";
   }
   d.set("grids", grids);

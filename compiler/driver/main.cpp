@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
   BuildOptions bopts;
   std::string out_dir, exe;
   auto add_build = [&](CLI::App *sub) {
-    sub->add_option("--target,-t", bopts.target, "openmp (cuda, hip, mpi-* are planned)")
+    sub->add_option("--target,-t", bopts.target,
+                    stc::target_names(true) + " (mpi-* are planned)")
         ->capture_default_str();
     sub->add_option("--plan", bopts.emit.plan,
                     "KEY=VALUE,... the plan to compile in instead of the model's choice: "
@@ -76,6 +77,9 @@ int main(int argc, char **argv) {
     sub->add_option("--cxx", bopts.cxx, "C++ compiler (default: $CXX or c++)");
     sub->add_option("--cxxflag", bopts.cxxflags, "extra compiler flag (repeatable)");
     sub->add_option("--keep-sources", bopts.keep_sources, "write the generated sources here");
+    sub->add_flag("--cpu-layer", bopts.cpu_layer,
+                  "cuda, hip: build for the CPU execution layer (the host compiler; kernels run "
+                  "on the CPU) instead of the device; verify does so when no GPU is present");
   };
   auto *build = app.add_subcommand("build", "emit and compile an executable");
   add_common(build);

@@ -237,6 +237,27 @@ private:
   std::int64_t origin_ = 0;
 };
 
+/// Blocks of `threads` for n points of a 1-D launch; an Error beyond what a launch allows.
+inline unsigned blocks_for(std::int64_t n, int threads) {
+  const std::int64_t b = (n + threads - 1) / threads;
+  if (b > 2147483647)
+    throw Error("a launch of " + std::to_string(n) + " threads: more blocks than a grid allows");
+  return static_cast<unsigned>(b);
+}
+
+/// The ghost cells of face (d, side) of g, as stencilc::for_each_ghost visits them: lo[k] the
+/// first index and n[k] the count in each dimension k.
+template <typename T>
+void ghost_slab(const Grid<T> &g, int d, int side, std::int64_t (&lo)[kMaxRank],
+                std::int64_t (&n)[kMaxRank]) {
+  for (int k = 0; k < kMaxRank; ++k) {
+    lo[k] = k < d ? -g.halo(k) : 0;
+    n[k] = k < d ? g.extent(k) + 2 * g.halo(k) : g.extent(k);
+  }
+  lo[d] = side == 0 ? -g.halo(d) : g.extent(d);
+  n[d] = g.halo(d);
+}
+
 /// Bytes a Grid's device copy takes (to refuse a problem larger than device memory before
 /// allocating anything).
 template <typename T> std::size_t device_bytes(const Grid<T> &g) {
