@@ -108,6 +108,22 @@ struct Signature {
   }
 };
 
+// The grid whose strides grid g shares: the first used grid with g's element type and halos.
+// The lowering checks that the grids of a kernel have its shape (the constructor throws
+// otherwise), so such grids have equal strides: a kernel then takes one set of strides per
+// layout, not per grid (fewer arguments, which would otherwise spill scalar registers).
+int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
+  const int rank = static_cast<int>(sw.indices.size());
+  for (int o : used_grids(sw)) {
+    bool same = ir::cxx_elem_name(p.grids[o].type) == std::string(ir::cxx_elem_name(p.grids[g].type));
+    for (int d = 0; d < rank; ++d)
+      same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
+    if (same)
+      return o;
+  }
+  return g;
+}
+
 Signature signature(const ir::Program &p, const Sweep &sw) {
   const int rank = static_cast<int>(sw.indices.size());
   Signature s;
@@ -121,9 +137,10 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
     const bool w = sw.written.count(g) > 0;
     s.add(fmt::format("{}{} *const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
           grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
-    for (int d = 1; d < rank; ++d)
-      s.add("const std::int64_t", fmt::format("{}__s{}", grid.name, d),
-            fmt::format("{}_.stride({})", grid.name, d));
+    if (stride_owner(p, sw, g) == g)
+      for (int d = 1; d < rank; ++d)
+        s.add("const std::int64_t", fmt::format("{}__s{}", grid.name, d),
+              fmt::format("{}_.stride({})", grid.name, d));
   }
   for (int q : sw.params)
     s.add("const " + std::string(ir::cxx_type_name(p.params[q].type)), p.params[q].name,
@@ -161,6 +178,11 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
   }
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
+    const int owner = stride_owner(p, sw, g);
+    if (owner != g)
+      for (int d = 1; d < rank; ++d)
+        s += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n", grid.name, d,
+                         p.grids[owner].name, d);
     std::string off = grid.name + "__o";
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);

@@ -186,8 +186,8 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   if (target.has_cpu_layer()) {
     const std::string why = target.no_device();
     build.cpu_layer = build.cpu_layer || !why.empty();
-    where = build.cpu_layer ? "  ran through the CPU execution layer (" +
-                                  (why.empty() ? std::string("--cpu-layer") : why) + ")\n"
+    where = build.cpu_layer ? "  ran through the CPU execution layer: " +
+                                  (why.empty() ? std::string("--cpu-layer") : why) + "\n"
                             : "  ran on the " + opts.build.target + " device\n";
   }
   build_executable(c, build, exe);

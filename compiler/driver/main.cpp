@@ -24,8 +24,8 @@
 using namespace stc;
 
 int main(int argc, char **argv) {
-  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP (CUDA, HIP and "
-                "MPI targets are planned, not implemented yet)"};
+  CLI::App app{"stencilc: a compiler for stencil programs (.stn) to C++ with OpenMP, CUDA or HIP "
+                "(MPI targets are planned, not implemented yet)"};
   app.set_version_flag("--version", std::string("stencilc ") + stc::version());
   app.require_subcommand(1);
 

@@ -125,13 +125,18 @@ public:
       cmd = {compiler_of(r), "-std=c++17", "-O2", "-fopenmp", "-ffp-contract=off", "-Wall",
              "-Wextra", "-I" + runtime_include_dir()};
     } else if (api_ == Api::Cuda) {
+      // No fused multiply-adds, as on the host: results round as the interpreter's.
       cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "cu", "--expt-relaxed-constexpr",
-             "-fmad=false", "-arch=" + env_or("STENCILC_CUDA_ARCH", "sm_80"),
-             "-I" + runtime_include_dir()};
+             "-fmad=false", "-I" + runtime_include_dir()};
+      for (const auto &arch : archs("STENCILC_CUDA_ARCH", "sm_80")) {
+        const std::string n = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
+        cmd.push_back(fmt::format("-gencode=arch=compute_{0},code=sm_{0}", n));
+      }
     } else {
       cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "hip", "-ffp-contract=off",
-             "--offload-arch=" + env_or("STENCILC_HIP_ARCH", "gfx90a"),
              "-I" + runtime_include_dir()};
+      for (const auto &arch : archs("STENCILC_HIP_ARCH", "gfx90a"))
+        cmd.push_back("--offload-arch=" + arch);
     }
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
@@ -158,6 +163,15 @@ private:
   static std::string env_or(const char *name, const std::string &fallback) {
     const char *v = std::getenv(name);
     return v && *v ? v : fallback;
+  }
+  // The architectures to compile for: $NAME as a comma-separated list, else `fallback`.
+  static std::vector<std::string> archs(const char *name, const std::string &fallback) {
+    std::vector<std::string> v;
+    std::istringstream in(env_or(name, fallback));
+    for (std::string a; std::getline(in, a, ',');)
+      if (!a.empty())
+        v.push_back(a);
+    return v;
   }
   // $CUDACXX, else /usr/local/cuda/bin/nvcc if present, else nvcc on the PATH; $HIPCXX or hipcc.
   std::string device_compiler() const {
