@@ -213,11 +213,49 @@ std::string host_bounds(const ir::Program &p, const Sweep &sw) {
 
 // Slot of the device's error word of each kernel, reduction and grid fill.
 struct ErrorSlots {
-  int kernels, reductions;
+  int kernels, reductions, grids;
   int kernel(int k) const { return k; }
   int reduction(int r) const { return kernels + r; }
   int fill(int g) const { return kernels + reductions + g; }
+  int init(int g) const { return kernels + reductions + grids + g; }
+  int count() const { return kernels + reductions + 2 * grids; }
 };
+
+// A grid's `init` on the device: a thread per interior cell (ghost cells stay zero, as the
+// host's init leaves them), the expression at the cell's indices x0__..x3__.
+std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
+                      std::string &host) {
+  DeviceSetupEmitter setup(p);
+  const std::string elem = ir::cxx_elem_name(g.type);
+  const bool fail = ir::any_may_fail(g.init);
+  std::string dev = fmt::format(
+      "STENCILC_KERNEL void init__{}__dev({} *const o__, const std::int64_t s1__, "
+      "const std::int64_t s2__, const std::int64_t s3__, const std::int64_t n0__, "
+      "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
+      "[[maybe_unused]] const Params prm__, [[maybe_unused]] int *const err_out__) {{\n"
+      "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
+      "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
+      "  std::int64_t r__ = i__;\n"
+      "  const std::int64_t x0__ = r__ % n0__;\n  r__ /= n0__;\n"
+      "  const std::int64_t x1__ = r__ % n1__;\n  r__ /= n1__;\n"
+      "  const std::int64_t x2__ = r__ % n2__;\n  r__ /= n2__;\n"
+      "  const std::int64_t x3__ = r__;\n",
+      g.name, elem);
+  if (fail)
+    dev += "  int err__ = 0;\n";
+  dev += fmt::format("  o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__] = static_cast<{}>({});\n",
+                     elem, setup.expr(g.init));
+  if (fail)
+    dev += "  if (err__)\n    stencilc::gpu::flag_error(err_out__, err__);\n";
+  dev += "}\n\n";
+  host += fmt::format(
+      "  {{\n    const std::int64_t n__ = {0}_.interior_size();\n    if (n__ > 0)\n"
+      "      STENCILC_LAUNCH(init__{0}__dev, stencilc::gpu::blocks_for(n__, {1}), {1}, "
+      "dev__->{0}.origin(), {0}_.stride(1), {0}_.stride(2), {0}_.stride(3), {0}_.extent(0), "
+      "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3), params_, dev__->err.get() + {2});\n  }}\n",
+      g.name, kThreads, slots.init(gi));
+  return dev;
+}
 
 std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
                         std::string &host) {
@@ -402,9 +440,10 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   d.set("params", params);
   d.set("param_list", param_list);
 
-  const ErrorSlots slots{static_cast<int>(p.kernels.size()), static_cast<int>(p.reductions.size())};
+  const ErrorSlots slots{static_cast<int>(p.kernels.size()), static_cast<int>(p.reductions.size()),
+                         static_cast<int>(p.grids.size())};
   mus::data grids{mus::data::type::list};
-  std::string names, list, inits, device_code, host_code, errors;
+  std::string names, list, inits, init_errors, device_code, host_code, errors;
   bool may_fail = false;
   int gi = 0;
   for (const auto &g : p.grids) {
@@ -425,8 +464,13 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
     grids.push_back(x);
     names += (names.empty() ? "" : ", ") + cxx_string(g.name);
     list += (list.empty() ? "" : ", ") + g.name;
-    if (g.init)
-      inits += init_code(p, g, "");
+    if (g.init) {
+      device_code += device_init(p, g, gi, slots, inits);
+      if (ir::any_may_fail(g.init))
+        init_errors += fmt::format("  if (err__[{0}])\n    stencilc::kernel_error({1}, err__[{0}]);\n",
+                                   slots.init(gi),
+                                   cxx_string(fmt::format("init of grid '{}'", g.name)));
+    }
     device_code += fill_code(p, g, gi, slots, host_code);
     for (const auto &f : g.faces)
       if (f.kind == ir::BoundaryKind::Dirichlet && ir::any_may_fail(f.value)) {
@@ -443,6 +487,8 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   d.set("grid_list", list);
   d.set("grid_count", std::to_string(p.grids.size()));
   d.set("inits", inits);
+  d.set("init_may_fail", init_errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
+  d.set("init_errors", init_errors);
 
   mus::data kernels{mus::data::type::list};
   int ki = 0;
@@ -481,7 +527,7 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   d.set("reduction_list", red_list);
   d.set("device_code", device_code);
   d.set("host_code", host_code);
-  d.set("error_slots", std::to_string(slots.fill(static_cast<int>(p.grids.size()))));
+  d.set("error_slots", std::to_string(slots.count()));
   d.set("may_fail", may_fail ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("error_checks", errors);
   d.set("checks", size_checks(p, l.checks));

@@ -127,6 +127,10 @@ inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   if (bytes)
     __builtin_memcpy(dst, src, bytes);
 }
+inline void set_zero(void *dst, std::size_t bytes) {
+  if (bytes)
+    __builtin_memset(dst, 0, bytes);
+}
 inline void synchronize() {}
 inline void require_device() {}
 /// Device memory free for allocations (the host's here: no limit is checked).
@@ -162,6 +166,9 @@ inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   check(STENCILC_GPU_RUNTIME_CALL(Memcpy)(dst, src, bytes,
                                           STENCILC_GPU_RUNTIME_CALL(MemcpyDeviceToDevice)),
         "copy on the device (Memcpy DeviceToDevice)");
+}
+inline void set_zero(void *dst, std::size_t bytes) {
+  check(STENCILC_GPU_RUNTIME_CALL(Memset)(dst, 0, bytes), "Memset");
 }
 inline void synchronize() {
   check(STENCILC_GPU_RUNTIME_CALL(DeviceSynchronize)(), "DeviceSynchronize");
@@ -224,6 +231,8 @@ public:
   void upload(const Grid<T> &g) {
     copy_to_device(buf_.get(), g.storage(), buf_.size() * sizeof(T));
   }
+  /// Every cell zero, halos and padding too (as a new host Grid).
+  void zero() { set_zero(buf_.get(), buf_.size() * sizeof(T)); }
   void download(Grid<T> &g) const {
     copy_to_host(g.storage(), buf_.get(), buf_.size() * sizeof(T));
   }
