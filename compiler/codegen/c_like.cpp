@@ -8,24 +8,6 @@
 
 namespace stc {
 
-namespace {
-
-// Init loops may run in parallel regions (or kernels): like sweeps, they flag bad arithmetic
-// instead of throwing.
-class InitEmitter : public SetupEmitter {
-public:
-  using SetupEmitter::SetupEmitter;
-
-protected:
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return flagged_divmod(op, a, b);
-  }
-  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
-};
-
-} // namespace
-
 std::string BodyEmitter::statements(const std::vector<ir::Stmt> &body) const {
   const ir::Program &p = prog_;
   const std::string &x = indices_[0];
@@ -99,6 +81,22 @@ std::string SetupEmitter::int_divmod(const char *op, const std::string &a,
 
 std::string SetupEmitter::int_cast(const std::string &a) const {
   return fmt::format("stencilc::checked_to_int({})", a);
+}
+
+std::string RowBodyEmitter::int_divmod(const char *op, const std::string &a,
+                                       const std::string &b) const {
+  return flagged_divmod(op, a, b);
+}
+
+std::string RowBodyEmitter::int_cast(const std::string &a) const { return flagged_to_int(a); }
+
+std::string FlaggedSetupEmitter::int_divmod(const char *op, const std::string &a,
+                                            const std::string &b) const {
+  return flagged_divmod(op, a, b);
+}
+
+std::string FlaggedSetupEmitter::int_cast(const std::string &a) const {
+  return flagged_to_int(a);
 }
 
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) {
@@ -199,7 +197,7 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
 }
 
 std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string &pragma) {
-  InitEmitter setup(p);
+  FlaggedSetupEmitter setup(p);
   const bool fail = ir::any_may_fail(g.init);
   std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type),
                               g.name);

@@ -60,6 +60,32 @@ protected:
   std::string int_cast(const std::string &a) const override;
 };
 
+/// Code that cannot throw (an OpenMP region, a device kernel): a kernel's statements with
+/// reads through row pointers (row_read), integer division and int() flagging a bit of err__
+/// (flagged_divmod), which the caller reports after the loop or kernel.
+class RowBodyEmitter : public BodyEmitter {
+public:
+  using BodyEmitter::BodyEmitter;
+
+protected:
+  std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override;
+  std::string int_cast(const std::string &a) const override;
+};
+
+/// A setup expression (params in prm__, indices x0__..x3__) in code that cannot throw: an init
+/// loop in an OpenMP region, an init or Dirichlet value in a device kernel. Flags err__ too.
+class FlaggedSetupEmitter : public SetupEmitter {
+public:
+  using SetupEmitter::SetupEmitter;
+
+protected:
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override;
+  std::string int_cast(const std::string &a) const override;
+};
+
 /// An expression outside kernels (SetupEmitter), e.g. a domain bound.
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e);
 

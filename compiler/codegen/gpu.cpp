@@ -15,6 +15,7 @@
 
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
+#include "codegen/program_data.h"
 
 namespace stc {
 
@@ -25,41 +26,12 @@ namespace mus = kainjow::mustache;
 constexpr int kThreads = 128; // threads per block of a naive kernel
 constexpr int kChunk = 256;   // points a reduction block adds in its fixed tree order
 
-// Inside a device kernel: params and reductions are kernel arguments of their own names,
-// indices the thread's point, reads through row pointers; integer division and int() flag
-// an error bit (a kernel cannot throw), reported by the host after the step.
-class DeviceBodyEmitter : public BodyEmitter {
-public:
-  using BodyEmitter::BodyEmitter;
-
-protected:
-  std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return fmt::format("stencilc::gpu::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a,
-                       b);
-  }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::gpu::kernel_to_int({}, err__)", a);
-  }
-};
-
-// A Dirichlet value in a fill kernel: params are fields of prm__ (passed by value), indices the
-// ghost cell's x0__..x3__, failing arithmetic flagged as in kernels.
-class DeviceSetupEmitter : public SetupEmitter {
-public:
-  using SetupEmitter::SetupEmitter;
-
-protected:
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return fmt::format("stencilc::gpu::kernel_{}({}, {}, err__)", op[0] == '/' ? "div" : "mod", a,
-                       b);
-  }
-  std::string int_cast(const std::string &a) const override {
-    return fmt::format("stencilc::gpu::kernel_to_int({}, err__)", a);
-  }
-};
+// Inside a device kernel (RowBodyEmitter): params and reductions are kernel arguments of their
+// own names, indices the thread's point, reads through row pointers; integer division and int()
+// flag an error bit (a kernel cannot throw; stencilc::kernel_div & co. of error.h are host and
+// device functions), reported by the host after the step. A Dirichlet value or an init
+// (FlaggedSetupEmitter) sees params as fields of prm__ (passed by value) and the cell's indices
+// x0__..x3__.
 
 // What a sweep over a domain hands its kernel: bounds, grids (origin and strides), params,
 // reduction values, in this order as arguments of the kernel and of its launch.
@@ -225,7 +197,7 @@ struct ErrorSlots {
 // host's init leaves them), the expression at the cell's indices x0__..x3__.
 std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
-  DeviceSetupEmitter setup(p);
+  FlaggedSetupEmitter setup(p);
   const std::string elem = ir::cxx_elem_name(g.type);
   const bool fail = ir::any_may_fail(g.init);
   std::string dev = fmt::format(
@@ -259,7 +231,7 @@ std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const E
 
 std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
                         std::string &host) {
-  DeviceBodyEmitter em(p, k.indices, &k.locals);
+  RowBodyEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, ir::grids_read(k.body), ir::grids_written(k.body),
            params_of(k.body), reductions_of(k.body)};
   const bool fail = ir::any_may_fail(k.body);
@@ -283,7 +255,7 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
 
 std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const ErrorSlots &slots,
                            int ri, std::string &host) {
-  DeviceBodyEmitter em(p, r.indices, nullptr);
+  RowBodyEmitter em(p, r.indices, nullptr);
   std::set<int> params;
   ir::walk(r.value, [&](const ir::Expr &e) {
     if (e.op == ir::Op::Param)
@@ -340,7 +312,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
 // (dimension 0 first, low face first) over the same slabs, so corners match the interpreter.
 std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
-  DeviceSetupEmitter setup(p);
+  FlaggedSetupEmitter setup(p);
   const std::string elem = ir::cxx_elem_name(g.type);
   std::string dev;
   host += fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = params_;\n"
@@ -401,186 +373,68 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
 
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
                                     const EmitOptions &opts, const std::string &target) {
-  SetupEmitter setup(p);
-  mus::data d;
-  d.set("version", std::string(version()));
-  d.set("source", p.source_path);
-  d.set("name", p.name);
-  d.set("ns", p.name);
-  d.set("target", target);
-  d.set("plan", stencilc::to_string(opts.plan));
-  d.set("plan_init", cxx_plan(opts.plan));
-  d.set("plan_comment", comment_lines(opts.plan_comment));
-  d.set("line_comment",
-        p.source_path.empty()
-            ? std::string()
-            : comment_lines("Kernel statements carry #line directives: compiler messages about "
-                            "them cite their lines in\n" +
-                            p.source_path + "."));
-  d.set("header_file", p.name + ".h");
-  d.set("source_file", p.name + ".cpp");
-  d.set("main_file", p.name + "_main.cpp");
-
-  mus::data params{mus::data::type::list};
-  std::string param_list;
-  for (const auto &q : p.params) {
-    mus::data x;
-    x.set("name", q.name);
-    x.set("ctype", std::string(ir::cxx_type_name(q.type)));
-    x.set("from_set", q.type == ir::Type::Int
-                          ? fmt::format("set.get_int(\"{}\")", q.name)
-                          : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
-                                        ir::cxx_type_name(q.type), q.name));
-    x.set("default", q.init ? "(" + setup.expr(q.init) + ")"
-                            : fmt::format("missing_param<{}>(\"{}\")",
-                                          ir::cxx_type_name(q.type), q.name));
-    params.push_back(x);
-    param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);
-  }
-  d.set("params", params);
-  d.set("param_list", param_list);
-
+  mus::data d = program_data(p, l, opts, target);
   const ErrorSlots slots{static_cast<int>(p.kernels.size()), static_cast<int>(p.reductions.size()),
                          static_cast<int>(p.grids.size())};
-  mus::data grids{mus::data::type::list};
-  std::string names, list, inits, init_errors, device_code, host_code, errors;
-  bool may_fail = false;
+  // After the step (or the constructor's inits): the error bits a slot's kernel flagged.
+  std::string errors, init_errors;
+  auto report = [](int slot, const std::string &what) {
+    return fmt::format("  if (err__[{0}])\n    stencilc::kernel_error({1}, err__[{0}]);\n", slot,
+                       cxx_string(what));
+  };
+  std::string inits, device_code, host_code;
   int gi = 0;
   for (const auto &g : p.grids) {
-    mus::data x;
-    x.set("name", g.name);
-    x.set("elem", std::string(ir::cxx_elem_name(g.type)));
-    x.set("rank", std::to_string(g.rank));
-    x.set("index", std::to_string(gi));
-    std::string ext, halo;
-    for (int k = 0; k < ir::kMaxRank; ++k) {
-      ext += (k ? ", " : "") + (k < g.rank ? setup.expr(g.extents[k]) : std::string("1"));
-      halo += fmt::format("{}{}", k ? ", " : "", g.halo[k]);
-    }
-    x.set("extents", ext);
-    x.set("halos", halo);
-    x.set("random", g.init ? std::string("false") : std::string("true"));
-    x.set("refresh_on_change", g.time_dependent_ghosts() ? std::string("true") : std::string("false"));
-    grids.push_back(x);
-    names += (names.empty() ? "" : ", ") + cxx_string(g.name);
-    list += (list.empty() ? "" : ", ") + g.name;
     if (g.init) {
       device_code += device_init(p, g, gi, slots, inits);
       if (ir::any_may_fail(g.init))
-        init_errors += fmt::format("  if (err__[{0}])\n    stencilc::kernel_error({1}, err__[{0}]);\n",
-                                   slots.init(gi),
-                                   cxx_string(fmt::format("init of grid '{}'", g.name)));
+        init_errors += report(slots.init(gi), fmt::format("init of grid '{}'", g.name));
     }
     device_code += fill_code(p, g, gi, slots, host_code);
     for (const auto &f : g.faces)
       if (f.kind == ir::BoundaryKind::Dirichlet && ir::any_may_fail(f.value)) {
-        may_fail = true;
-        errors += fmt::format("  if (err__[{}])\n    stencilc::kernel_error({}, err__[{}]);\n",
-                              slots.fill(gi), cxx_string(fmt::format("ghost cells of grid '{}'", g.name)),
-                              slots.fill(gi));
+        errors += report(slots.fill(gi), fmt::format("ghost cells of grid '{}'", g.name));
         break;
       }
     ++gi;
   }
-  d.set("grids", grids);
-  d.set("grid_names", names);
-  d.set("grid_list", list);
-  d.set("grid_count", std::to_string(p.grids.size()));
+  for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
+    const auto &k = p.kernels[ki];
+    device_code += kernel_code(p, k, slots, static_cast<int>(ki), host_code) + "\n";
+    if (ir::any_may_fail(k.body))
+      errors += report(slots.kernel(static_cast<int>(ki)), fmt::format("kernel '{}'", k.name));
+  }
+  for (std::size_t ri = 0; ri < p.reductions.size(); ++ri) {
+    const auto &r = p.reductions[ri];
+    device_code += reduction_code(p, r, slots, static_cast<int>(ri), host_code) + "\n";
+    if (ir::any_may_fail(r.value))
+      errors += report(slots.reduction(static_cast<int>(ri)), fmt::format("reduction '{}'", r.name));
+  }
   d.set("inits", inits);
   d.set("init_may_fail", init_errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
   d.set("init_errors", init_errors);
-
-  mus::data kernels{mus::data::type::list};
-  int ki = 0;
-  for (const auto &k : p.kernels) {
-    mus::data x;
-    x.set("name", k.name);
-    kernels.push_back(x);
-    device_code += kernel_code(p, k, slots, ki, host_code) + "\n";
-    if (ir::any_may_fail(k.body)) {
-      may_fail = true;
-      errors += fmt::format("  if (err__[{}])\n    stencilc::kernel_error({}, err__[{}]);\n",
-                            slots.kernel(ki), cxx_string(fmt::format("kernel '{}'", k.name)),
-                            slots.kernel(ki));
-    }
-    ++ki;
-  }
-  mus::data reductions{mus::data::type::list};
-  std::string red_list;
-  int ri = 0;
-  for (const auto &r : p.reductions) {
-    mus::data x;
-    x.set("name", r.name);
-    reductions.push_back(x);
-    device_code += reduction_code(p, r, slots, ri, host_code) + "\n";
-    if (ir::any_may_fail(r.value)) {
-      may_fail = true;
-      errors += fmt::format("  if (err__[{}])\n    stencilc::kernel_error({}, err__[{}]);\n",
-                            slots.reduction(ri), cxx_string(fmt::format("reduction '{}'", r.name)),
-                            slots.reduction(ri));
-    }
-    red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
-    ++ri;
-  }
-  d.set("kernels", kernels);
-  d.set("reductions", reductions);
-  d.set("reduction_list", red_list);
   d.set("device_code", device_code);
   d.set("host_code", host_code);
   d.set("error_slots", std::to_string(slots.count()));
-  d.set("may_fail", may_fail ? mus::data::type::bool_true : mus::data::type::bool_false);
+  d.set("may_fail", errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
   d.set("error_checks", errors);
-  d.set("checks", size_checks(p, l.checks));
-  d.set("default_steps", p.steps ? setup.expr(p.steps)
-                                 : fmt::format("{} /* run steps: --steps, default {} */",
-                                               ir::kDefaultSteps, ir::kDefaultSteps));
-  d.set("has_condition", p.until ? std::string("true") : std::string("false"));
-  d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
 
-  std::string step, updates;
-  for (const lower::Action &act : l.step) {
-    switch (act.kind) {
-    case lower::Action::Kind::FillGhosts:
-      step += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
-                          p.grids[act.a].name);
-      break;
-    case lower::Action::Kind::Sweep:
-      step += fmt::format("  kernel__{}();\n", p.kernels[act.a].name);
-      break;
-    case lower::Action::Kind::Reduce:
-      step += fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
-                          "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
-                          p.reductions[act.a].name);
-      break;
-    case lower::Action::Kind::Swap:
-      // By pointer: the device buffers, the host mirrors and their flags trade places.
-      step += fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
-                          "  std::swap(dirty__{0}_, dirty__{1}_);\n"
-                          "  std::swap(where__[{2}], where__[{3}]);\n",
-                          p.grids[act.a].name, p.grids[act.b].name, act.a, act.b);
-      break;
-    case lower::Action::Kind::MarkStale:
-      step += mark_stale(p.grids[act.a]);
-      break;
-    }
-  }
-  for (int k : l.schedule.updates)
-    updates += (updates.empty() ? "" : " + ") +
-               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid);
-  d.set("step_body", step);
-  d.set("cell_updates", updates.empty() ? "0.0" : updates);
-
-  auto render = [&](const std::string &tpl, const std::string &file) {
-    mus::mustache m(template_text(tpl));
-    std::string out = m.render(d);
-    if (!m.is_valid())
-      internal_error("template " + tpl + ": " + m.error_message());
-    return GeneratedFile{file,
-                         fix_line_directives(opts.format ? format_cxx(out, file) : out, p, file)};
+  const auto fill = [](const ir::Grid &g) {
+    return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+                       g.name);
   };
-  return {render("gpu/program.h.mustache", p.name + ".h"),
-          render("gpu/program.cpp.mustache", p.name + ".cpp"),
-          render("cpu/main.cpp.mustache", p.name + "_main.cpp")};
+  // By pointer: the device buffers, the host copies and their flags trade places.
+  const auto swap = [&](const lower::Action &a) {
+    return fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
+                       "  std::swap(dirty__{0}_, dirty__{1}_);\n"
+                       "  std::swap(where__[{2}], where__[{3}]);\n",
+                       p.grids[a.a].name, p.grids[a.b].name, a.a, a.b);
+  };
+  const std::string step = step_statements(p, l, fill, swap);
+  d.set("step_body", step);
+  return {render_file(p, d, "gpu/program.h.mustache", p.name + ".h", opts),
+          render_file(p, d, "gpu/program.cpp.mustache", p.name + ".cpp", opts),
+          render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};
 }
 
 } // namespace stc

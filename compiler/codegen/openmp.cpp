@@ -10,30 +10,13 @@
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
 #include "codegen/openmp_temporal.h"
+#include "codegen/program_data.h"
 
 namespace stc {
 
 namespace {
 
 namespace mus = kainjow::mustache;
-
-// Inside a kernel or reduction sweep: params are local constants, indices the loop
-// variables, grid reads offsets from the grid's row pointer. Integer division and int() set
-// err__ instead of throwing (an exception cannot leave an OpenMP region); the sweep reduces
-// err__ over threads and throws after it.
-class SweepEmitter : public BodyEmitter {
-public:
-  using BodyEmitter::BodyEmitter;
-
-protected:
-  std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
-  // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return flagged_divmod(op, a, b);
-  }
-  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
-};
 
 using ir::grids_read;
 using ir::grids_written;
@@ -119,7 +102,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
 }
 
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
-  SweepEmitter em(p, k.indices, &k.locals);
+  RowBodyEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
            params_of(k.body), ""};
   std::string body = em.kernel_statements(k);
@@ -137,7 +120,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k) {
 }
 
 std::string reduction_definition(const ir::Program &p, const ir::Reduction &r) {
-  SweepEmitter em(p, r.indices, nullptr);
+  RowBodyEmitter em(p, r.indices, nullptr);
   std::set<int> params;
   ir::walk(r.value, [&](const ir::Expr &e) {
     if (e.op == ir::Op::Param)
@@ -199,22 +182,7 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g) {
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                                        const lower::Lowered &l, const EmitOptions &opts) {
-  SetupEmitter setup(p);
-  mus::data d;
-  d.set("version", std::string(version()));
-  d.set("source", p.source_path);
-  d.set("name", p.name);
-  d.set("ns", p.name);
-  d.set("target", std::string("openmp"));
-  d.set("plan", stencilc::to_string(opts.plan));
-  d.set("plan_init", cxx_plan(opts.plan));
-  d.set("plan_comment", comment_lines(opts.plan_comment));
-  d.set("line_comment",
-        p.source_path.empty()
-            ? std::string()
-            : comment_lines("Kernel statements carry #line directives: compiler messages about "
-                            "them cite their lines in\n" +
-                            p.source_path + "."));
+  mus::data d = program_data(p, l, opts, "openmp");
   const TemporalCode tc = temporal_code(p, l);
   d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
@@ -225,128 +193,29 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
   d.set("temporal_views", tc.views);
   d.set("shadow_members", tc.shadows);
   d.set("keep_steps", tc.reductions ? std::string("1") : std::string("0"));
-  d.set("header_file", p.name + ".h");
-  d.set("source_file", p.name + ".cpp");
-  d.set("main_file", p.name + "_main.cpp");
 
-  mus::data params{mus::data::type::list};
-  std::string param_list;
-  for (const auto &q : p.params) {
-    mus::data x;
-    x.set("name", q.name);
-    x.set("ctype", std::string(ir::cxx_type_name(q.type)));
-    x.set("from_set", q.type == ir::Type::Int
-                          ? fmt::format("set.get_int(\"{}\")", q.name)
-                          : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
-                                        ir::cxx_type_name(q.type), q.name));
-    x.set("default", q.init ? "(" + setup.expr(q.init) + ")"
-                            : fmt::format("missing_param<{}>(\"{}\")",
-                                          ir::cxx_type_name(q.type), q.name));
-    params.push_back(x);
-    param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);
-  }
-  d.set("params", params);
-  d.set("param_list", param_list);
-
-  mus::data grids{mus::data::type::list};
-  std::string names, list, inits, fills;
-  int gi = 0;
+  std::string inits, fills, defs;
   for (const auto &g : p.grids) {
-    mus::data x;
-    x.set("name", g.name);
-    x.set("elem", std::string(ir::cxx_elem_name(g.type)));
-    x.set("rank", std::to_string(g.rank));
-    x.set("index", std::to_string(gi++));
-    std::string ext, halo;
-    for (int k = 0; k < ir::kMaxRank; ++k) {
-      ext += (k ? ", " : "") + (k < g.rank ? setup.expr(g.extents[k]) : std::string("1"));
-      halo += fmt::format("{}{}", k ? ", " : "", g.halo[k]);
-    }
-    x.set("extents", ext);
-    x.set("halos", halo);
-    x.set("random", g.init ? std::string("false") : std::string("true"));
-    x.set("refresh_on_change", g.time_dependent_ghosts() ? std::string("true") : std::string("false"));
-    grids.push_back(x);
-    names += (names.empty() ? "" : ", ") + cxx_string(g.name);
-    list += (list.empty() ? "" : ", ") + g.name;
     if (g.init)
       inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)");
     fills += fill_definition(p, g) + "\n";
   }
-  d.set("grids", grids);
-  d.set("grid_names", names);
-  d.set("grid_list", list);
   d.set("inits", inits);
   d.set("fill_defs", fills);
-
-  mus::data kernels{mus::data::type::list};
-  std::string defs;
-  for (const auto &k : p.kernels) {
-    mus::data x;
-    x.set("name", k.name);
-    kernels.push_back(x);
+  for (const auto &k : p.kernels)
     defs += kernel_definition(p, k) + "\n";
-  }
-  mus::data reductions{mus::data::type::list};
-  std::string red_list;
-  for (const auto &r : p.reductions) {
-    mus::data x;
-    x.set("name", r.name);
-    reductions.push_back(x);
+  for (const auto &r : p.reductions)
     defs += reduction_definition(p, r) + "\n";
-    red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
-  }
-  d.set("kernels", kernels);
-  d.set("reductions", reductions);
-  d.set("reduction_list", red_list);
   d.set("kernel_defs", defs);
-  d.set("checks", size_checks(p, l.checks));
-  d.set("default_steps", p.steps ? setup.expr(p.steps)
-                                 : fmt::format("{} /* run steps: --steps, default {} */",
-                                               ir::kDefaultSteps, ir::kDefaultSteps));
-  d.set("has_condition", p.until ? std::string("true") : std::string("false"));
-  d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
 
-  std::string step, updates;
-  for (const lower::Action &act : l.step) {
-    switch (act.kind) {
-    case lower::Action::Kind::FillGhosts:
-      step += fill_if_stale(p.grids[act.a]);
-      break;
-    case lower::Action::Kind::Sweep:
-      step += fmt::format("  kernel__{}();\n", p.kernels[act.a].name);
-      break;
-    case lower::Action::Kind::Reduce:
-      step += fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
-                          "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
-                          p.reductions[act.a].name);
-      break;
-    case lower::Action::Kind::Swap:
-      step += fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
-                          p.grids[act.a].name, p.grids[act.b].name);
-      break;
-    case lower::Action::Kind::MarkStale:
-      step += mark_stale(p.grids[act.a]);
-      break;
-    }
-  }
-  for (int k : l.schedule.updates)
-    updates += (updates.empty() ? "" : " + ") +
-               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid);
+  const std::string step = step_statements(p, l, fill_if_stale, [&](const lower::Action &a) {
+    return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
+                       p.grids[a.a].name, p.grids[a.b].name);
+  });
   d.set("step_body", step);
-  d.set("cell_updates", updates.empty() ? "0.0" : updates);
-
-  auto render = [&](const std::string &tpl, const std::string &file) {
-    mus::mustache m(template_text(tpl));
-    std::string out = m.render(d);
-    if (!m.is_valid())
-      internal_error("template " + tpl + ": " + m.error_message());
-    return GeneratedFile{file,
-                         fix_line_directives(opts.format ? format_cxx(out, file) : out, p, file)};
-  };
-  return {render("cpu/program.h.mustache", p.name + ".h"),
-          render("cpu/program.cpp.mustache", p.name + ".cpp"),
-          render("cpu/main.cpp.mustache", p.name + "_main.cpp")};
+  return {render_file(p, d, "cpu/program.h.mustache", p.name + ".h", opts),
+          render_file(p, d, "cpu/program.cpp.mustache", p.name + ".cpp", opts),
+          render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};
 }
 
 } // namespace stc

@@ -6,7 +6,6 @@
 // between the cuda and the hip target's output.
 //
 //   STENCILC_KERNEL            a kernel (__global__)
-//   STENCILC_DEVICE            a function kernels call (__device__ __host__)
 //   STENCILC_SHARED(T, a, n)   T a[n] in the block's shared memory (__shared__)
 //   STENCILC_LAUNCH(k, blocks, threads, args...)  a 1-D launch of kernel k, checked
 //   gpu::global_index(), thread_in_block(), block_index()   1-D indices
@@ -41,7 +40,6 @@
 
 #if defined(STENCILC_GPU_CPU_LAYER)
 #define STENCILC_KERNEL static
-#define STENCILC_DEVICE inline
 #define STENCILC_SHARED(T, name, n)                                                                \
   T *const name = static_cast<T *>(::stencilc::gpu::cpu_layer::shared_alloc(sizeof(T) * (n),       \
                                                                             alignof(T)))
@@ -52,7 +50,6 @@
                                      [=] { kernel(__VA_ARGS__); })
 #else
 #define STENCILC_KERNEL static __global__
-#define STENCILC_DEVICE __device__ __host__ inline
 #define STENCILC_SHARED(T, name, n) __shared__ T name[n]
 #if defined(__CUDACC__)
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
@@ -93,24 +90,6 @@ __device__ inline std::int64_t block_index() { return blockIdx.x; }
 __device__ inline void sync_threads() { __syncthreads(); }
 __device__ inline void flag_error(int *err, int bits) { atomicOr(err, bits); }
 #endif
-
-/// Integer division, remainder and int() in kernels: as stencilc::kernel_div & co. (error.h),
-/// a bad operand sets a bit of `err` and yields 0.
-STENCILC_DEVICE std::int64_t kernel_div(std::int64_t a, std::int64_t b, int &err) {
-  const int bad = b == 0 ? kDivByZero : (b == -1 && a == INT64_MIN) ? kDivOverflow : 0;
-  err |= bad;
-  return bad ? 0 : a / b;
-}
-STENCILC_DEVICE std::int64_t kernel_mod(std::int64_t a, std::int64_t b, int &err) {
-  const int bad = b == 0 ? kDivByZero : (b == -1 && a == INT64_MIN) ? kDivOverflow : 0;
-  err |= bad;
-  return bad ? 0 : a % b;
-}
-STENCILC_DEVICE std::int64_t kernel_to_int(double x, int &err) {
-  const bool ok = x > -9.2e18 && x < 9.2e18;
-  err |= ok ? 0 : kBadToInt;
-  return ok ? static_cast<std::int64_t>(x) : 0;
-}
 
 #if defined(STENCILC_GPU_CPU_LAYER)
 inline void *malloc_bytes(std::size_t bytes) { return cpu_layer::device_malloc(bytes); }
