@@ -31,7 +31,12 @@ packages=(
   python3-matplotlib      # scripts/plot.py: pictures of grids and residual histories
   libopenmpi-dev          # Open MPI (mpicxx, mpi.h): the mpi-openmp target and its runtime
   openmpi-bin             # mpirun: MPI executables, verify --np, the MPI tests
+  libboost-context-dev    # fibers of the GPU targets' CPU execution layer (runtime/src/gpu/)
+  hipcc                   # the hip target's compiler (tests compile for gfx90a; needs no GPU)
+  libamdhip64-dev         # HIP headers and runtime for hipcc
 )
+# nvcc is not a Debian package: the cuda target's tests use /usr/local/cuda/bin/nvcc or
+# $CUDACXX when present (NVIDIA's CUDA toolkit) and are skipped, saying so, without it.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,12 +2,15 @@
 # package that lets an application generate and link stencils at build time:
 #
 #   <prefix>/bin/stencilc
-#   <prefix>/lib/libstencilc_rt_core.a, libstencilc_rt_cpu.a, libstencilc_rt_mpi.a (what
-#                  `stencilc build --target mpi-openmp` links; not in the CMake package yet)
-#   <prefix>/include/stencilc/*.h, include/stencilc/cpu/*.h, include/stencilc/mpi/*.h
+#   <prefix>/lib/libstencilc_rt_core.a, libstencilc_rt_cpu.a, libstencilc_rt_gpucpu.a,
+#                  libstencilc_rt_mpi.a (what `stencilc build --target mpi-openmp` links; not in
+#                  the CMake package yet)
+#   <prefix>/include/stencilc/*.h, include/stencilc/cpu/*.h, include/stencilc/gpu/*.h,
+#                  include/stencilc/mpi/*.h
 #   <prefix>/lib/cmake/stencilc/   stencilcConfig.cmake, stencilcConfigVersion.cmake,
 #                                  stencilcTargets*.cmake (stencilc::stencilc, stencilc::runtime,
-#                                  stencilc::runtime_core, stencilc::runtime_cpu),
+#                                  stencilc::runtime_core, stencilc::runtime_cpu,
+#                                  stencilc::runtime_gpucpu),
 #                                  stencilc_add_stencil.cmake, stencilc_check_outputs.cmake
 #
 # The installed stencilc finds the runtime of its own prefix (compiler/target/runtime_paths.h),
@@ -19,11 +22,14 @@ include(CMakePackageConfigHelpers)
 set_target_properties(stencilc_rt PROPERTIES EXPORT_NAME runtime)
 set_target_properties(stencilc_rt_core PROPERTIES EXPORT_NAME runtime_core)
 set_target_properties(stencilc_rt_cpu PROPERTIES EXPORT_NAME runtime_cpu)
+# The CPU execution layer of the cuda and hip targets (stencilc build --cpu-layer, verify).
+set_target_properties(stencilc_rt_gpucpu PROPERTIES EXPORT_NAME runtime_gpucpu)
 # Shared libraries stencilc links from outside the system's search path stay found (libFormat and
 # LLVM are linked statically: compiler/CMakeLists.txt).
 set_target_properties(stencilc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu EXPORT stencilcTargets
+install(TARGETS stencilc stencilc_rt stencilc_rt_core stencilc_rt_cpu stencilc_rt_gpucpu
+        EXPORT stencilcTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS stencilc_rt_mpi ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -1,5 +1,7 @@
 #include "codegen/c_like.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "codegen/codegen.h"
@@ -42,6 +44,20 @@ std::string BodyEmitter::store(const ir::Grid &g, const std::string &x,
   return fmt::format("{}__r[{}] = {};\n", g.name, x, value);
 }
 
+std::string BodyEmitter::row_read(const ir::Expr &e) const {
+  const std::string &g = prog_.grids[e.id].name;
+  std::string s = x_index(e);
+  for (std::size_t d = 1; d < indices_.size(); ++d) {
+    const int o = e.offset[d];
+    if (o == 0)
+      continue;
+    const std::string stride = fmt::format("{}__s{}", g, d);
+    s += o > 0 ? " + " : " - ";
+    s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
+  }
+  return fmt::format("{}__r[{}]", g, s);
+}
+
 std::string BodyEmitter::x_index(const ir::Expr &e) const {
   std::string s = indices_[0];
   if (e.offset[0] > 0)
@@ -65,6 +81,26 @@ std::string SetupEmitter::int_divmod(const char *op, const std::string &a,
 
 std::string SetupEmitter::int_cast(const std::string &a) const {
   return fmt::format("stencilc::checked_to_int({})", a);
+}
+
+std::string RowBodyEmitter::index(const ir::Expr &e) const {
+  return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
+}
+
+std::string RowBodyEmitter::int_divmod(const char *op, const std::string &a,
+                                       const std::string &b) const {
+  return flagged_divmod(op, a, b);
+}
+
+std::string RowBodyEmitter::int_cast(const std::string &a) const { return flagged_to_int(a); }
+
+std::string FlaggedSetupEmitter::int_divmod(const char *op, const std::string &a,
+                                            const std::string &b) const {
+  return flagged_divmod(op, a, b);
+}
+
+std::string FlaggedSetupEmitter::int_cast(const std::string &a) const {
+  return flagged_to_int(a);
 }
 
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e) {
@@ -125,5 +161,131 @@ std::string fill_if_stale(const ir::Grid &g) {
 }
 
 std::string mark_stale(const ir::Grid &g) { return fmt::format("  dirty__{}_ = true;\n", g.name); }
+
+// The lowering's size checks as statements of the constructor.
+std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks,
+                        bool distributed) {
+  SetupEmitter setup(p);
+  std::string s;
+  auto extent = [&](const std::string &g, int d) {
+    return distributed ? fmt::format("gext__{}[{}]", g, d) : fmt::format("{}_.extent({})", g, d);
+  };
+  for (const lower::Check &c : checks) {
+    const std::string &name = p.grids[c.grid].name;
+    switch (c.kind) {
+    case lower::Check::Kind::SameShape: {
+      const std::string &other = p.grids[c.other].name;
+      std::string cond;
+      for (int d = 0; d < c.rank; ++d)
+        cond += fmt::format("{}{} != {}", d ? " || " : "", extent(name, d), extent(other, d));
+      s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
+                       cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
+                                              c.owner, name, other)));
+      break;
+    }
+    case lower::Check::Kind::MinExtent:
+      s += fmt::format("  if ({} < {})\n    throw stencilc::Error({} + "
+                       "std::to_string({}) + {});\n",
+                       extent(name, c.dim), c.width,
+                       cxx_string(fmt::format("grid '{}': extent ", name)), extent(name, c.dim),
+                       cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
+                                              "width {}",
+                                              c.dim + 1, c.width)));
+      break;
+    case lower::Check::Kind::DomainInside:
+      s += fmt::format(
+          "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
+          "{})\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
+          "std::to_string(hi) + {} + std::to_string({}) + \"]\");\n  }}\n",
+          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), extent(name, c.dim),
+          cxx_string(fmt::format("{}: domain [", c.owner)),
+          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)),
+          extent(name, c.dim));
+      break;
+    }
+  }
+  return s;
+}
+
+std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string &pragma,
+                      bool distributed) {
+  FlaggedSetupEmitter setup(p);
+  const bool fail = ir::any_may_fail(g.init);
+  std::string s =
+      fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type), g.name);
+  if (fail)
+    s += "    int err__ = 0;\n";
+  if (distributed) // local loops; the program's indices are global
+    s += fmt::format("    const stencilc::Extents &o__ = part__{}_.offset;\n", g.name);
+  if (!pragma.empty())
+    s += pragma + (fail ? " reduction(|:err__)\n" : "\n");
+  if (distributed) {
+    s += "    for (std::int64_t l3__ = 0; l3__ < g.extent(3); ++l3__)\n"
+         "      for (std::int64_t l2__ = 0; l2__ < g.extent(2); ++l2__)\n"
+         "        for (std::int64_t l1__ = 0; l1__ < g.extent(1); ++l1__)\n"
+         "          for (std::int64_t l0__ = 0; l0__ < g.extent(0); ++l0__) {\n"
+         "            [[maybe_unused]] const std::int64_t x0__ = l0__ + o__[0], x1__ = l1__ + "
+         "o__[1], x2__ = l2__ + o__[2], x3__ = l3__ + o__[3];\n";
+    s += fmt::format(
+        "            g.at(l0__, l1__, l2__, l3__) = static_cast<{}>({});\n          }}\n",
+        ir::cxx_elem_name(g.type), setup.expr(g.init));
+  } else {
+    s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
+         "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
+         "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
+         "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
+    s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
+                     ir::cxx_elem_name(g.type), setup.expr(g.init));
+  }
+  if (fail)
+    s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
+                     cxx_string(fmt::format("init of grid '{}'", g.name)));
+  return s + "  }\n";
+}
+
+std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool distributed) {
+  SetupEmitter setup(p);
+  const std::string &name = p.grids[g].name;
+  if (distributed && d.kind != ir::Domain::Kind::Range) { // of the global grid
+    const int rank = p.grids[g].rank;
+    if (d.kind != ir::Domain::Kind::Interior)
+      return fmt::format(
+          "static_cast<double>(stencilc::mpi::colour_cells({}, part__{}_.global, {}))", rank, name,
+          d.kind == ir::Domain::Kind::Red ? 0 : 1);
+    std::string s;
+    for (int k = 0; k < rank; ++k)
+      s += fmt::format("{}static_cast<double>(part__{}_.global[{}])", k ? " * " : "", name, k);
+    return s;
+  }
+  switch (d.kind) {
+  case ir::Domain::Kind::Interior:
+    return fmt::format("static_cast<double>({}_.interior_size())", name);
+  case ir::Domain::Kind::Red:
+    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
+  case ir::Domain::Kind::Black:
+    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
+  case ir::Domain::Kind::Range: break;
+  }
+  std::string s = "1.0";
+  for (std::size_t k = 0; k < d.lo.size(); ++k)
+    s += fmt::format(" * static_cast<double>(({}) - ({}))", setup.expr(d.hi[k]),
+                     setup.expr(d.lo[k]));
+  return s;
+}
+
+// Each line of text as a `// ` comment line, never re-flowed: a path (the .stn, a machine
+// profile) stays whole on the line its author put it on, so the layout does not depend on
+// where the files live.
+std::string comment_lines(const std::string &text) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t end = std::min(text.find('\n', i), text.size());
+    if (end > i)
+      out += "// " + text.substr(i, end - i) + "\n";
+    i = end + 1;
+  }
+  return out;
+}
 
 } // namespace stc

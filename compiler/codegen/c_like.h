@@ -10,6 +10,7 @@
 
 #include "codegen/c_emitter.h"
 #include "ir/ir.h"
+#include "lower/lowered.h"
 
 namespace stc {
 
@@ -33,6 +34,9 @@ protected:
   /// The store of `value` to the cell at x of grid g (default: `G__r[x] = value;`).
   virtual std::string store(const ir::Grid &g, const std::string &x,
                             const std::string &value) const;
+  /// A read through the grid's row pointer: `G__r[x + o0 + o1 * G__s1 ...]` (the row pointer
+  /// G__r points at the cell (0, y, z, w) of the current row; G__sD are the strides).
+  std::string row_read(const ir::Expr &e) const;
   /// The x coordinate of a read: the x index plus the read's offset in dimension 0.
   std::string x_index(const ir::Expr &e) const;
 
@@ -51,6 +55,40 @@ public:
 protected:
   std::string param(const ir::Expr &e) const override;
   std::string index(const ir::Expr &e) const override;
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override;
+  std::string int_cast(const std::string &a) const override;
+};
+
+/// Code that cannot throw (an OpenMP region, a device kernel): a kernel's statements with
+/// reads through row pointers (row_read), integer division and int() flagging a bit of err__
+/// (flagged_divmod), which the caller reports after the loop or kernel.
+/// `global`: the loops run over a block of a distributed grid in local indices; the program's
+/// index is the global one, the loop index plus the block's offset offD__.
+class RowBodyEmitter : public BodyEmitter {
+public:
+  RowBodyEmitter(const ir::Program &p, const std::vector<std::string> &indices,
+                 const std::vector<ir::Local> *locals, bool global = false)
+      : BodyEmitter(p, indices, locals), global_(global) {}
+
+protected:
+  std::string index(const ir::Expr &e) const override;
+  std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
+  std::string int_divmod(const char *op, const std::string &a,
+                         const std::string &b) const override;
+  std::string int_cast(const std::string &a) const override;
+
+private:
+  bool global_;
+};
+
+/// A setup expression (params in prm__, indices x0__..x3__) in code that cannot throw: an init
+/// loop in an OpenMP region, an init or Dirichlet value in a device kernel. Flags err__ too.
+class FlaggedSetupEmitter : public SetupEmitter {
+public:
+  using SetupEmitter::SetupEmitter;
+
+protected:
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override;
   std::string int_cast(const std::string &a) const override;
@@ -86,5 +124,21 @@ std::string flagged_to_int(const std::string &a);
 std::string fill_if_stale(const ir::Grid &g);
 /// ... and for a MarkStale.
 std::string mark_stale(const ir::Grid &g);
+
+/// The lowering's size checks as statements of the constructor (the interpreter's messages).
+/// `distributed`: before the grids exist, on the global extents gext__G[d].
+std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks,
+                        bool distributed);
+/// A grid's `init` values, computed on the host into grid `NAME_` (the loop nest under `pragma`,
+/// e.g. an OpenMP one, or "" for none); bad arithmetic is reported after the loop.
+/// `distributed`: NAME_ is this rank's block; the loops are local, the program's indices global
+/// (the block's offset part__NAME_.offset added).
+std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string &pragma,
+                      bool distributed);
+/// The cells of a domain of grid g as a C++ double expression (the update count of a sweep);
+/// `distributed`: of the global grid (part__G_.global), not of this rank's block.
+std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool distributed);
+/// Each line of text as a `// ` comment line, never re-flowed.
+std::string comment_lines(const std::string &text);
 
 } // namespace stc

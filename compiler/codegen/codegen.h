@@ -31,6 +31,12 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &a,
 std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis &a,
                                            const lower::Lowered &l, const EmitOptions &opts);
 
+/// The cuda and hip targets (one generator, `target` names which): NAME.h (openmp's API),
+/// NAME.cpp (kernels and host code over stencilc/gpu/device.h), NAME_main.cpp.
+std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &a,
+                                    const lower::Lowered &l, const EmitOptions &opts,
+                                    const std::string &target);
+
 /// Why the openmp temporal plan cannot run this program ("" if it can): rank, `run until`,
 /// arithmetic that can fail per cell, ...
 std::string temporal_unsupported(const ir::Program &p);

@@ -16,6 +16,7 @@
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
 #include "codegen/openmp_temporal.h"
+#include "codegen/program_data.h"
 #include "support/diagnostics.h"
 
 namespace stc {
@@ -23,58 +24,6 @@ namespace stc {
 namespace {
 
 namespace mus = kainjow::mustache;
-
-// Inside a kernel or reduction sweep: params are local constants, indices the loop
-// variables, grid reads offsets from the grid's row pointer. Integer division and int() set
-// err__ instead of throwing (an exception cannot leave an OpenMP region); the sweep reduces
-// err__ over threads and throws after it.
-class SweepEmitter : public BodyEmitter {
-public:
-  SweepEmitter(const ir::Program &p, const std::vector<std::string> &indices,
-               const std::vector<ir::Local> *locals, bool global = false)
-      : BodyEmitter(p, indices, locals), global_(global) {}
-
-protected:
-  // A block of a distributed grid: the program's index is the global one.
-  std::string index(const ir::Expr &e) const override {
-    return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
-  }
-  std::string grid_read(const ir::Expr &e) const override {
-    const std::string &g = prog_.grids[e.id].name;
-    std::string s = x_index(e);
-    for (std::size_t d = 1; d < indices_.size(); ++d) {
-      const int o = e.offset[d];
-      if (o == 0)
-        continue;
-      const std::string stride = fmt::format("{}__s{}", g, d);
-      s += o > 0 ? " + " : " - ";
-      s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
-    }
-    return fmt::format("{}__r[{}]", g, s);
-  }
-  // No exceptions inside an OpenMP region: flag a zero divisor and report after the sweep.
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return flagged_divmod(op, a, b);
-  }
-  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
-
-private:
-  bool global_;
-};
-
-// Init loops are OpenMP regions too: like sweeps, they flag bad arithmetic.
-class InitEmitter : public SetupEmitter {
-public:
-  using SetupEmitter::SetupEmitter;
-
-protected:
-  std::string int_divmod(const char *op, const std::string &a,
-                         const std::string &b) const override {
-    return flagged_divmod(op, a, b);
-  }
-  std::string int_cast(const std::string &a) const override { return flagged_to_int(a); }
-};
 
 using ir::grids_read;
 using ir::grids_written;
@@ -159,8 +108,8 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   const std::string inner = "#pragma omp simd" + clause + "\n" + xloop + " {\n" + body + "}\n";
   switch (rank) {
   case 1:
-    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" + xloop +
-         " {\n" + body + "}\n";
+    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" +
+         xloop + " {\n" + body + "}\n";
     break;
   case 2:
     s += "#pragma omp parallel for schedule(static)" + clause + "\n" + loop(1) + " {\n" +
@@ -179,15 +128,9 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
 }
 
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi) {
-  SweepEmitter em(p, k.indices, &k.locals, mpi);
-  Sweep sw{k.indices,
-           k.domain,
-           k.domain_grid,
-           grids_read(k.body),
-           grids_written(k.body),
-           params_of(k.body),
-           "",
-           mpi};
+  RowBodyEmitter em(p, k.indices, &k.locals, mpi);
+  Sweep sw{k.indices,         k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
+           params_of(k.body), "",       mpi};
   std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
@@ -203,7 +146,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
 }
 
 std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, bool mpi) {
-  SweepEmitter em(p, r.indices, nullptr, mpi);
+  RowBodyEmitter em(p, r.indices, nullptr, mpi);
   std::set<int> params;
   ir::walk(r.value, [&](const ir::Expr &e) {
     if (e.op == ir::Op::Param)
@@ -227,8 +170,8 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
   std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
                                  expr_line_directive(p, r.value), em.expr(r.value),
                                  generated_line_directive(p, p.name + ".cpp"), update[op]);
-  std::string s =
-      fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name, init[op]);
+  std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
+                              init[op]);
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
@@ -297,154 +240,12 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi) {
   return s + "}\n";
 }
 
-// Run-time checks of sizes, mirroring the interpreter's (same messages).
-// The lowering's size checks as statements of the constructor.
-// `mpi`: before the grids exist, on the global extents gext__G.
-std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &checks, bool mpi) {
-  SetupEmitter setup(p);
-  std::string s;
-  auto extent = [&](const std::string &g, int d) {
-    return mpi ? fmt::format("gext__{}[{}]", g, d) : fmt::format("{}_.extent({})", g, d);
-  };
-  for (const lower::Check &c : checks) {
-    const std::string &name = p.grids[c.grid].name;
-    switch (c.kind) {
-    case lower::Check::Kind::SameShape: {
-      const std::string &other = p.grids[c.other].name;
-      std::string cond;
-      for (int d = 0; d < c.rank; ++d)
-        cond += fmt::format("{}{} != {}", d ? " || " : "", extent(name, d), extent(other, d));
-      s += fmt::format("  if ({})\n    throw stencilc::Error({});\n", cond,
-                       cxx_string(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
-                                              c.owner, name, other)));
-      break;
-    }
-    case lower::Check::Kind::MinExtent:
-      s += fmt::format("  if ({} < {})\n    throw stencilc::Error({} + "
-                       "std::to_string({}) + {});\n",
-                       extent(name, c.dim), c.width,
-                       cxx_string(fmt::format("grid '{}': extent ", name)), extent(name, c.dim),
-                       cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
-                                              "width {}",
-                                              c.dim + 1, c.width)));
-      break;
-    case lower::Check::Kind::DomainInside:
-      s += fmt::format(
-          "  {{\n    const std::int64_t lo = {}, hi = {};\n    if (lo < 0 || lo > hi || hi > "
-          "{})\n      throw stencilc::Error({} + std::to_string(lo) + \":\" + "
-          "std::to_string(hi) + {} + std::to_string({}) + \"]\");\n  }}\n",
-          setup.expr(c.domain->lo[c.dim]), setup.expr(c.domain->hi[c.dim]), extent(name, c.dim),
-          cxx_string(fmt::format("{}: domain [", c.owner)),
-          cxx_string(fmt::format("] in dimension {} is not inside [0:", c.dim + 1)),
-          extent(name, c.dim));
-      break;
-    }
-  }
-  return s;
-}
-
-std::string init_code(const ir::Program &p, const ir::Grid &g, bool mpi) {
-  InitEmitter setup(p);
-  const bool fail = ir::any_may_fail(g.init);
-  std::string s =
-      fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type), g.name);
-  if (fail)
-    s += "    int err__ = 0;\n";
-  if (mpi) // local loops; the program's indices are global
-    s += fmt::format("    const stencilc::Extents &o__ = part__{}_.offset;\n", g.name);
-  s += fail ? "#pragma omp parallel for collapse(2) schedule(static) reduction(|:err__)\n"
-            : "#pragma omp parallel for collapse(2) schedule(static)\n";
-  if (mpi) {
-    s += "    for (std::int64_t l3__ = 0; l3__ < g.extent(3); ++l3__)\n"
-         "      for (std::int64_t l2__ = 0; l2__ < g.extent(2); ++l2__)\n"
-         "        for (std::int64_t l1__ = 0; l1__ < g.extent(1); ++l1__)\n"
-         "          for (std::int64_t l0__ = 0; l0__ < g.extent(0); ++l0__) {\n"
-         "            [[maybe_unused]] const std::int64_t x0__ = l0__ + o__[0], x1__ = l1__ + "
-         "o__[1], x2__ = l2__ + o__[2], x3__ = l3__ + o__[3];\n";
-    s += fmt::format(
-        "            g.at(l0__, l1__, l2__, l3__) = static_cast<{}>({});\n          }}\n",
-        ir::cxx_elem_name(g.type), setup.expr(g.init));
-  } else {
-    s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
-         "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
-         "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
-         "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
-    s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
-                     ir::cxx_elem_name(g.type), setup.expr(g.init));
-  }
-  if (fail)
-    s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
-                     cxx_string(fmt::format("init of grid '{}'", g.name)));
-  return s + "  }\n";
-}
-
-std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool mpi) {
-  SetupEmitter setup(p);
-  const std::string &name = p.grids[g].name;
-  if (mpi && d.kind != ir::Domain::Kind::Range) { // of the global grid
-    const int rank = p.grids[g].rank;
-    if (d.kind != ir::Domain::Kind::Interior)
-      return fmt::format(
-          "static_cast<double>(stencilc::mpi::colour_cells({}, part__{}_.global, {}))", rank, name,
-          d.kind == ir::Domain::Kind::Red ? 0 : 1);
-    std::string s;
-    for (int k = 0; k < rank; ++k)
-      s += fmt::format("{}static_cast<double>(part__{}_.global[{}])", k ? " * " : "", name, k);
-    return s;
-  }
-  switch (d.kind) {
-  case ir::Domain::Kind::Interior:
-    return fmt::format("static_cast<double>({}_.interior_size())", name);
-  case ir::Domain::Kind::Red:
-    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 0))", name);
-  case ir::Domain::Kind::Black:
-    return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
-  case ir::Domain::Kind::Range: break;
-  }
-  std::string s = "1.0";
-  for (std::size_t k = 0; k < d.lo.size(); ++k)
-    s += fmt::format(" * static_cast<double>(({}) - ({}))", setup.expr(d.hi[k]),
-                     setup.expr(d.lo[k]));
-  return s;
-}
-
-// Each line of text as a `// ` comment line, never re-flowed: a path (the .stn, a machine
-// profile) stays whole on the line its author put it on, so the layout does not depend on
-// where the files live.
-std::string comment_lines(const std::string &text) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t end = std::min(text.find('\n', i), text.size());
-    if (end > i)
-      out += "// " + text.substr(i, end - i) + "\n";
-    i = end + 1;
-  }
-  return out;
-}
-
 // Both targets' files; `mpi`: mpi-openmp (the templates' mpi sections).
 std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &l,
                                     const EmitOptions &opts, bool mpi) {
   if (l.distributed != mpi)
     internal_error("emit: the lowering is not for this target's kind of process layout");
-  SetupEmitter setup(p);
-  mus::data d;
-  d.set("mpi", mpi ? mus::data::type::bool_true : mus::data::type::bool_false);
-  d.set("version", std::string(version()));
-  d.set("source", p.source_path);
-  d.set("name", p.name);
-  d.set("ns", p.name);
-  d.set("target", std::string(mpi ? "mpi-openmp" : "openmp"));
-  d.set("plan", stencilc::to_string(opts.plan));
-  d.set("plan_init", cxx_plan(opts.plan));
-  d.set("plan_comment", comment_lines(opts.plan_comment));
-  d.set("line_comment",
-        p.source_path.empty()
-            ? std::string()
-            : comment_lines("Kernel statements carry #line directives: compiler messages about "
-                            "them cite their lines in\n" +
-                            p.source_path + "."));
+  mus::data d = program_data(p, l, opts, mpi ? "mpi-openmp" : "openmp");
   // mpi-openmp has the naive plan only in this version.
   const TemporalCode tc = mpi ? TemporalCode{} : temporal_code(p, l);
   d.set("temporal",
@@ -457,137 +258,29 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   d.set("temporal_views", tc.views);
   d.set("shadow_members", tc.shadows);
   d.set("keep_steps", tc.reductions ? std::string("1") : std::string("0"));
-  d.set("header_file", p.name + ".h");
-  d.set("source_file", p.name + ".cpp");
-  d.set("main_file", p.name + "_main.cpp");
 
-  mus::data params{mus::data::type::list};
-  std::string param_list;
-  for (const auto &q : p.params) {
-    mus::data x;
-    x.set("name", q.name);
-    x.set("ctype", std::string(ir::cxx_type_name(q.type)));
-    x.set("from_set", q.type == ir::Type::Int
-                          ? fmt::format("set.get_int(\"{}\")", q.name)
-                          : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
-                                        ir::cxx_type_name(q.type), q.name));
-    x.set("default",
-          q.init ? "(" + setup.expr(q.init) + ")"
-                 : fmt::format("missing_param<{}>(\"{}\")", ir::cxx_type_name(q.type), q.name));
-    params.push_back(x);
-    param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);
-  }
-  d.set("params", params);
-  d.set("param_list", param_list);
-
-  mus::data grids{mus::data::type::list};
-  std::string names, list, inits, fills;
-  int gi = 0, max_rank = 1;
+  std::string inits, fills, defs;
   for (const auto &g : p.grids) {
-    mus::data x;
-    x.set("name", g.name);
-    x.set("elem", std::string(ir::cxx_elem_name(g.type)));
-    x.set("rank", std::to_string(g.rank));
-    x.set("index", std::to_string(gi++));
-    std::string ext, halo;
-    for (int k = 0; k < ir::kMaxRank; ++k) {
-      ext += (k ? ", " : "") + (k < g.rank ? setup.expr(g.extents[k]) : std::string("1"));
-      halo += fmt::format("{}{}", k ? ", " : "", g.halo[k]);
-    }
-    x.set("extents", ext);
-    x.set("halos", halo);
-    x.set("random", g.init ? std::string("false") : std::string("true"));
-    // Distributed: the neighbours' ghost cells hold the interior, whatever the faces.
-    x.set("refresh_on_change",
-          g.time_dependent_ghosts() || mpi ? std::string("true") : std::string("false"));
-    std::string periodic;
-    for (int k = 0; k < ir::kMaxRank; ++k)
-      periodic += fmt::format(
-          "{}{}", k ? ", " : "",
-          k < g.rank && g.faces[2 * k].kind == ir::BoundaryKind::Periodic ? "true" : "false");
-    x.set("periodic", periodic);
-    grids.push_back(x);
-    names += (names.empty() ? "" : ", ") + cxx_string(g.name);
-    list += (list.empty() ? "" : ", ") + g.name;
     if (g.init)
-      inits += init_code(p, g, mpi);
+      inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)", mpi);
     fills += fill_definition(p, g, mpi) + "\n";
-    max_rank = std::max(max_rank, g.rank);
   }
-  d.set("grids", grids);
-  d.set("grid_names", names);
-  d.set("grid_list", list);
   d.set("inits", inits);
   d.set("fill_defs", fills);
-  d.set("max_rank", std::to_string(max_rank));
-
-  mus::data kernels{mus::data::type::list};
-  std::string defs;
-  for (const auto &k : p.kernels) {
-    mus::data x;
-    x.set("name", k.name);
-    kernels.push_back(x);
+  for (const auto &k : p.kernels)
     defs += kernel_definition(p, k, mpi) + "\n";
-  }
-  mus::data reductions{mus::data::type::list};
-  std::string red_list;
-  for (const auto &r : p.reductions) {
-    mus::data x;
-    x.set("name", r.name);
-    reductions.push_back(x);
+  for (const auto &r : p.reductions)
     defs += reduction_definition(p, r, mpi) + "\n";
-    red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
-  }
-  d.set("kernels", kernels);
-  d.set("reductions", reductions);
-  d.set("reduction_list", red_list);
   d.set("kernel_defs", defs);
-  d.set("checks", size_checks(p, l.checks, mpi));
-  d.set("default_steps", p.steps ? setup.expr(p.steps)
-                                 : fmt::format("{} /* run steps: --steps, default {} */",
-                                               ir::kDefaultSteps, ir::kDefaultSteps));
-  d.set("has_condition", p.until ? std::string("true") : std::string("false"));
-  d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
 
-  std::string step, updates;
-  for (const lower::Action &act : l.step) {
-    switch (act.kind) {
-    case lower::Action::Kind::FillGhosts:
-    case lower::Action::Kind::Exchange: // fill__G exchanges (emit_cpu checked the lowering)
-      step += fill_if_stale(p.grids[act.a]);
-      break;
-    case lower::Action::Kind::Sweep:
-      step += fmt::format("  kernel__{}();\n", p.kernels[act.a].name);
-      break;
-    case lower::Action::Kind::Reduce:
-      step += fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
-                          "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
-                          p.reductions[act.a].name);
-      break;
-    case lower::Action::Kind::Swap:
-      step += fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
-                          p.grids[act.a].name, p.grids[act.b].name);
-      break;
-    case lower::Action::Kind::MarkStale: step += mark_stale(p.grids[act.a]); break;
-    }
-  }
-  for (int k : l.schedule.updates)
-    updates += (updates.empty() ? "" : " + ") +
-               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid, mpi);
+  const std::string step = step_statements(p, l, fill_if_stale, [&](const lower::Action &a) {
+    return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
+                       p.grids[a.a].name, p.grids[a.b].name);
+  });
   d.set("step_body", step);
-  d.set("cell_updates", updates.empty() ? "0.0" : updates);
-
-  auto render = [&](const std::string &tpl, const std::string &file) {
-    mus::mustache m(template_text(tpl));
-    std::string out = m.render(d);
-    if (!m.is_valid())
-      internal_error("template " + tpl + ": " + m.error_message());
-    return GeneratedFile{file,
-                         fix_line_directives(opts.format ? format_cxx(out, file) : out, p, file)};
-  };
-  return {render("cpu/program.h.mustache", p.name + ".h"),
-          render("cpu/program.cpp.mustache", p.name + ".cpp"),
-          render("cpu/main.cpp.mustache", p.name + "_main.cpp")};
+  return {render_file(p, d, "cpu/program.h.mustache", p.name + ".h", opts),
+          render_file(p, d, "cpu/program.cpp.mustache", p.name + ".cpp", opts),
+          render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};
 }
 
 } // namespace

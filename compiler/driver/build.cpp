@@ -90,6 +90,10 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
   req.exe = exe;
   req.cxx = opts.cxx;
   req.cxxflags = opts.cxxflags;
+  if (opts.cpu_layer && !target.has_cpu_layer())
+    throw stencilc::Error(fmt::format("target '{}' has no CPU execution layer (GPU targets do)",
+                                      opts.target));
+  req.cpu_layer = opts.cpu_layer;
   const std::vector<std::string> cmd = target.compile_command(req);
   if (opts.verbose)
     std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
@@ -192,7 +196,17 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   const std::vector<int> nps = opts.np.empty() ? std::vector<int>{1} : opts.np;
   TempDir tmp;
   const std::string exe = tmp.path() + "/" + p.name;
-  build_executable(c, opts.build, exe);
+  // A GPU target runs on its device if there is one here, else through the CPU layer.
+  BuildOptions build = opts.build;
+  std::string where;
+  if (target.has_cpu_layer()) {
+    const std::string why = target.no_device();
+    build.cpu_layer = build.cpu_layer || !why.empty();
+    where = build.cpu_layer ? "  ran through the CPU execution layer: " +
+                                  (why.empty() ? std::string("--cpu-layer") : why) + "\n"
+                            : "  ran on the " + opts.build.target + " device\n";
+  }
+  build_executable(c, build, exe);
 
   stencilc::RunOptions run = opts.run;
   for (auto &s : small_sizes(p, stencilc::ParamSet(run.sets)))
@@ -215,6 +229,7 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
               opts.build.target.c_str(), sizes.c_str(), sizes.empty() ? "" : ",",
               static_cast<long long>(*run.steps), static_cast<unsigned long long>(opts.seed),
               how.c_str());
+  std::fputs(where.c_str(), stdout);
   std::fflush(stdout);
 
   stencilc::RunOptions ref = run;

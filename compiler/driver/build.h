@@ -28,6 +28,8 @@ struct BuildOptions {
   std::vector<std::string> cxxflags;  // extra flags
   std::string keep_sources;           // write sources here instead of a temporary directory
   bool verbose = false;
+  /// GPU targets: build for the CPU execution layer (host compiler) instead of the device.
+  bool cpu_layer = false;
   EmitRequest emit;
 };
 

@@ -26,7 +26,8 @@ using namespace stc;
 
 int main(int argc, char **argv) {
   CLI::App app{"stencilc: a compiler for stencil programs (.stn, or Physis programs in C) to C++ "
-                "with OpenMP (CUDA, HIP and MPI targets are planned, not implemented yet)"};
+               "with OpenMP, CUDA, HIP or MPI and OpenMP (mpi-cuda and mpi-hip are planned, not "
+               "implemented yet)"};
   app.set_version_flag("--version", std::string("stencilc ") + stc::version());
   app.require_subcommand(1);
 
@@ -59,10 +60,15 @@ int main(int argc, char **argv) {
   add_common(runc);
   stencilc::add_run_options(*runc, run);
 
+  std::string planned_targets;
+  for (const stc::Target *t : stc::all_targets())
+    if (!t->generates_code())
+      planned_targets += (planned_targets.empty() ? "" : ", ") + t->name();
   BuildOptions bopts;
   std::string out_dir, exe;
   auto add_build = [&](CLI::App *sub) {
-    sub->add_option("--target,-t", bopts.target, "openmp (cuda, hip, mpi-* are planned)")
+    sub->add_option("--target,-t", bopts.target,
+                    stc::target_names(true) + " (" + planned_targets + " are planned)")
         ->capture_default_str();
     sub->add_option("--plan", bopts.emit.plan,
                     "KEY=VALUE,... the plan to compile in instead of the model's choice: "
@@ -85,6 +91,9 @@ int main(int argc, char **argv) {
     sub->add_option("--cxx", bopts.cxx, "C++ compiler (default: $CXX or c++)");
     sub->add_option("--cxxflag", bopts.cxxflags, "extra compiler flag (repeatable)");
     sub->add_option("--keep-sources", bopts.keep_sources, "write the generated sources here");
+    sub->add_flag("--cpu-layer", bopts.cpu_layer,
+                  "cuda, hip: build for the CPU execution layer (the host compiler; kernels run "
+                  "on the CPU) instead of the device; verify does so when no GPU is present");
   };
   auto *build = app.add_subcommand("build", "emit and compile an executable");
   add_common(build);
@@ -137,10 +146,6 @@ int main(int argc, char **argv) {
           return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : "";
         });
   };
-  std::string planned_targets;
-  for (const stc::Target *t : stc::all_targets())
-    if (!t->generates_code())
-      planned_targets += (planned_targets.empty() ? "" : ", ") + t->name();
   auto *explainc = app.add_subcommand(
       "explain", "show the performance model's candidate plans and the one it chooses");
   add_common(explainc);

@@ -1,4 +1,5 @@
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
@@ -30,8 +31,10 @@ std::vector<std::string> cpu_compiler(const CompileRequest &r) {
   return cmd;
 }
 
-// What the runtime's core links (libhdf5) and the sanitizer flags, after the runtime's archives.
-void add_runtime_link(std::vector<std::string> &cmd) {
+// What links the runtime core after the sources: the core, then what it links (libhdf5, the
+// paths separated by spaces), then the runtime's link flags (sanitizers).
+void add_core_libraries(std::vector<std::string> &cmd) {
+  cmd.push_back(runtime_library("core"));
   const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
   std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);
   for (std::string lib; libs >> lib;)
@@ -79,9 +82,8 @@ public:
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.link_runtime) {
       // The CPU engine, then the core it uses (a static archive must come before what it uses).
-      for (const char *lib : {"cpu", "core"})
-        cmd.push_back(runtime_library(lib));
-      add_runtime_link(cmd);
+      cmd.push_back(runtime_library("cpu"));
+      add_core_libraries(cmd);
     }
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;
@@ -125,9 +127,8 @@ public:
     add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
-    for (const char *lib : {"mpi", "core"})
-      cmd.push_back(runtime_library(lib));
-    add_runtime_link(cmd);
+    cmd.push_back(runtime_library("mpi")); // before the core it uses
+    add_core_libraries(cmd);
     add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;
@@ -140,6 +141,116 @@ public:
 
 private:
   std::string name_ = "mpi-openmp";
+};
+
+// CUDA and HIP: one generator (codegen/gpu.cpp), the output differing only through
+// stencilc/gpu/device.h. A build for the device uses nvcc or hipcc; a build for the CPU
+// execution layer (verify without a GPU, tests) the host C++ compiler.
+class GpuTarget final : public Target {
+public:
+  enum class Api { Cuda, Hip };
+  explicit GpuTarget(Api api) : api_(api), name_(api == Api::Cuda ? "cuda" : "hip") {}
+  const std::string &name() const override { return name_; }
+  bool generates_code() const override { return true; }
+  stencilc::PlanRules plan_rules() const override {
+    return {stencilc::Platform::Gpu, false, name_};
+  }
+  std::vector<std::string> reserved_names() const override {
+    // What device.h and the CUDA/HIP headers declare that generated code may meet.
+    return {"threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "warpSize", "atomicOr",
+            "__syncthreads"};
+  }
+  std::string why_not_blocked(const ir::Program &p) const override {
+    return fmt::format("the streaming and temporal GPU plans are not generated yet for {} "
+                       "(naive only, docs/GPU.md)",
+                       p.name);
+  }
+  std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
+    return plan.naive() ? "" : why_not_blocked(p);
+  }
+  std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
+                                  const lower::Lowered &l, const EmitOptions &opts) const override {
+    return emit_gpu(p, a, l, opts, name_);
+  }
+  bool has_cpu_layer() const override { return true; }
+  std::string no_device() const override {
+    // The device files the drivers create: without them no kernel can run here.
+    const char *dev = api_ == Api::Cuda ? "/dev/nvidia0" : "/dev/kfd";
+    std::error_code ec;
+    if (std::filesystem::exists(dev, ec))
+      return "";
+    return fmt::format("no {} device here ({} is absent)", api_ == Api::Cuda ? "CUDA" : "HIP",
+                       dev);
+  }
+  std::vector<std::string> compile_command(const CompileRequest &r) const override {
+    std::vector<std::string> cmd;
+    if (r.cpu_layer) {
+      // The host compiler, no contraction (rounds exactly as the interpreter), the layer's
+      // blocks on OpenMP threads.
+      cmd = {compiler_of(r), "-std=c++17", "-O2", "-fopenmp", "-ffp-contract=off", "-Wall",
+             "-Wextra", "-I" + runtime_include_dir()};
+    } else if (api_ == Api::Cuda) {
+      // No fused multiply-adds, as on the host: results round as the interpreter's.
+      cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "cu", "--expt-relaxed-constexpr",
+             "-fmad=false", "-I" + runtime_include_dir()};
+      for (const auto &arch : archs("STENCILC_CUDA_ARCH", "sm_80")) {
+        const std::string n = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
+        cmd.push_back(fmt::format("-gencode=arch=compute_{0},code=sm_{0}", n));
+      }
+    } else {
+      cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "hip", "-ffp-contract=off",
+             "-I" + runtime_include_dir()};
+      for (const auto &arch : archs("STENCILC_HIP_ARCH", "gfx90a"))
+        cmd.push_back("--offload-arch=" + arch);
+    }
+    cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
+    cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    if (r.cpu_layer) {
+      cmd.push_back(runtime_library("gpucpu"));
+      cmd.push_back(STENCILC_BOOST_CONTEXT_LIBRARY);
+    }
+    if (!r.cpu_layer && api_ == Api::Cuda) {
+      // -x cu makes nvcc read every input as CUDA: the libraries go to the linker directly.
+      std::vector<std::string> libs;
+      add_core_libraries(libs);
+      for (const auto &lib : libs)
+        cmd.insert(cmd.end(), {"-Xlinker", lib});
+    } else {
+      if (!r.cpu_layer)
+        cmd.insert(cmd.end(), {"-x", "none"}); // clang (hipcc): the libraries are not HIP
+      add_core_libraries(cmd);
+    }
+    cmd.insert(cmd.end(), {"-o", r.exe});
+    return cmd;
+  }
+
+private:
+  static std::string env_or(const char *name, const std::string &fallback) {
+    const char *v = std::getenv(name);
+    return v && *v ? v : fallback;
+  }
+  // The architectures to compile for: $NAME as a comma-separated list, else `fallback`.
+  static std::vector<std::string> archs(const char *name, const std::string &fallback) {
+    std::vector<std::string> v;
+    std::istringstream in(env_or(name, fallback));
+    for (std::string a; std::getline(in, a, ',');)
+      if (!a.empty())
+        v.push_back(a);
+    return v;
+  }
+  // $CUDACXX, else /usr/local/cuda/bin/nvcc if present, else nvcc on the PATH; $HIPCXX or hipcc.
+  std::string device_compiler() const {
+    if (api_ == Api::Hip)
+      return env_or("HIPCXX", "hipcc");
+    const std::string cuda = env_or("CUDACXX", "");
+    if (!cuda.empty())
+      return cuda;
+    std::error_code ec;
+    return std::filesystem::exists("/usr/local/cuda/bin/nvcc", ec) ? "/usr/local/cuda/bin/nvcc"
+                                                                   : "nvcc";
+  }
+  Api api_;
+  std::string name_;
 };
 
 // A target the model knows (explain shows its candidates) that generates no code yet.
@@ -176,8 +287,8 @@ const std::vector<const Target *> &all_targets() {
   static const std::vector<std::unique_ptr<Target>> owned = [] {
     std::vector<std::unique_ptr<Target>> v;
     v.push_back(std::make_unique<OpenmpTarget>());
-    v.push_back(std::make_unique<PlannedTarget>("cuda", Platform::Gpu, false));
-    v.push_back(std::make_unique<PlannedTarget>("hip", Platform::Gpu, false));
+    v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Cuda));
+    v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Hip));
     v.push_back(std::make_unique<MpiOpenmpTarget>());
     v.push_back(std::make_unique<PlannedTarget>("mpi-cuda", Platform::Gpu, true));
     v.push_back(std::make_unique<PlannedTarget>("mpi-hip", Platform::Gpu, true));

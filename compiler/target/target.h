@@ -21,6 +21,7 @@ struct CompileRequest {
   std::string cxx;                  // the C++ compiler ("" = $CXX, else c++)
   std::vector<std::string> cxxflags; // the user's extra flags, after the target's
   bool link_runtime = true;         // false: a standalone program (calibrate)
+  bool cpu_layer = false;           // GPU targets: build for the CPU execution layer
 };
 
 class Target {
@@ -44,6 +45,11 @@ public:
                                           const EmitOptions &opts) const = 0;
   /// The command that compiles the generated sources into an executable.
   virtual std::vector<std::string> compile_command(const CompileRequest &r) const = 0;
+  /// GPU targets: whether compile_command can build for the CPU execution layer instead of a
+  /// device (CompileRequest::cpu_layer), and why no device of the target is here ("" if one
+  /// seems to be); verify then runs the code through the layer.
+  virtual bool has_cpu_layer() const { return false; }
+  virtual std::string no_device() const { return ""; }
   /// The command that starts an executable of this target on `ranks` processes (MPI: under
   /// mpirun; a target that is not distributed runs one process and ignores it).
   virtual std::vector<std::string> launch(const std::string &exe, int ranks = 1) const {

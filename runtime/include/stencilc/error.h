@@ -4,6 +4,14 @@
 #include <stdexcept>
 #include <string>
 
+// The arithmetic helpers kernels call are device functions too under nvcc and hipcc (the cuda
+// and hip targets' kernels use them as openmp's do).
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define STENCILC_HOST_DEVICE __host__ __device__
+#else
+#define STENCILC_HOST_DEVICE
+#endif
+
 namespace stencilc {
 
 /// A user-facing error: the message is complete and printed as "error: <what()>".
@@ -42,17 +50,17 @@ enum : int { kDivByZero = 1, kDivOverflow = 2, kBadToInt = 4 };
 
 /// Integer division, remainder and int() inside kernels: a bad operand sets a bit of `err` and
 /// yields 0; the kernel reports it after the sweep (kernel_error).
-inline std::int64_t kernel_div(std::int64_t a, std::int64_t b, int &err) {
+STENCILC_HOST_DEVICE inline std::int64_t kernel_div(std::int64_t a, std::int64_t b, int &err) {
   const int bad = b == 0 ? kDivByZero : (b == -1 && a == INT64_MIN) ? kDivOverflow : 0;
   err |= bad;
   return bad ? 0 : a / b;
 }
-inline std::int64_t kernel_mod(std::int64_t a, std::int64_t b, int &err) {
+STENCILC_HOST_DEVICE inline std::int64_t kernel_mod(std::int64_t a, std::int64_t b, int &err) {
   const int bad = b == 0 ? kDivByZero : (b == -1 && a == INT64_MIN) ? kDivOverflow : 0;
   err |= bad;
   return bad ? 0 : a % b;
 }
-inline std::int64_t kernel_to_int(double x, int &err) {
+STENCILC_HOST_DEVICE inline std::int64_t kernel_to_int(double x, int &err) {
   const bool ok = x > -9.2e18 && x < 9.2e18;
   err |= ok ? 0 : kBadToInt;
   return ok ? static_cast<std::int64_t>(x) : 0;

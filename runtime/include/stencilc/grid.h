@@ -40,6 +40,12 @@ public:
   /// Number of interior cells (product of extents).
   std::int64_t interior_size() const;
 
+  /// The whole allocation, halos and row padding included (storage_size() elements), and
+  /// where cell (0,0,0,0) lies in it: what a device copy of the grid mirrors.
+  T *storage() { return data_.get(); }
+  const T *storage() const { return data_.get(); }
+  std::int64_t storage_size() const { return total_; }
+  std::int64_t origin_offset() const { return origin_offset_; }
   /// Pointer to interior cell (0,0,0,0); valid offsets reach into the halo.
   T *origin() { return data_.get() + origin_offset_; }
   const T *origin() const { return data_.get() + origin_offset_; }

@@ -1,0 +1,440 @@
+// The cuda and hip targets, one generator: kernels written against the portability header
+// stencilc/gpu/device.h (runtime), which maps them onto CUDA, HIP or the CPU execution layer, so
+// the two targets' outputs differ only in the target's name. Plan naive: a thread per point.
+//
+// Grids live on the device (a DeviceGrid per grid, the host Grid's layout); the host keeps a
+// mirror that the API returns, copied only when the host reads or writes it (accessors, load,
+// save, init_random) and for reduction results. Every kernel, reduction and ghost fill is a
+// kernel launched over a linear index of its points (x fastest); a reduction adds fixed
+// chunks of kChunk points in a fixed tree order on the device and the chunks in order on the
+// host, whatever the launch shape.
+#include <set>
+
+#include <fmt/format.h>
+#include <kainjow/mustache.hpp>
+
+#include "codegen/c_like.h"
+#include "codegen/codegen.h"
+#include "codegen/program_data.h"
+
+namespace stc {
+
+namespace {
+
+namespace mus = kainjow::mustache;
+
+constexpr int kThreads = 128; // threads per block of a naive kernel
+constexpr int kChunk = 256;   // points a reduction block adds in its fixed tree order
+
+// Inside a device kernel (RowBodyEmitter): params and reductions are kernel arguments of their
+// own names, indices the thread's point, reads through row pointers; integer division and int()
+// flag an error bit (a kernel cannot throw; stencilc::kernel_div & co. of error.h are host and
+// device functions), reported by the host after the step. A Dirichlet value or an init
+// (FlaggedSetupEmitter) sees params as fields of prm__ (passed by value) and the cell's indices
+// x0__..x3__.
+
+// What a sweep over a domain hands its kernel: bounds, grids (origin and strides), params,
+// reduction values, in this order as arguments of the kernel and of its launch.
+struct Sweep {
+  const std::vector<std::string> &indices;
+  const ir::Domain &domain;
+  int domain_grid;
+  std::set<int> read, written, params, reductions;
+};
+
+std::set<int> reductions_of(const std::vector<ir::ExprPtr> &exprs) {
+  std::set<int> rs;
+  for (const auto &e : exprs)
+    ir::walk(e, [&](const ir::Expr &x) {
+      if (x.op == ir::Op::Reduction || x.op == ir::Op::ReductionFirst)
+        rs.insert(x.id);
+    });
+  return rs;
+}
+
+std::set<int> reductions_of(const std::vector<ir::Stmt> &body) {
+  std::set<int> rs;
+  ir::walk(body, [&](const ir::Expr &x) {
+    if (x.op == ir::Op::Reduction || x.op == ir::Op::ReductionFirst)
+      rs.insert(x.id);
+  });
+  return rs;
+}
+
+bool colour(const ir::Domain &d) {
+  return d.kind == ir::Domain::Kind::Red || d.kind == ir::Domain::Kind::Black;
+}
+
+std::set<int> used_grids(const Sweep &sw) {
+  std::set<int> used = sw.read;
+  used.insert(sw.written.begin(), sw.written.end());
+  return used;
+}
+
+// The kernel's parameters (declarations) and the launch's arguments (host expressions).
+struct Signature {
+  std::string params, args;
+  void add(const std::string &decl, const std::string &name, const std::string &arg) {
+    params += std::string(params.empty() ? "" : ", ") + "[[maybe_unused]] " + decl + " " + name;
+    args += (args.empty() ? "" : ", ") + arg;
+  }
+};
+
+// The grid whose strides grid g shares: the first used grid with g's element type and halos.
+// The lowering checks that the grids of a kernel have its shape (the constructor throws
+// otherwise), so such grids have equal strides: a kernel then takes one set of strides per
+// layout, not per grid (fewer arguments, which would otherwise spill scalar registers).
+int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
+  const int rank = static_cast<int>(sw.indices.size());
+  for (int o : used_grids(sw)) {
+    bool same = ir::cxx_elem_name(p.grids[o].type) == std::string(ir::cxx_elem_name(p.grids[g].type));
+    for (int d = 0; d < rank; ++d)
+      same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
+    if (same)
+      return o;
+  }
+  return g;
+}
+
+Signature signature(const ir::Program &p, const Sweep &sw) {
+  const int rank = static_cast<int>(sw.indices.size());
+  Signature s;
+  s.add("const std::int64_t", "n__", "n__");
+  for (int d = 0; d < rank; ++d) {
+    s.add("const std::int64_t", fmt::format("lo{}__", d), fmt::format("lo{}__", d));
+    s.add("const std::int64_t", fmt::format("hi{}__", d), fmt::format("hi{}__", d));
+  }
+  for (int g : used_grids(sw)) {
+    const auto &grid = p.grids[g];
+    const bool w = sw.written.count(g) > 0;
+    s.add(fmt::format("{}{} *const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
+          grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
+    if (stride_owner(p, sw, g) == g)
+      for (int d = 1; d < rank; ++d)
+        s.add("const std::int64_t", fmt::format("{}__s{}", grid.name, d),
+              fmt::format("{}_.stride({})", grid.name, d));
+  }
+  for (int q : sw.params)
+    s.add("const " + std::string(ir::cxx_type_name(p.params[q].type)), p.params[q].name,
+          "params_." + p.params[q].name);
+  for (int r : sw.reductions)
+    for (const char *what : {"red", "first"})
+      s.add("const double", fmt::format("{}__{}_", what, p.reductions[r].name),
+            fmt::format("{}__{}_", what, p.reductions[r].name));
+  return s;
+}
+
+// The thread's point from its linear index i__ (x fastest), then the row pointers; `skip` is
+// the statement that leaves a thread without a point (a colour's x past the row's end).
+std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::string &skip) {
+  const int rank = static_cast<int>(sw.indices.size());
+  const auto &idx = sw.indices;
+  std::string s = "std::int64_t r__ = i__;\n";
+  // A colour visits every other x: (hi0 + 1) / 2 slots per row, the row's parity picks which.
+  s += colour(sw.domain) ? "const std::int64_t nx__ = (hi0__ + 1) / 2;\nconst std::int64_t xi__ = r__ % nx__;\n"
+                           "r__ /= nx__;\n"
+                         : fmt::format("const std::int64_t {} = lo0__ + r__ % (hi0__ - lo0__);\n"
+                                       "r__ /= hi0__ - lo0__;\n",
+                                       idx[0]);
+  for (int d = 1; d < rank; ++d)
+    s += d + 1 < rank ? fmt::format("const std::int64_t {0} = lo{1}__ + r__ % (hi{1}__ - lo{1}__);\n"
+                                    "r__ /= hi{1}__ - lo{1}__;\n",
+                                    idx[d], d)
+                      : fmt::format("const std::int64_t {} = lo{}__ + r__;\n", idx[d], d);
+  if (colour(sw.domain)) {
+    std::string parity = sw.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+    for (int d = 1; d < rank; ++d)
+      parity += " + " + idx[d];
+    s += fmt::format("const std::int64_t {0} = 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n  {2}\n",
+                     idx[0], parity, skip);
+  }
+  for (int g : used_grids(sw)) {
+    const auto &grid = p.grids[g];
+    const int owner = stride_owner(p, sw, g);
+    if (owner != g)
+      for (int d = 1; d < rank; ++d)
+        s += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n", grid.name, d,
+                         p.grids[owner].name, d);
+    std::string off = grid.name + "__o";
+    for (int d = 1; d < rank; ++d)
+      off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
+    s += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
+                     ir::cxx_elem_name(grid.type), grid.name, off);
+  }
+  return s;
+}
+
+// Host side of a sweep: bounds (lo/hi per dimension) and the point count n__.
+std::string host_bounds(const ir::Program &p, const Sweep &sw) {
+  SetupEmitter setup(p);
+  const int rank = static_cast<int>(sw.indices.size());
+  const std::string &dom = p.grids[sw.domain_grid].name;
+  std::string s = "  [[maybe_unused]] const Params &prm__ = params_;\n";
+  for (int d = 0; d < rank; ++d)
+    s += sw.domain.kind == ir::Domain::Kind::Range
+             ? fmt::format("  const std::int64_t lo{0}__ = {1}, hi{0}__ = {2};\n", d,
+                           setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]))
+             : fmt::format("  const std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d,
+                           dom);
+  s += "  const std::int64_t n__ = ";
+  for (int d = 0; d < rank; ++d)
+    s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ + 1) / 2)")
+                                                         : fmt::format("(hi{0}__ - lo{0}__)", d));
+  return s + ";\n";
+}
+
+// Slot of the device's error word of each kernel, reduction and grid fill.
+struct ErrorSlots {
+  int kernels, reductions, grids;
+  int kernel(int k) const { return k; }
+  int reduction(int r) const { return kernels + r; }
+  int fill(int g) const { return kernels + reductions + g; }
+  int init(int g) const { return kernels + reductions + grids + g; }
+  int count() const { return kernels + reductions + 2 * grids; }
+};
+
+// A grid's `init` on the device: a thread per interior cell (ghost cells stay zero, as the
+// host's init leaves them), the expression at the cell's indices x0__..x3__.
+std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
+                      std::string &host) {
+  FlaggedSetupEmitter setup(p);
+  const std::string elem = ir::cxx_elem_name(g.type);
+  const bool fail = ir::any_may_fail(g.init);
+  std::string dev = fmt::format(
+      "STENCILC_KERNEL void init__{}__dev({} *const o__, const std::int64_t s1__, "
+      "const std::int64_t s2__, const std::int64_t s3__, const std::int64_t n0__, "
+      "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
+      "[[maybe_unused]] const Params prm__, [[maybe_unused]] int *const err_out__) {{\n"
+      "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
+      "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
+      "  std::int64_t r__ = i__;\n"
+      "  const std::int64_t x0__ = r__ % n0__;\n  r__ /= n0__;\n"
+      "  const std::int64_t x1__ = r__ % n1__;\n  r__ /= n1__;\n"
+      "  const std::int64_t x2__ = r__ % n2__;\n  r__ /= n2__;\n"
+      "  const std::int64_t x3__ = r__;\n",
+      g.name, elem);
+  if (fail)
+    dev += "  int err__ = 0;\n";
+  dev += fmt::format("  o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__] = static_cast<{}>({});\n",
+                     elem, setup.expr(g.init));
+  if (fail)
+    dev += "  if (err__)\n    stencilc::gpu::flag_error(err_out__, err__);\n";
+  dev += "}\n\n";
+  host += fmt::format(
+      "  {{\n    const std::int64_t n__ = {0}_.interior_size();\n    if (n__ > 0)\n"
+      "      STENCILC_LAUNCH(init__{0}__dev, stencilc::gpu::blocks_for(n__, {1}), {1}, "
+      "dev__->{0}.origin(), {0}_.stride(1), {0}_.stride(2), {0}_.stride(3), {0}_.extent(0), "
+      "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3), params_, dev__->err.get() + {2});\n  }}\n",
+      g.name, kThreads, slots.init(gi));
+  return dev;
+}
+
+std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
+                        std::string &host) {
+  RowBodyEmitter em(p, k.indices, &k.locals);
+  Sweep sw{k.indices, k.domain, k.domain_grid, ir::grids_read(k.body), ir::grids_written(k.body),
+           params_of(k.body), reductions_of(k.body)};
+  const bool fail = ir::any_may_fail(k.body);
+  Signature sig = signature(p, sw);
+  sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.kernel(ki)));
+  std::string dev = fmt::format("STENCILC_KERNEL void kernel__{}__dev({}) {{\n", k.name, sig.params);
+  dev += "const std::int64_t i__ = stencilc::gpu::global_index();\nif (i__ >= n__)\n  return;\n";
+  dev += point_of_thread(p, sw, "return;");
+  if (fail)
+    dev += "int err__ = 0;\n";
+  dev += em.kernel_statements(k);
+  if (fail)
+    dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
+  dev += "}\n";
+  host += fmt::format("void Stencil::kernel__{}() {{\n", k.name) + host_bounds(p, sw) +
+          fmt::format("  if (n__ > 0)\n    STENCILC_LAUNCH(kernel__{}__dev, "
+                      "stencilc::gpu::blocks_for(n__, {}), {}, {});\n}}\n\n",
+                      k.name, kThreads, kThreads, sig.args);
+  return dev;
+}
+
+std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const ErrorSlots &slots,
+                           int ri, std::string &host) {
+  RowBodyEmitter em(p, r.indices, nullptr);
+  std::set<int> params;
+  ir::walk(r.value, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::Param)
+      params.insert(e.id);
+  });
+  Sweep sw{r.indices, r.domain, r.domain_grid, ir::grids_read(r.value), {}, params,
+           reductions_of({r.value})};
+  const bool fail = ir::any_may_fail(r.value);
+  static const char *const identity[] = {"0.0", "std::numeric_limits<double>::infinity()",
+                                         "-std::numeric_limits<double>::infinity()", "0.0"};
+  static const char *const contribution[] = {"v__", "v__", "v__", "v__ * v__"};
+  // As the openmp target's std::min(acc, v) and std::max(acc, v): the left one on ties.
+  static const char *const combine[] = {"{0} + {1}", "{1} < {0} ? {1} : {0}",
+                                        "{0} < {1} ? {1} : {0}", "{0} + {1}"};
+  const int op = static_cast<int>(r.op);
+  Signature sig = signature(p, sw);
+  sig.add("double *const", "partial__", "dev__->partials.get()");
+  sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.reduction(ri)));
+  std::string dev = fmt::format("STENCILC_KERNEL void reduce__{}__dev({}) {{\n", r.name, sig.params);
+  dev += fmt::format("STENCILC_SHARED(double, acc__, {});\n", kChunk);
+  dev += "const std::int64_t i__ = stencilc::gpu::global_index();\n"
+         "const int t__ = stencilc::gpu::thread_in_block();\n";
+  dev += fmt::format("double c__ = {};\n", identity[op]);
+  if (fail)
+    dev += "int err__ = 0;\n";
+  // Every thread reaches the barriers: one without a point adds the identity.
+  dev += "if (i__ < n__)\n  do {\n" + point_of_thread(p, sw, "break;");
+  dev += fmt::format("{}const double v__ = static_cast<double>({});\n{}c__ = {};\n", 
+                     expr_line_directive(p, r.value), em.expr(r.value),
+                     generated_line_directive(p, p.name + ".cpp"), contribution[op]);
+  dev += "  } while (false);\nacc__[t__] = c__;\nstencilc::gpu::sync_threads();\n";
+  dev += fmt::format("for (int s__ = {} / 2; s__ > 0; s__ /= 2) {{\n  if (t__ < s__)\n    "
+                     "acc__[t__] = {};\n  stencilc::gpu::sync_threads();\n}}\n",
+                     kChunk, fmt::format(combine[op], "acc__[t__]", "acc__[t__ + s__]"));
+  dev += "if (t__ == 0)\n  partial__[stencilc::gpu::block_index()] = acc__[0];\n";
+  if (fail)
+    dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
+  dev += "}\n";
+  host += fmt::format("double Stencil::reduce__{}() {{\n", r.name) + host_bounds(p, sw);
+  host += fmt::format("  double acc__ = {};\n  if (n__ > 0) {{\n"
+                      "    const std::int64_t chunks__ = (n__ + {} - 1) / {};\n"
+                      "    dev__->need_partials(chunks__);\n"
+                      "    STENCILC_LAUNCH(reduce__{}__dev, stencilc::gpu::blocks_for(n__, {}), {}, {});\n"
+                      "    // The chunks' results, combined in chunk order.\n"
+                      "    for (const double v__ : dev__->read_partials(chunks__))\n"
+                      "      acc__ = {};\n  }}\n",
+                      identity[op], kChunk, kChunk, r.name, kChunk, kChunk, sig.args,
+                      fmt::format(combine[op], "acc__", "v__"));
+  host += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n}\n\n" : "  return acc__;\n}\n\n";
+  return dev;
+}
+
+// The ghost cells of a grid, a kernel per face, launched in the order of stencilc/boundary.h
+// (dimension 0 first, low face first) over the same slabs, so corners match the interpreter.
+std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
+                      std::string &host) {
+  FlaggedSetupEmitter setup(p);
+  const std::string elem = ir::cxx_elem_name(g.type);
+  std::string dev;
+  host += fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = params_;\n"
+                      "  std::int64_t lo__[4], n__[4];\n",
+                      g.name);
+  for (int d = 0; d < g.rank; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const ir::Face &f = g.faces[2 * d + side];
+      const std::string kname = fmt::format("fill__{}__{}{}__dev", g.name, d, side ? "hi" : "lo");
+      const bool dirichlet = f.kind == ir::BoundaryKind::Dirichlet;
+      const bool fail = dirichlet && ir::any_may_fail(f.value);
+      dev += fmt::format(
+          "STENCILC_KERNEL void {}({} *const o__, const std::int64_t s1__, const std::int64_t s2__, "
+          "const std::int64_t s3__, const std::int64_t lo0__, const std::int64_t lo1__, "
+          "const std::int64_t lo2__, const std::int64_t lo3__, const std::int64_t n0__, "
+          "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
+          "[[maybe_unused]] const std::int64_t extent__, [[maybe_unused]] const Params prm__, "
+          "[[maybe_unused]] int *const err_out__) {{\n"
+          "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
+          "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
+          "  std::int64_t r__ = i__;\n"
+          "  const std::int64_t x0__ = lo0__ + r__ % n0__;\n  r__ /= n0__;\n"
+          "  const std::int64_t x1__ = lo1__ + r__ % n1__;\n  r__ /= n1__;\n"
+          "  const std::int64_t x2__ = lo2__ + r__ % n2__;\n  r__ /= n2__;\n"
+          "  const std::int64_t x3__ = lo3__ + r__;\n"
+          "  {} &cell__ = o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__];\n",
+          kname, elem, elem);
+      if (dirichlet) {
+        if (fail)
+          dev += "  int err__ = 0;\n";
+        dev += fmt::format("  cell__ = static_cast<{}>({});\n", elem, setup.expr(f.value));
+        if (fail)
+          dev += "  if (err__)\n    stencilc::gpu::flag_error(err_out__, err__);\n";
+      } else {
+        // As stencilc::fill_neumann and fill_periodic: the cell this ghost cell copies.
+        dev += "  std::int64_t p__[4] = {x0__, x1__, x2__, x3__};\n";
+        dev += fmt::format("  std::int64_t &c__ = p__[{}];\n", d);
+        dev += f.kind == ir::BoundaryKind::Neumann
+                   ? "  c__ = c__ < 0 ? -c__ - 1 : 2 * extent__ - 1 - c__;\n"
+                   : "  c__ = c__ < 0 ? c__ + extent__ : c__ - extent__;\n";
+        dev += "  cell__ = o__[p__[0] + p__[1] * s1__ + p__[2] * s2__ + p__[3] * s3__];\n";
+      }
+      dev += "}\n\n";
+      host += fmt::format(
+          "  stencilc::gpu::ghost_slab({0}_, {1}, {2}, lo__, n__);\n"
+          "  if (n__[0] * n__[1] * n__[2] * n__[3] > 0)\n"
+          "    STENCILC_LAUNCH({3}, stencilc::gpu::blocks_for(n__[0] * n__[1] * n__[2] * n__[3], "
+          "{4}), {4}, dev__->{0}.origin(), {0}_.stride(1), {0}_.stride(2), {0}_.stride(3), "
+          "lo__[0], lo__[1], lo__[2], lo__[3], n__[0], n__[1], n__[2], n__[3], {0}_.extent({1}), "
+          "params_, dev__->err.get() + {5});\n",
+          g.name, d, side, kname, kThreads, slots.fill(gi));
+    }
+  host += "}\n\n";
+  return dev;
+}
+
+} // namespace
+
+std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
+                                    const EmitOptions &opts, const std::string &target) {
+  mus::data d = program_data(p, l, opts, target);
+  const ErrorSlots slots{static_cast<int>(p.kernels.size()), static_cast<int>(p.reductions.size()),
+                         static_cast<int>(p.grids.size())};
+  // After the step (or the constructor's inits): the error bits a slot's kernel flagged.
+  std::string errors, init_errors;
+  auto report = [](int slot, const std::string &what) {
+    return fmt::format("  if (err__[{0}])\n    stencilc::kernel_error({1}, err__[{0}]);\n", slot,
+                       cxx_string(what));
+  };
+  std::string inits, device_code, host_code;
+  int gi = 0;
+  for (const auto &g : p.grids) {
+    if (g.init) {
+      device_code += device_init(p, g, gi, slots, inits);
+      if (ir::any_may_fail(g.init))
+        init_errors += report(slots.init(gi), fmt::format("init of grid '{}'", g.name));
+    }
+    device_code += fill_code(p, g, gi, slots, host_code);
+    for (const auto &f : g.faces)
+      if (f.kind == ir::BoundaryKind::Dirichlet && ir::any_may_fail(f.value)) {
+        errors += report(slots.fill(gi), fmt::format("ghost cells of grid '{}'", g.name));
+        break;
+      }
+    ++gi;
+  }
+  for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
+    const auto &k = p.kernels[ki];
+    device_code += kernel_code(p, k, slots, static_cast<int>(ki), host_code) + "\n";
+    if (ir::any_may_fail(k.body))
+      errors += report(slots.kernel(static_cast<int>(ki)), fmt::format("kernel '{}'", k.name));
+  }
+  for (std::size_t ri = 0; ri < p.reductions.size(); ++ri) {
+    const auto &r = p.reductions[ri];
+    device_code += reduction_code(p, r, slots, static_cast<int>(ri), host_code) + "\n";
+    if (ir::any_may_fail(r.value))
+      errors += report(slots.reduction(static_cast<int>(ri)), fmt::format("reduction '{}'", r.name));
+  }
+  d.set("inits", inits);
+  d.set("init_may_fail", init_errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
+  d.set("init_errors", init_errors);
+  d.set("device_code", device_code);
+  d.set("host_code", host_code);
+  d.set("error_slots", std::to_string(slots.count()));
+  d.set("may_fail", errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
+  d.set("error_checks", errors);
+
+  const auto fill = [](const ir::Grid &g) {
+    return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+                       g.name);
+  };
+  // By pointer: the device buffers, the host copies and their flags trade places.
+  const auto swap = [&](const lower::Action &a) {
+    return fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
+                       "  std::swap(dirty__{0}_, dirty__{1}_);\n"
+                       "  std::swap(where__[{2}], where__[{3}]);\n",
+                       p.grids[a.a].name, p.grids[a.b].name, a.a, a.b);
+  };
+  const std::string step = step_statements(p, l, fill, swap);
+  d.set("step_body", step);
+  return {render_file(p, d, "gpu/program.h.mustache", p.name + ".h", opts),
+          render_file(p, d, "gpu/program.cpp.mustache", p.name + ".cpp", opts),
+          render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};
+}
+
+} // namespace stc

@@ -1,0 +1,168 @@
+#include "codegen/program_data.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "codegen/c_like.h"
+
+namespace stc {
+
+namespace mus = kainjow::mustache;
+
+mus::data program_data(const ir::Program &p, const lower::Lowered &l, const EmitOptions &opts,
+                       const std::string &target) {
+  SetupEmitter setup(p);
+  // A distributed lowering (mpi-openmp): the templates' mpi sections, checks and cell counts on
+  // the global grids.
+  const bool mpi = l.distributed;
+  mus::data d;
+  d.set("mpi", mpi ? mus::data::type::bool_true : mus::data::type::bool_false);
+  d.set("version", std::string(version()));
+  d.set("source", p.source_path);
+  d.set("name", p.name);
+  d.set("ns", p.name);
+  d.set("target", target);
+  d.set("plan", stencilc::to_string(opts.plan));
+  d.set("plan_init", cxx_plan(opts.plan));
+  d.set("plan_comment", comment_lines(opts.plan_comment));
+  d.set("line_comment",
+        p.source_path.empty()
+            ? std::string()
+            : comment_lines("Kernel statements carry #line directives: compiler messages about "
+                            "them cite their lines in\n" +
+                            p.source_path + "."));
+  d.set("header_file", p.name + ".h");
+  d.set("source_file", p.name + ".cpp");
+  d.set("main_file", p.name + "_main.cpp");
+
+  mus::data params{mus::data::type::list};
+  std::string param_list;
+  for (const auto &q : p.params) {
+    mus::data x;
+    x.set("name", q.name);
+    x.set("ctype", std::string(ir::cxx_type_name(q.type)));
+    x.set("from_set", q.type == ir::Type::Int
+                          ? fmt::format("set.get_int(\"{}\")", q.name)
+                          : fmt::format("static_cast<{}>(set.get_double(\"{}\"))",
+                                        ir::cxx_type_name(q.type), q.name));
+    x.set("default", q.init ? "(" + setup.expr(q.init) + ")"
+                            : fmt::format("missing_param<{}>(\"{}\")",
+                                          ir::cxx_type_name(q.type), q.name));
+    params.push_back(x);
+    param_list += (param_list.empty() ? "" : ", ") + cxx_string(q.name);
+  }
+  d.set("params", params);
+  d.set("param_list", param_list);
+
+  mus::data grids{mus::data::type::list};
+  std::string names, list;
+  int gi = 0, max_rank = 1;
+  for (const auto &g : p.grids) {
+    mus::data x;
+    x.set("name", g.name);
+    x.set("elem", std::string(ir::cxx_elem_name(g.type)));
+    x.set("rank", std::to_string(g.rank));
+    x.set("index", std::to_string(gi++));
+    std::string ext, halo;
+    for (int k = 0; k < ir::kMaxRank; ++k) {
+      ext += (k ? ", " : "") + (k < g.rank ? setup.expr(g.extents[k]) : std::string("1"));
+      halo += fmt::format("{}{}", k ? ", " : "", g.halo[k]);
+    }
+    x.set("extents", ext);
+    x.set("halos", halo);
+    x.set("random", g.init ? std::string("false") : std::string("true"));
+    // Distributed: the neighbours' ghost cells hold the interior, whatever the faces.
+    x.set("refresh_on_change",
+          g.time_dependent_ghosts() || mpi ? std::string("true") : std::string("false"));
+    std::string periodic;
+    for (int k = 0; k < ir::kMaxRank; ++k)
+      periodic += fmt::format(
+          "{}{}", k ? ", " : "",
+          k < g.rank && g.faces[2 * k].kind == ir::BoundaryKind::Periodic ? "true" : "false");
+    x.set("periodic", periodic);
+    grids.push_back(x);
+    names += (names.empty() ? "" : ", ") + cxx_string(g.name);
+    list += (list.empty() ? "" : ", ") + g.name;
+    max_rank = std::max(max_rank, g.rank);
+  }
+  d.set("grids", grids);
+  d.set("grid_names", names);
+  d.set("grid_list", list);
+  d.set("grid_count", std::to_string(p.grids.size()));
+  d.set("max_rank", std::to_string(max_rank));
+
+  mus::data kernels{mus::data::type::list};
+  for (const auto &k : p.kernels) {
+    mus::data x;
+    x.set("name", k.name);
+    kernels.push_back(x);
+  }
+  mus::data reductions{mus::data::type::list};
+  std::string red_list;
+  for (const auto &r : p.reductions) {
+    mus::data x;
+    x.set("name", r.name);
+    reductions.push_back(x);
+    red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
+  }
+  d.set("kernels", kernels);
+  d.set("reductions", reductions);
+  d.set("reduction_list", red_list);
+  d.set("checks", size_checks(p, l.checks, mpi));
+  d.set("default_steps", p.steps ? setup.expr(p.steps)
+                                 : fmt::format("{} /* run steps: --steps, default {} */",
+                                               ir::kDefaultSteps, ir::kDefaultSteps));
+  d.set("has_condition", p.until ? std::string("true") : std::string("false"));
+  d.set("until", p.until ? setup.expr(p.until) : std::string("false"));
+  std::string updates;
+  for (int k : l.schedule.updates)
+    updates += (updates.empty() ? "" : " + ") +
+               domain_cells(p, p.kernels[k].domain, p.kernels[k].domain_grid, mpi);
+  d.set("cell_updates", updates.empty() ? "0.0" : updates);
+  return d;
+}
+
+std::string reduce_statements(const ir::Program &p, int reduction) {
+  return fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
+                     "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
+                     p.reductions[reduction].name);
+}
+
+std::string step_statements(const ir::Program &p, const lower::Lowered &l,
+                            const std::function<std::string(const ir::Grid &)> &fill,
+                            const std::function<std::string(const lower::Action &)> &swap) {
+  std::string step;
+  for (const lower::Action &act : l.step) {
+    switch (act.kind) {
+    case lower::Action::Kind::FillGhosts:
+    case lower::Action::Kind::Exchange: // a distributed target's fill__G exchanges first
+      step += fill(p.grids[act.a]);
+      break;
+    case lower::Action::Kind::Sweep:
+      step += fmt::format("  kernel__{}();\n", p.kernels[act.a].name);
+      break;
+    case lower::Action::Kind::Reduce:
+      step += reduce_statements(p, act.a);
+      break;
+    case lower::Action::Kind::Swap:
+      step += swap(act);
+      break;
+    case lower::Action::Kind::MarkStale:
+      step += mark_stale(p.grids[act.a]);
+      break;
+    }
+  }
+  return step;
+}
+
+GeneratedFile render_file(const ir::Program &p, const mus::data &d, const std::string &tpl,
+                          const std::string &file, const EmitOptions &opts) {
+  mus::mustache m(template_text(tpl));
+  std::string out = m.render(d);
+  if (!m.is_valid())
+    internal_error("template " + tpl + ": " + m.error_message());
+  return GeneratedFile{file, fix_line_directives(opts.format ? format_cxx(out, file) : out, p, file)};
+}
+
+} // namespace stc

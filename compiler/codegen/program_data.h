@@ -1,0 +1,40 @@
+// What every C-like target's generated files share, as template data: the names, the plan and
+// where it came from, the params (with their --set parsing and defaults), the grids (extents,
+// halos, flags), the kernels and reductions by name, the run's steps, condition and size
+// checks, the cells a step updates, and the Reduce action's statements. A target adds its own
+// keys (its kernels, its step) and renders its templates with render_file.
+#pragma once
+#include <functional>
+#include <string>
+
+#include <kainjow/mustache.hpp>
+
+#include "codegen/codegen.h"
+#include "ir/ir.h"
+#include "lower/lowered.h"
+
+namespace stc {
+
+/// The shared keys for `target` (see the templates under templates/ for their use); for a
+/// distributed lowering (l.distributed) also the `mpi` section and global checks and counts.
+kainjow::mustache::data program_data(const ir::Program &p, const lower::Lowered &l,
+                                     const EmitOptions &opts, const std::string &target);
+
+/// The statements of a lowered Reduce action: the value, and the first value once.
+std::string reduce_statements(const ir::Program &p, int reduction);
+
+/// One step's statements from the lowered actions: a sweep calls kernel__K(), a reduction is
+/// reduce_statements, MarkStale flags the grid; the target says how it refills a stale grid
+/// (FillGhosts, and Exchange of a distributed lowering, whose fill exchanges) and swaps two
+/// (Swap).
+std::string step_statements(const ir::Program &p, const lower::Lowered &l,
+                            const std::function<std::string(const ir::Grid &)> &fill,
+                            const std::function<std::string(const lower::Action &)> &swap);
+
+/// Template `tpl` (a path under templates/) rendered with `d` as file `file`: formatted with
+/// libFormat unless opts.format is off, its #line directives numbered.
+GeneratedFile render_file(const ir::Program &p, const kainjow::mustache::data &d,
+                          const std::string &tpl, const std::string &file,
+                          const EmitOptions &opts);
+
+} // namespace stc

@@ -1,0 +1,255 @@
+// The portability header of the cuda and hip targets: everything the generated GPU code uses,
+// under portable names, mapped onto CUDA (compiled by nvcc), HIP (compiled by hipcc) or the
+// CPU execution layer (stencilc/gpu/cpu_layer.h, compiled by the host C++ compiler). The
+// generated code is the same text for all three; it never writes `<<<...>>>`, a CUDA or HIP
+// API name, or anything only one of them understands. This header is the only difference
+// between the cuda and the hip target's output.
+//
+//   STENCILC_KERNEL            a kernel (__global__)
+//   STENCILC_SHARED(T, a, n)   T a[n] in the block's shared memory (__shared__)
+//   STENCILC_LAUNCH(k, blocks, threads, args...)  a 1-D launch of kernel k, checked
+//   gpu::global_index(), thread_in_block(), block_index()   1-D indices
+//   gpu::sync_threads()        __syncthreads
+//   gpu::Buffer<T>, gpu::DeviceGrid<T>   device memory: allocation, copies, freed by RAII
+//   gpu::check(status, call)   a failed runtime call as stencilc::Error "CALL: MESSAGE"
+//
+// Every runtime call is checked: a failure throws stencilc::Error naming the call and the
+// runtime's message.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "stencilc/error.h"
+#include "stencilc/grid.h"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define STENCILC_GPU_API "CUDA"
+#define STENCILC_GPU_RUNTIME_CALL(x) cuda##x
+#elif defined(__HIPCC__)
+#include <hip/hip_runtime.h>
+#define STENCILC_GPU_API "HIP"
+#define STENCILC_GPU_RUNTIME_CALL(x) hip##x
+#else
+#include "stencilc/gpu/cpu_layer.h"
+#define STENCILC_GPU_CPU_LAYER 1
+#define STENCILC_GPU_API "the CPU execution layer"
+#endif
+
+#if defined(STENCILC_GPU_CPU_LAYER)
+#define STENCILC_KERNEL static
+#define STENCILC_SHARED(T, name, n)                                                                \
+  T *const name = static_cast<T *>(::stencilc::gpu::cpu_layer::shared_alloc(sizeof(T) * (n),       \
+                                                                            alignof(T)))
+// Arguments are captured by value, as a launch copies them; each thread then calls the kernel.
+#define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
+  ::stencilc::gpu::cpu_layer::launch(#kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),           \
+                                     ::stencilc::gpu::cpu_layer::Dim3(threads),                   \
+                                     [=] { kernel(__VA_ARGS__); })
+#else
+#define STENCILC_KERNEL static __global__
+#define STENCILC_SHARED(T, name, n) __shared__ T name[n]
+#if defined(__CUDACC__)
+#define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
+  do {                                                                                             \
+    kernel<<<dim3(blocks), dim3(threads)>>>(__VA_ARGS__);                                          \
+    ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
+  } while (0)
+#else
+#define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
+  do {                                                                                             \
+    hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, 0, __VA_ARGS__);                    \
+    ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
+  } while (0)
+#endif
+#endif
+
+namespace stencilc::gpu {
+
+/// "CUDA", "HIP" or "the CPU execution layer": what this code was compiled for.
+inline const char *api() { return STENCILC_GPU_API; }
+
+#if defined(STENCILC_GPU_CPU_LAYER)
+inline std::int64_t global_index() {
+  const auto &t = cpu_layer::current();
+  return std::int64_t(t.block_idx.x) * t.block_dim.x + t.thread_idx.x;
+}
+inline int thread_in_block() { return int(cpu_layer::current().thread_idx.x); }
+inline std::int64_t block_index() { return cpu_layer::current().block_idx.x; }
+inline void sync_threads() { cpu_layer::sync_threads(); }
+/// err |= bits, from any thread (a kernel's arithmetic errors, read by the host after it).
+inline void flag_error(int *err, int bits) { __atomic_fetch_or(err, bits, __ATOMIC_RELAXED); }
+#else
+__device__ inline std::int64_t global_index() {
+  return std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline int thread_in_block() { return int(threadIdx.x); }
+__device__ inline std::int64_t block_index() { return blockIdx.x; }
+__device__ inline void sync_threads() { __syncthreads(); }
+__device__ inline void flag_error(int *err, int bits) { atomicOr(err, bits); }
+#endif
+
+#if defined(STENCILC_GPU_CPU_LAYER)
+inline void *malloc_bytes(std::size_t bytes) { return cpu_layer::device_malloc(bytes); }
+inline void free_bytes(void *p) noexcept { cpu_layer::device_free(p); }
+inline void copy_to_device(void *dst, const void *src, std::size_t bytes) {
+  if (bytes)
+    __builtin_memcpy(dst, src, bytes);
+}
+inline void copy_to_host(void *dst, const void *src, std::size_t bytes) {
+  if (bytes)
+    __builtin_memcpy(dst, src, bytes);
+}
+inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
+  if (bytes)
+    __builtin_memcpy(dst, src, bytes);
+}
+inline void set_zero(void *dst, std::size_t bytes) {
+  if (bytes)
+    __builtin_memset(dst, 0, bytes);
+}
+inline void synchronize() {}
+inline void require_device() {}
+/// Device memory free for allocations (the host's here: no limit is checked).
+inline std::size_t free_memory() { return ~std::size_t(0); }
+#else
+using Status = STENCILC_GPU_RUNTIME_CALL(Error_t);
+
+/// A failed runtime call as an Error: "CALL: the runtime's message".
+inline void check(Status s, const char *call) {
+  if (s != STENCILC_GPU_RUNTIME_CALL(Success))
+    throw Error(std::string(call) + ": " + STENCILC_GPU_RUNTIME_CALL(GetErrorString)(s));
+}
+inline void *malloc_bytes(std::size_t bytes) {
+  void *p = nullptr;
+  check(STENCILC_GPU_RUNTIME_CALL(Malloc)(&p, bytes ? bytes : 1),
+        STENCILC_GPU_API " device memory allocation (" STENCILC_GPU_API "Malloc)");
+  return p;
+}
+/// Freeing cannot throw (it runs in destructors); a failure here means the context is already
+/// broken, which the next checked call reports.
+inline void free_bytes(void *p) noexcept { (void)STENCILC_GPU_RUNTIME_CALL(Free)(p); }
+inline void copy_to_device(void *dst, const void *src, std::size_t bytes) {
+  check(STENCILC_GPU_RUNTIME_CALL(Memcpy)(dst, src, bytes,
+                                          STENCILC_GPU_RUNTIME_CALL(MemcpyHostToDevice)),
+        "copy to the device (Memcpy HostToDevice)");
+}
+inline void copy_to_host(void *dst, const void *src, std::size_t bytes) {
+  check(STENCILC_GPU_RUNTIME_CALL(Memcpy)(dst, src, bytes,
+                                          STENCILC_GPU_RUNTIME_CALL(MemcpyDeviceToHost)),
+        "copy to the host (Memcpy DeviceToHost)");
+}
+inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
+  check(STENCILC_GPU_RUNTIME_CALL(Memcpy)(dst, src, bytes,
+                                          STENCILC_GPU_RUNTIME_CALL(MemcpyDeviceToDevice)),
+        "copy on the device (Memcpy DeviceToDevice)");
+}
+inline void set_zero(void *dst, std::size_t bytes) {
+  check(STENCILC_GPU_RUNTIME_CALL(Memset)(dst, 0, bytes), "Memset");
+}
+inline void synchronize() {
+  check(STENCILC_GPU_RUNTIME_CALL(DeviceSynchronize)(), "DeviceSynchronize");
+}
+/// Throws "no CUDA device: MESSAGE" (or HIP) when the runtime finds no device.
+inline void require_device() {
+  int n = 0;
+  const Status s = STENCILC_GPU_RUNTIME_CALL(GetDeviceCount)(&n);
+  if (s != STENCILC_GPU_RUNTIME_CALL(Success))
+    throw Error(std::string("no " STENCILC_GPU_API " device: ") +
+                STENCILC_GPU_RUNTIME_CALL(GetErrorString)(s));
+  if (n == 0)
+    throw Error("no " STENCILC_GPU_API " device");
+}
+inline std::size_t free_memory() {
+  std::size_t free = 0, total = 0;
+  check(STENCILC_GPU_RUNTIME_CALL(MemGetInfo)(&free, &total), "MemGetInfo");
+  return free;
+}
+#endif
+
+/// n elements of T in device memory, owned.
+template <typename T> class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(std::size_t n) : p_(static_cast<T *>(malloc_bytes(n * sizeof(T)))), n_(n) {}
+  Buffer(Buffer &&o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  Buffer &operator=(Buffer &&o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() {
+    if (p_)
+      free_bytes(p_);
+  }
+  T *get() const { return p_; }
+  std::size_t size() const { return n_; }
+  void swap(Buffer &o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+  }
+
+private:
+  T *p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+/// The device copy of a host Grid: the same allocation layout (halos, row padding), so that
+/// strides and offsets are the host grid's and a copy is one memcpy.
+template <typename T> class DeviceGrid {
+public:
+  DeviceGrid() = default;
+  explicit DeviceGrid(const Grid<T> &g)
+      : buf_(static_cast<std::size_t>(g.storage_size())), origin_(g.origin_offset()) {}
+  /// Pointer to interior cell (0, 0, 0, 0).
+  T *origin() const { return buf_.get() + origin_; }
+  void upload(const Grid<T> &g) {
+    copy_to_device(buf_.get(), g.storage(), buf_.size() * sizeof(T));
+  }
+  /// Every cell zero, halos and padding too (as a new host Grid).
+  void zero() { set_zero(buf_.get(), buf_.size() * sizeof(T)); }
+  void download(Grid<T> &g) const {
+    copy_to_host(g.storage(), buf_.get(), buf_.size() * sizeof(T));
+  }
+  void swap(DeviceGrid &o) noexcept {
+    buf_.swap(o.buf_);
+    std::swap(origin_, o.origin_);
+  }
+
+private:
+  Buffer<T> buf_;
+  std::int64_t origin_ = 0;
+};
+
+/// Blocks of `threads` for n points of a 1-D launch; an Error beyond what a launch allows.
+inline unsigned blocks_for(std::int64_t n, int threads) {
+  const std::int64_t b = (n + threads - 1) / threads;
+  if (b > 2147483647)
+    throw Error("a launch of " + std::to_string(n) + " threads: more blocks than a grid allows");
+  return static_cast<unsigned>(b);
+}
+
+/// The ghost cells of face (d, side) of g, as stencilc::for_each_ghost visits them: lo[k] the
+/// first index and n[k] the count in each dimension k.
+template <typename T>
+void ghost_slab(const Grid<T> &g, int d, int side, std::int64_t (&lo)[kMaxRank],
+                std::int64_t (&n)[kMaxRank]) {
+  for (int k = 0; k < kMaxRank; ++k) {
+    lo[k] = k < d ? -g.halo(k) : 0;
+    n[k] = k < d ? g.extent(k) + 2 * g.halo(k) : g.extent(k);
+  }
+  lo[d] = side == 0 ? -g.halo(d) : g.extent(d);
+  n[d] = g.halo(d);
+}
+
+/// Bytes a Grid's device copy takes (to refuse a problem larger than device memory before
+/// allocating anything).
+template <typename T> std::size_t device_bytes(const Grid<T> &g) {
+  return static_cast<std::size_t>(g.storage_size()) * sizeof(T);
+}
+
+} // namespace stencilc::gpu

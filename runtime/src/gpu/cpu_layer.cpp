@@ -1,0 +1,230 @@
+// The CPU execution layer (stencilc/gpu/cpu_layer.h): blocks on OpenMP threads, the threads of
+// a block as Boost.Context fibers scheduled round-robin between barriers.
+#include "stencilc/gpu/cpu_layer.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "stencilc/error.h"
+
+namespace stencilc::gpu::cpu_layer {
+
+namespace ctx = boost::context;
+
+namespace {
+
+// Kernel frames are small (a few locals, no recursion); 128 KiB leaves room for unoptimised
+// and sanitized builds. Untouched pages of a malloc'ed stack cost no memory.
+constexpr std::size_t kStackBytes = 128 * 1024;
+
+// Stacks are reused on the OS thread that ran the block: a launch creates one fiber per
+// thread of every block, and allocating a stack each time would dominate small kernels.
+struct StackPool {
+  std::vector<void *> free;
+  ~StackPool() {
+    for (void *p : free)
+      std::free(p);
+  }
+};
+thread_local StackPool stack_pool;
+
+class PooledStack {
+public:
+  ctx::stack_context allocate() {
+    void *base;
+    if (!stack_pool.free.empty()) {
+      base = stack_pool.free.back();
+      stack_pool.free.pop_back();
+    } else if (!(base = std::malloc(kStackBytes))) {
+      throw std::bad_alloc();
+    }
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char *>(base) + kStackBytes; // stacks grow down
+    return sc;
+  }
+  void deallocate(ctx::stack_context &sc) noexcept {
+    stack_pool.free.push_back(static_cast<char *>(sc.sp) - sc.size);
+  }
+};
+
+enum class Where { Running, AtBarrier, Done };
+
+struct Thread {
+  ThreadState state;
+  ctx::fiber fiber; // the thread, while it is suspended
+  ctx::fiber back;  // the block's scheduler, while the thread runs
+  Where where = Where::Running;
+  std::exception_ptr error;
+};
+
+thread_local Thread *running = nullptr;
+
+std::string dim_text(Dim3 d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+// Threads as linear indices (x fastest), shortened: "0-3, 7".
+std::string thread_list(const std::vector<unsigned> &ids) {
+  std::string s;
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+      ++j;
+    if (shown++ == 8) {
+      s += ", ...";
+      break;
+    }
+    s += (s.empty() ? "" : ", ") + std::to_string(ids[i]);
+    if (j > i)
+      s += "-" + std::to_string(ids[j]);
+    i = j;
+  }
+  return s;
+}
+
+} // namespace
+
+struct Block {
+  struct Array {
+    std::unique_ptr<unsigned char[]> bytes;
+    std::size_t size;
+  };
+  std::vector<Array> shared;
+};
+
+namespace {
+
+// Runs the threads of one block to their end, barrier phase after barrier phase.
+void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
+               const std::function<void()> &body) {
+  Block block;
+  const unsigned n = block_dim.x * block_dim.y * block_dim.z;
+  std::vector<Thread> threads(n);
+  for (unsigned t = 0; t < n; ++t) {
+    Thread &th = threads[t];
+    th.state.thread_idx = Dim3(t % block_dim.x, t / block_dim.x % block_dim.y,
+                               t / (block_dim.x * block_dim.y));
+    th.state.block_idx = block_idx;
+    th.state.block_dim = block_dim;
+    th.state.grid_dim = grid;
+    th.state.block = &block;
+    th.fiber = ctx::fiber(std::allocator_arg, PooledStack(), [&th, &body](ctx::fiber &&back) {
+      th.back = std::move(back);
+      try {
+        body();
+      } catch (const ctx::detail::forced_unwind &) {
+        throw; // the fiber is being destroyed: let Boost unwind it
+      } catch (...) {
+        th.error = std::current_exception();
+      }
+      th.where = Where::Done;
+      return std::move(th.back);
+    });
+  }
+  for (;;) {
+    for (Thread &th : threads) {
+      if (th.where == Where::Done)
+        continue;
+      th.where = Where::Running;
+      running = &th;
+      th.fiber = std::move(th.fiber).resume();
+      running = nullptr;
+      if (th.error)
+        std::rethrow_exception(th.error); // the other fibers are unwound as `threads` goes
+    }
+    std::vector<unsigned> waiting, ended;
+    for (unsigned t = 0; t < n; ++t)
+      (threads[t].where == Where::Done ? ended : waiting).push_back(t);
+    if (waiting.empty())
+      return;
+    if (!ended.empty())
+      throw Error(std::string("kernel '") + kernel + "', block " + dim_text(block_idx) +
+                  ": a barrier (__syncthreads) is not reached by every thread of the block: "
+                  "threads " +
+                  thread_list(waiting) + " wait at it, threads " + thread_list(ended) +
+                  " ended without it (threads numbered x fastest)");
+    // Every thread waits at the barrier: the next phase.
+  }
+}
+
+} // namespace
+
+ThreadState &current() {
+  if (!running)
+    throw Error("a GPU built-in (thread index, barrier, shared memory) used outside a kernel");
+  return running->state;
+}
+
+void sync_threads() {
+  Thread *th = running;
+  if (!th)
+    throw Error("__syncthreads called outside a kernel");
+  th->where = Where::AtBarrier;
+  th->back = std::move(th->back).resume();
+  // Resumed by the scheduler: `running` is this thread again.
+}
+
+void *shared_alloc(std::size_t bytes, std::size_t align) {
+  ThreadState &st = current();
+  auto &arrays = st.block->shared;
+  const std::size_t k = st.shared_calls++;
+  if (k == arrays.size()) {
+    const std::size_t size = bytes + align;
+    Block::Array a{std::unique_ptr<unsigned char[]>(new unsigned char[size]), bytes};
+    std::memset(a.bytes.get(), 0xA5, size); // garbage, as a GPU's shared memory holds
+    arrays.push_back(std::move(a));
+  } else if (k > arrays.size() || arrays[k].size != bytes) {
+    throw Error("shared memory: the threads of a block declare different shared arrays");
+  }
+  unsigned char *p = arrays[k].bytes.get();
+  const std::uintptr_t mis = reinterpret_cast<std::uintptr_t>(p) % align;
+  return mis ? p + (align - mis) : p;
+}
+
+void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void()> &body) {
+  if (block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
+    throw Error(std::string("kernel '") + kernel + "': a block of " + dim_text(block) +
+                " threads (1 to 1024 allowed)");
+  const std::int64_t blocks = std::int64_t(grid.x) * grid.y * grid.z;
+  std::exception_ptr first;
+  std::int64_t first_block = -1;
+#pragma omp parallel for schedule(dynamic)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    try {
+      const Dim3 idx(unsigned(b % grid.x), unsigned(b / grid.x % grid.y),
+                     unsigned(b / (std::int64_t(grid.x) * grid.y)));
+      run_block(kernel, grid, block, idx, body);
+    } catch (...) {
+      // Report the lowest block that failed, whatever the threads' timing.
+#pragma omp critical(stencilc_gpu_cpu_layer_error)
+      if (first_block < 0 || b < first_block) {
+        first_block = b;
+        first = std::current_exception();
+      }
+    }
+  }
+  if (first)
+    std::rethrow_exception(first);
+}
+
+void *device_malloc(std::size_t bytes) {
+  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  void *p = std::aligned_alloc(64, rounded ? rounded : 64);
+  if (!p)
+    throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes");
+  return p;
+}
+
+void device_free(void *p) noexcept { std::free(p); }
+
+} // namespace stencilc::gpu::cpu_layer
