@@ -125,6 +125,21 @@ std::set<int> params_of(const std::vector<ir::Stmt> &body) {
   return ps;
 }
 
+std::set<int> params_of(const ir::ExprPtr &value) {
+  std::set<int> ps;
+  ir::walk(value, [&](const ir::Expr &e) {
+    if (e.op == ir::Op::Param)
+      ps.insert(e.id);
+  });
+  return ps;
+}
+
+const char *reduction_identity(ir::ReduceOp op) {
+  static const char *const identity[] = {"0.0", "std::numeric_limits<double>::infinity()",
+                                         "-std::numeric_limits<double>::infinity()", "0.0"};
+  return identity[static_cast<int>(op)];
+}
+
 std::string param_copies(const ir::Program &p, const std::set<int> &params) {
   std::string s;
   for (int i : params)

@@ -100,8 +100,12 @@ std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e);
 /// A grid's boundary conditions as text: equal keys, equal ghost cells.
 std::string faces_key(const ir::Program &p, const ir::Grid &g);
 
-/// Params a body uses (kernels copy them into locals).
+/// Params a body uses (kernels copy them into locals), or an expression (a reduction's value).
 std::set<int> params_of(const std::vector<ir::Stmt> &body);
+std::set<int> params_of(const ir::ExprPtr &value);
+
+/// The value a reduction's accumulator starts from, as C++: 0, +infinity (min), -infinity (max).
+const char *reduction_identity(ir::ReduceOp op);
 
 /// Local copies of params from `params_` (`  const T name = params_.name;` each): the compiler
 /// then knows stores to grids cannot change them.

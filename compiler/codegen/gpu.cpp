@@ -256,16 +256,10 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
 std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const ErrorSlots &slots,
                            int ri, std::string &host) {
   RowBodyEmitter em(p, r.indices, nullptr);
-  std::set<int> params;
-  ir::walk(r.value, [&](const ir::Expr &e) {
-    if (e.op == ir::Op::Param)
-      params.insert(e.id);
-  });
-  Sweep sw{r.indices, r.domain, r.domain_grid, ir::grids_read(r.value), {}, params,
+  Sweep sw{r.indices, r.domain, r.domain_grid, ir::grids_read(r.value), {}, params_of(r.value),
            reductions_of({r.value})};
   const bool fail = ir::any_may_fail(r.value);
-  static const char *const identity[] = {"0.0", "std::numeric_limits<double>::infinity()",
-                                         "-std::numeric_limits<double>::infinity()", "0.0"};
+  const char *const identity = reduction_identity(r.op);
   static const char *const contribution[] = {"v__", "v__", "v__", "v__ * v__"};
   // As the openmp target's std::min(acc, v) and std::max(acc, v): the left one on ties.
   static const char *const combine[] = {"{0} + {1}", "{1} < {0} ? {1} : {0}",
@@ -278,7 +272,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
   dev += fmt::format("STENCILC_SHARED(double, acc__, {});\n", kChunk);
   dev += "const std::int64_t i__ = stencilc::gpu::global_index();\n"
          "const int t__ = stencilc::gpu::thread_in_block();\n";
-  dev += fmt::format("double c__ = {};\n", identity[op]);
+  dev += fmt::format("double c__ = {};\n", identity);
   if (fail)
     dev += "int err__ = 0;\n";
   // Every thread reaches the barriers: one without a point adds the identity.
@@ -302,7 +296,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
                       "    // The chunks' results, combined in chunk order.\n"
                       "    for (const double v__ : dev__->read_partials(chunks__))\n"
                       "      acc__ = {};\n  }}\n",
-                      identity[op], kChunk, kChunk, r.name, kChunk, kChunk, sig.args,
+                      identity, kChunk, kChunk, r.name, kChunk, kChunk, sig.args,
                       fmt::format(combine[op], "acc__", "v__"));
   host += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n}\n\n" : "  return acc__;\n}\n\n";
   return dev;

@@ -147,13 +147,6 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
 
 std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, bool mpi) {
   RowBodyEmitter em(p, r.indices, nullptr, mpi);
-  std::set<int> params;
-  ir::walk(r.value, [&](const ir::Expr &e) {
-    if (e.op == ir::Op::Param)
-      params.insert(e.id);
-  });
-  static const char *const init[] = {"0.0", "std::numeric_limits<double>::infinity()",
-                                     "-std::numeric_limits<double>::infinity()", "0.0"};
   static const char *const clause[] = {"+", "min", "max", "+"};
   static const char *const update[] = {"acc__ += v__;", "acc__ = std::min(acc__, v__);",
                                        "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;"};
@@ -164,14 +157,14 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
            r.domain_grid,
            grids_read(r.value),
            {},
-           params,
+           params_of(r.value),
            fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : ""),
            mpi};
   std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
                                  expr_line_directive(p, r.value), em.expr(r.value),
                                  generated_line_directive(p, p.name + ".cpp"), update[op]);
   std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
-                              init[op]);
+                              reduction_identity(r.op));
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
