@@ -129,8 +129,14 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
 
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi) {
   RowBodyEmitter em(p, k.indices, &k.locals, mpi);
-  Sweep sw{k.indices,         k.domain, k.domain_grid, grids_read(k.body), grids_written(k.body),
-           params_of(k.body), "",       mpi};
+  Sweep sw{k.indices,
+           k.domain,
+           k.domain_grid,
+           grids_read(k.body),
+           grids_written(k.body),
+           params_of(k.body),
+           "",
+           mpi};
   std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
