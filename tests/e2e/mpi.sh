@@ -8,6 +8,7 @@
 #          before anything is allocated or run
 #   procs  the process grid: --procs, else the compiled-in plan's if it makes as many processes
 #          as the job, else MPI_Dims_create's with the most processes on the slowest dimension
+#          (and the --json summary counts ranks and halo messages)
 #   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
 # Usage: mpi.sh STENCILC SAMPLES_DIR CASE
 set -euo pipefail
@@ -88,7 +89,16 @@ procs)
   [ "$got" = "scheme=naive,procs=1x1x2,overlap=off" ] || fail "2 ranks, balanced: $got"
   got=$(plan -np 4 "$tmp/heat" --procs 1x2x2)
   [ "$got" = "scheme=naive,procs=1x2x2,overlap=off" ] || fail "4 ranks, --procs 1x2x2: $got"
-  echo "process grids as chosen"
+  # Halo messages: heat3d exchanges u once a step, one message per neighbour block.
+  field() { "${mpirun[@]}" "${@:2}" --set NX=16 --set NY=8 --set NZ=8 --steps 3 --json |
+    python3 -c "import json, sys; print(json.loads(sys.stdin.readline())['$1'])"; }
+  got=$(field messages -np 2 "$tmp/heat")
+  [ "$got" = 3 ] || fail "1x1x2, 3 steps: $got messages, expected 3"
+  got=$(field messages -np 4 "$tmp/heat" --procs 1x2x2)
+  [ "$got" = 6 ] || fail "1x2x2, 3 steps: $got messages, expected 6"
+  got=$(field ranks -np 4 "$tmp/heat")
+  [ "$got" = 4 ] || fail "ranks: $got"
+  echo "process grids as chosen; halo messages counted"
   ;;
 kill)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null

@@ -90,6 +90,20 @@ TEST(RuntimeSummary, Text) {
                              "  0 cell-updates/s\n");
 }
 
+TEST(RuntimeSummary, RanksAndMessagesOnlyWhenDistributed) {
+  Summary s = example();
+  auto j = nlohmann::json::parse(summary_json(s));
+  EXPECT_FALSE(j.contains("ranks"));
+  EXPECT_FALSE(j.contains("messages"));
+  s.ranks = 4;
+  s.messages = 20;
+  j = nlohmann::json::parse(summary_json(s));
+  EXPECT_EQ(j["ranks"], 4);
+  EXPECT_EQ(j["messages"], 20);
+  EXPECT_NE(summary_text(s).find("\n  4 ranks, at most 20 halo messages sent by one\n"),
+            std::string::npos);
+}
+
 TEST(RuntimeSummary, Timer) {
   Timer t;
   double a = t.seconds();

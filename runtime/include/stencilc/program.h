@@ -47,6 +47,10 @@ public:
   /// false on the MPI ranks other than 0: they take part in every gather behind grid(),
   /// save() and checksum() but write no file and print nothing (execute()).
   virtual bool writes_files() const { return true; }
+  /// MPI: the processes (0 when not distributed) and the most halo messages one of them has
+  /// sent (collective: every rank calls it).
+  virtual int ranks() const { return 0; }
+  virtual std::int64_t messages() const { return 0; }
 };
 
 } // namespace stencilc

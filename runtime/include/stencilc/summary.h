@@ -16,6 +16,8 @@ struct Summary {
   double seconds = 0;      // time spent in the steps only
   double cell_updates = 0; // interior cells updated by all kernels over all steps
   int threads = 1;
+  int ranks = 0;              // MPI processes (0: not distributed)
+  std::int64_t messages = 0;  // MPI: halo messages sent by the rank that sent the most
   std::vector<std::pair<std::string, double>> checksums; // per grid, declaration order
   std::vector<std::pair<std::string, double>> reductions; // latest values, declaration order
   bool until = false;     // a `run until` program: `steps` counts iterations

@@ -133,6 +133,8 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.converged = program.converged();
   s.reductions = program.reductions();
   s.threads = program.threads();
+  s.ranks = program.ranks();
+  s.messages = program.messages();
   for (const auto &n : names)
     s.checksums.emplace_back(n, program.checksum(n));
   if (!program.writes_files())

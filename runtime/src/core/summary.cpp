@@ -56,6 +56,10 @@ std::string summary_json(const Summary &s) {
   j["cell_updates"] = s.cell_updates;
   j["cells_per_second"] = cells_per_second(s);
   j["threads"] = s.threads;
+  if (s.ranks > 0) {
+    j["ranks"] = s.ranks;
+    j["messages"] = s.messages;
+  }
   j["checksums"] = nlohmann::ordered_json::object();
   for (const auto &[name, value] : s.checksums)
     j["checksums"][name] = number(value);
@@ -77,6 +81,9 @@ std::string summary_text(const Summary &s) {
     out += std::string("  ") + (s.converged ? "converged after " : "did not converge in ") +
            plural(s.steps, "iteration") + "\n";
   out += "  " + printf_str("%.3g", cells_per_second(s)) + " cell-updates/s\n";
+  if (s.ranks > 0)
+    out += "  " + plural(s.ranks, "rank") + ", at most " + plural(s.messages, "halo message") +
+           " sent by one\n";
   for (const auto &[name, value] : s.reductions)
     out += "  reduction " + name + " = " + exact(value) + "\n";
   for (const auto &[name, value] : s.checksums)

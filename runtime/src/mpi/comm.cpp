@@ -313,6 +313,12 @@ double Cart::sum(double local) const {
   return s;
 }
 
+std::int64_t Cart::most_messages() const {
+  std::int64_t r = messages_;
+  check(MPI_Allreduce(&messages_, &r, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+  return r;
+}
+
 double Cart::min(double local) const {
   double r = local;
   check(MPI_Allreduce(&local, &r, 1, MPI_DOUBLE, MPI_MIN, comm_), "MPI_Allreduce");

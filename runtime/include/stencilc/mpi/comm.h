@@ -104,6 +104,8 @@ public:
   const std::vector<int> &procs() const { return procs_; }
   /// Messages this rank has sent (halo slabs, not counting those to MPI_PROC_NULL).
   std::int64_t messages() const { return messages_; }
+  /// The most messages any rank has sent (collective).
+  std::int64_t most_messages() const;
 
   /// The block of a grid on this rank (`periodic[d]`: its faces in d are periodic). Throws
   /// CollectiveError if the grid cannot be split (split_error), on every rank alike.
