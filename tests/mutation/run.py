@@ -16,7 +16,8 @@ import os
 import subprocess
 import sys
 
-# The tests that compare generated code with the interpreter or with the naive plan.
+# The tests that compare generated code with the interpreter or with the naive plan; a mutation
+# of one target's code may name its own ("tests": a list of prefixes).
 PREFIXES = ("e2e.verify.openmp.", "e2e.verify.converge.", "e2e.temporal.bitwise.",
             "e2e.verify.mpi-openmp.")
 
@@ -34,7 +35,6 @@ def main():
 
     listing = subprocess.run([ctest, "--test-dir", build_dir, "--show-only=json-v1"],
                              capture_output=True, text=True, check=True).stdout
-    # A mutation of one target's code may name the tests that can see it ("tests": prefixes).
     prefixes = tuple(m.get("tests", PREFIXES))
     tests = [t for t in json.loads(listing)["tests"] if t["name"].startswith(prefixes)]
     if not tests:
