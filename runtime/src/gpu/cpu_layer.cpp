@@ -95,10 +95,20 @@ std::string thread_list(const std::vector<unsigned> &ids) {
 } // namespace
 
 struct Block {
+  // The last accesses to a shared element in the current barrier phase (checking mode).
+  struct Access {
+    std::size_t write_phase = ~std::size_t(0), read_phase = ~std::size_t(0);
+    unsigned writer = 0, reader = 0, reader2 = 0;
+    bool readers = false; // read by a second thread (reader2) in read_phase
+  };
   struct Array {
     std::unique_ptr<unsigned char[]> bytes;
     std::size_t size;
+    std::vector<Access> access; // checking mode: one per element
   };
+  const char *kernel = "";
+  Dim3 idx, dim;
+  std::size_t phase = 0; // barriers passed by the block
   std::vector<Array> shared;
 };
 
@@ -108,6 +118,9 @@ namespace {
 void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
                const std::function<void()> &body) {
   Block block;
+  block.kernel = kernel;
+  block.idx = block_idx;
+  block.dim = block_dim;
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   std::vector<Thread> threads(n);
   for (unsigned t = 0; t < n; ++t) {
@@ -154,6 +167,7 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
                   thread_list(waiting) + " wait at it, threads " + thread_list(ended) +
                   " ended without it (threads numbered x fastest)");
     // Every thread waits at the barrier: the next phase.
+    ++block.phase;
   }
 }
 
@@ -174,21 +188,61 @@ void sync_threads() {
   // Resumed by the scheduler: `running` is this thread again.
 }
 
-void *shared_alloc(std::size_t bytes, std::size_t align) {
+void *shared_alloc(std::size_t bytes, std::size_t align, std::size_t *index) {
   ThreadState &st = current();
   auto &arrays = st.block->shared;
   const std::size_t k = st.shared_calls++;
   if (k == arrays.size()) {
     const std::size_t size = bytes + align;
-    Block::Array a{std::unique_ptr<unsigned char[]>(new unsigned char[size]), bytes};
+    Block::Array a{std::unique_ptr<unsigned char[]>(new unsigned char[size]), bytes, {}};
     std::memset(a.bytes.get(), 0xA5, size); // garbage, as a GPU's shared memory holds
     arrays.push_back(std::move(a));
   } else if (k > arrays.size() || arrays[k].size != bytes) {
     throw Error("shared memory: the threads of a block declare different shared arrays");
   }
+  if (index)
+    *index = k;
   unsigned char *p = arrays[k].bytes.get();
   const std::uintptr_t mis = reinterpret_cast<std::uintptr_t>(p) % align;
   return mis ? p + (align - mis) : p;
+}
+
+void shared_access(std::size_t index, const char *name, std::int64_t i, std::int64_t n,
+                   bool write) {
+  ThreadState &st = current();
+  Block &b = *st.block;
+  const Dim3 t = st.thread_idx;
+  const unsigned me = t.x + t.y * b.dim.x + t.z * b.dim.x * b.dim.y;
+  const std::string where = std::string("kernel '") + b.kernel + "', block " + dim_text(b.idx);
+  const std::string what = std::string("shared array '") + name + "'";
+  if (i < 0 || i >= n)
+    throw Error(where + ", thread " + dim_text(t) + ": " + what + (write ? " written" : " read") +
+                " at index " + std::to_string(i) + ", outside [0, " + std::to_string(n) + ")");
+  Block::Array &a = b.shared[index];
+  if (a.access.empty())
+    a.access.resize(static_cast<std::size_t>(n));
+  Block::Access &e = a.access[static_cast<std::size_t>(i)];
+  auto race = [&](const char *first, unsigned other, const char *second) {
+    return Error(where + ": " + what + " element " + std::to_string(i) + " is " + first +
+                 " by thread " + std::to_string(other) + " and " + second + " by thread " +
+                 std::to_string(me) + " with no barrier between (a race; threads numbered x "
+                 "fastest)");
+  };
+  if (e.write_phase == b.phase && e.writer != me)
+    throw race("written", e.writer, write ? "written" : "read");
+  if (write && e.read_phase == b.phase && (e.reader != me || e.readers))
+    throw race("read", e.reader != me ? e.reader : e.reader2, "written");
+  if (write) {
+    e.write_phase = b.phase;
+    e.writer = me;
+  } else if (e.read_phase != b.phase) {
+    e.read_phase = b.phase;
+    e.reader = me;
+    e.readers = false;
+  } else if (e.reader != me && !e.readers) {
+    e.readers = true;
+    e.reader2 = me;
+  }
 }
 
 void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void()> &body) {

@@ -10,10 +10,13 @@
 // per block, as on a GPU. A block whose threads do not all reach a barrier (some ended) is
 // reported as a stencilc::Error naming the kernel, the block and the threads, not left to hang.
 //
-// Room to grow (later: a checking mode): every launch goes through launch(), every thread's
-// state through current(), every shared allocation through shared_alloc(), every device
-// allocation through device_malloc(), which is where byte counts of global memory, bounds of
-// global and shared accesses and shared races between barriers will be recorded.
+// Checking mode (STENCILC_GPU_CHECK defined where the kernels are compiled; `stencilc build
+// --cpu-layer` and verify define it): shared arrays are Checked<T>, whose every access is
+// recorded, so an index outside the array or a race -- an element that one thread writes and
+// another reads or writes with no barrier between -- is a stencilc::Error naming the kernel,
+// the block, the thread(s), the array and the index. Not checked yet: global memory (bounds,
+// byte counts per launch); every launch, index and device allocation already goes through
+// this header (launch, current, device_malloc), which is where they will be recorded.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -46,7 +49,46 @@ void sync_threads();
 /// before), `bytes` long, allocated by the first thread that asks, uninitialised (filled with a
 /// pattern, as a GPU's would hold garbage). Every thread of a block must ask for the same sizes
 /// in the same order (a stencilc::Error otherwise).
-void *shared_alloc(std::size_t bytes, std::size_t align);
+void *shared_alloc(std::size_t bytes, std::size_t align, std::size_t *index = nullptr);
+
+/// Checking mode: records the calling thread's access to element i of the block's shared array
+/// `index` (n elements, called `name` in the kernel); throws stencilc::Error for an index outside
+/// [0, n) or a race with another thread's access since the last barrier.
+void shared_access(std::size_t index, const char *name, std::int64_t i, std::int64_t n,
+                   bool write);
+
+/// A shared array in checking mode: element accesses go through shared_access.
+template <typename T> class Checked {
+public:
+  Checked(std::int64_t n, const char *name)
+      : p_(static_cast<T *>(shared_alloc(sizeof(T) * n, alignof(T), &index_))), n_(n),
+        name_(name) {}
+  class Ref {
+  public:
+    Ref(const Checked *a, std::int64_t i) : a_(a), i_(i) {}
+    operator T() const {
+      shared_access(a_->index_, a_->name_, i_, a_->n_, false);
+      return a_->p_[i_];
+    }
+    Ref &operator=(T v) {
+      shared_access(a_->index_, a_->name_, i_, a_->n_, true);
+      a_->p_[i_] = v;
+      return *this;
+    }
+    Ref &operator=(const Ref &r) { return *this = static_cast<T>(r); }
+
+  private:
+    const Checked *a_;
+    std::int64_t i_;
+  };
+  Ref operator[](std::int64_t i) const { return Ref(this, i); }
+
+private:
+  T *p_;
+  std::size_t index_ = 0;
+  std::int64_t n_;
+  const char *name_;
+};
 
 /// Runs `body` once per thread of every block (grid x block threads). Throws stencilc::Error,
 /// naming `kernel`, for a block whose threads do not all reach a barrier, and rethrows the first

@@ -40,9 +40,14 @@
 
 #if defined(STENCILC_GPU_CPU_LAYER)
 #define STENCILC_KERNEL static
+#if defined(STENCILC_GPU_CHECK)
+// Checking mode: every element access is checked for bounds and races (cpu_layer.h).
+#define STENCILC_SHARED(T, name, n) const ::stencilc::gpu::cpu_layer::Checked<T> name((n), #name)
+#else
 #define STENCILC_SHARED(T, name, n)                                                                \
   T *const name = static_cast<T *>(::stencilc::gpu::cpu_layer::shared_alloc(sizeof(T) * (n),       \
                                                                             alignof(T)))
+#endif
 // Arguments are captured by value, as a launch copies them; each thread then calls the kernel.
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   ::stencilc::gpu::cpu_layer::launch(#kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),           \
