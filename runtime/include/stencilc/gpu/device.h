@@ -48,11 +48,12 @@
   T *const name = static_cast<T *>(::stencilc::gpu::cpu_layer::shared_alloc(sizeof(T) * (n),       \
                                                                             alignof(T)))
 #endif
-// Arguments are captured by value, as a launch copies them; each thread then calls the kernel.
+// The launch runs the blocks before it returns, so the arguments are taken by reference and
+// each thread evaluates them when it calls the kernel (by value, as a real launch passes them).
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   ::stencilc::gpu::cpu_layer::launch(#kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),           \
                                      ::stencilc::gpu::cpu_layer::Dim3(threads),                   \
-                                     [=] { kernel(__VA_ARGS__); })
+                                     [&] { kernel(__VA_ARGS__); })
 #else
 #define STENCILC_KERNEL static __global__
 #define STENCILC_SHARED(T, name, n) __shared__ T name[n]
