@@ -1,7 +1,8 @@
-// Code printing that every C-like target (openmp today; CUDA, HIP later) shares: a kernel
-// body's statements with an overridable store, the x-offset of a grid read, the x loop of a
-// domain (colour parity included), local copies of params, and host-side setup (expressions
-// outside kernels, boundary keys, the dirty-flag ghost refresh). A target derives from these
+// Code printing that every C-like target (openmp, cuda, hip) shares: a kernel body's statements
+// with an overridable store, reads through row pointers, the x-offset of a grid read, the x
+// loop of a domain (colour parity included), local copies of params, flagged arithmetic for
+// code that cannot throw, and host-side setup (expressions outside kernels, boundary keys, the
+// dirty-flag ghost refresh, size checks, init loops, domain sizes). A target derives from these
 // and overrides only what it prints differently (qualifiers, launch, pragmas, grid reads).
 #pragma once
 #include <set>
