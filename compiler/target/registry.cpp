@@ -214,7 +214,18 @@ public:
       std::vector<std::string> libs;
       add_core_libraries(libs);
       for (const auto &lib : libs)
-        cmd.insert(cmd.end(), {"-Xlinker", lib});
+        if (lib.rfind("-f", 0) == 0) {
+          // A compiler-driver flag (the sanitizers of a sanitizer build): to the host compiler,
+          // which also links; nvcc splits -Xcompiler at commas, so one option per value.
+          const auto eq = lib.find('=');
+          std::istringstream values(eq == std::string::npos ? "" : lib.substr(eq + 1));
+          if (eq == std::string::npos)
+            cmd.push_back("-Xcompiler=" + lib);
+          for (std::string v; std::getline(values, v, ',');)
+            cmd.push_back("-Xcompiler=" + lib.substr(0, eq + 1) + v);
+        } else {
+          cmd.insert(cmd.end(), {"-Xlinker", lib});
+        }
     } else {
       if (!r.cpu_layer)
         cmd.insert(cmd.end(), {"-x", "none"}); // clang (hipcc): the libraries are not HIP

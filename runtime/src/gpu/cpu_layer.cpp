@@ -2,6 +2,10 @@
 // a block as Boost.Context fibers scheduled round-robin between barriers.
 #include "stencilc/gpu/cpu_layer.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
@@ -36,6 +40,13 @@ struct StackPool {
 };
 thread_local StackPool stack_pool;
 
+// AddressSanitizer cannot see where a fiber's stack ends, so frames a fiber leaves without
+// returning (an exception, or Boost unwinding a fiber that is destroyed while suspended) keep
+// their poison, which it then reports against the next frames there. Stacks are cleaned when
+// they are taken from the pool and before suspended fibers are unwound.
+void unpoison_stack(void *base);
+thread_local void *last_stack = nullptr; // the stack the newest fiber of this thread got
+
 class PooledStack {
 public:
   ctx::stack_context allocate() {
@@ -46,6 +57,8 @@ public:
     } else if (!(base = std::malloc(kStackBytes))) {
       throw std::bad_alloc();
     }
+    unpoison_stack(base);
+    last_stack = base;
     ctx::stack_context sc;
     sc.size = kStackBytes;
     sc.sp = static_cast<char *>(base) + kStackBytes; // stacks grow down
@@ -54,7 +67,16 @@ public:
   void deallocate(ctx::stack_context &sc) noexcept {
     stack_pool.free.push_back(static_cast<char *>(sc.sp) - sc.size);
   }
+
 };
+
+void unpoison_stack(void *base) {
+#if defined(__SANITIZE_ADDRESS__)
+  __asan_unpoison_memory_region(base, kStackBytes);
+#else
+  (void)base;
+#endif
+}
 
 enum class Where { Running, AtBarrier, Done };
 
@@ -62,6 +84,7 @@ struct Thread {
   ThreadState state;
   ctx::fiber fiber; // the thread, while it is suspended
   ctx::fiber back;  // the block's scheduler, while the thread runs
+  void *stack = nullptr; // its stack (PooledStack)
   Where where = Where::Running;
   std::exception_ptr error;
 };
@@ -143,7 +166,14 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
       th.where = Where::Done;
       return std::move(th.back);
     });
+    th.stack = last_stack;
   }
+  // Before an error leaves: the suspended fibers are unwound as `threads` goes.
+  auto clean_suspended = [&] {
+    for (Thread &th : threads)
+      if (th.where != Where::Done)
+        unpoison_stack(th.stack);
+  };
   for (;;) {
     for (Thread &th : threads) {
       if (th.where == Where::Done)
@@ -152,20 +182,24 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
       running = &th;
       th.fiber = std::move(th.fiber).resume();
       running = nullptr;
-      if (th.error)
+      if (th.error) {
+        clean_suspended();
         std::rethrow_exception(th.error); // the other fibers are unwound as `threads` goes
+      }
     }
     std::vector<unsigned> waiting, ended;
     for (unsigned t = 0; t < n; ++t)
       (threads[t].where == Where::Done ? ended : waiting).push_back(t);
     if (waiting.empty())
       return;
-    if (!ended.empty())
+    if (!ended.empty()) {
+      clean_suspended();
       throw Error(std::string("kernel '") + kernel + "', block " + dim_text(block_idx) +
                   ": a barrier (__syncthreads) is not reached by every thread of the block: "
                   "threads " +
                   thread_list(waiting) + " wait at it, threads " + thread_list(ended) +
                   " ended without it (threads numbered x fastest)");
+    }
     // Every thread waits at the barrier: the next phase.
     ++block.phase;
   }
