@@ -37,6 +37,11 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &a,
                                     const lower::Lowered &l, const EmitOptions &opts,
                                     const std::string &target);
 
+/// A Physis program's NAME_physis.cpp: the Physis API (PSInit, grids, copies, PSStencilRun,
+/// PSReduce) over the generated NAME::Stencil of `target`, for its rewritten host code.
+GeneratedFile emit_physis_shim(const ir::Program &p, const lower::Lowered &l,
+                               const EmitOptions &opts, const std::string &target);
+
 /// Why the openmp temporal plan cannot run this program ("" if it can): rank, `run until`,
 /// arithmetic that can fail per cell, ...
 std::string temporal_unsupported(const ir::Program &p);

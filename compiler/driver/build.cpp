@@ -23,6 +23,7 @@
 #include "stencilc/execute.h"
 #include "stencilc/npy.h"
 #include "support/diagnostics.h"
+#include "target/runtime_paths.h"
 #include "target/target.h"
 
 namespace stc {
@@ -49,6 +50,31 @@ std::string mutated_for_test(const std::string &text) {
   }
 }
 
+// A C source of the program (a Physis program's host code) compiled into an object beside it,
+// with $CC (else cc), as C11 with GNU extensions (the Physis header uses _Generic), without
+// contraction (the host code's arithmetic rounds as written).
+std::string compile_c(const std::string &src, bool verbose) {
+  const std::string obj = src.substr(0, src.size() - 2) + ".o";
+  const std::vector<std::string> cmd = {env_or("CC", "cc"),
+                                        "-std=gnu11",
+                                        "-O2",
+                                        "-ffp-contract=off",
+                                        "-I" + runtime_include_dir(),
+                                        "-c",
+                                        src,
+                                        "-o",
+                                        obj};
+  if (verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+  const int rc = run_process(cmd);
+  if (rc == 127)
+    throw stencilc::Error(fmt::format("cannot run the C compiler '{}' (set CC)", cmd[0]));
+  if (rc != 0)
+    throw stencilc::Error(fmt::format("the C compiler failed (exit {}) on {}; command: {}", rc, src,
+                                      command_line(cmd)));
+  return obj;
+}
+
 } // namespace
 
 std::vector<std::string> emit_sources(const Compiled &c, const std::string &target_name,
@@ -68,7 +94,13 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   if (ec || !fs::is_directory(dir))
     throw stencilc::Error(fmt::format("cannot create output directory '{}'", dir));
   std::vector<std::string> paths;
-  for (const auto &f : target.emit(c.program, c.analysis, c.lowered, opts)) {
+  std::vector<GeneratedFile> files = target.emit(c.program, c.analysis, c.lowered, opts);
+  if (c.physis_host) {
+    // A Physis program: its host code, rewritten, and the Physis API it calls.
+    files.push_back(emit_physis_shim(c.program, c.lowered, opts, target_name));
+    files.push_back({c.program.name + "_host.c", *c.physis_host});
+  }
+  for (const auto &f : files) {
     const std::string path = (fs::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
     out << mutated_for_test(f.text);
@@ -84,15 +116,24 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
   TempDir tmp;
   const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
   CompileRequest req;
-  for (const auto &s : emit_sources(c, opts.target, dir, opts.emit))
-    if (s.size() > 4 && s.substr(s.size() - 4) == ".cpp")
+  const auto ends_with = [](const std::string &s, const std::string &end) {
+    return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+  };
+  for (const auto &s : emit_sources(c, opts.target, dir, opts.emit)) {
+    // A Physis program's main() is its own host code (NAME_host.c), not stencilc's driver.
+    if (c.physis_host && ends_with(s, "_main.cpp"))
+      continue;
+    if (ends_with(s, ".cpp"))
       req.sources.push_back(s);
+    else if (ends_with(s, ".c"))
+      req.objects.push_back(compile_c(s, opts.verbose));
+  }
   req.exe = exe;
   req.cxx = opts.cxx;
   req.cxxflags = opts.cxxflags;
   if (opts.cpu_layer && !target.has_cpu_layer())
-    throw stencilc::Error(fmt::format("target '{}' has no CPU execution layer (GPU targets do)",
-                                      opts.target));
+    throw stencilc::Error(
+        fmt::format("target '{}' has no CPU execution layer (GPU targets do)", opts.target));
   req.cpu_layer = opts.cpu_layer;
   const std::vector<std::string> cmd = target.compile_command(req);
   if (opts.verbose)

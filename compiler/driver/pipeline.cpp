@@ -31,9 +31,14 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   // A Physis C program goes through Clang; the headers its diagnostics point into live as long
   // as the program (declared before `diags`, so they outlive it).
   std::optional<ast::Program> ast;
+  std::optional<std::string> host;
   if (is_physis_path(path)) {
     log("parse (Clang, Physis)");
-    ast = parse_physis(*src, diags, {runtime_include_dir()}, *headers);
+    std::string text;
+    ast = parse_physis(*src, diags, {runtime_include_dir()}, *headers,
+                       opts.physis_host ? &text : nullptr);
+    if (ast && opts.physis_host)
+      host = std::move(text);
   } else {
     log("parse");
     ast = parse(*src, diags);
@@ -57,7 +62,7 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   if (opts.print_lowered)
     std::fputs(lower::print(*prog, lowered).c_str(), stdout);
   return Compiled{std::move(src), std::move(*headers), std::move(*ast), std::move(*prog),
-                  std::move(a), std::move(lowered)};
+                  std::move(a),   std::move(lowered),  std::move(host)};
 }
 
 } // namespace stc

@@ -1,4 +1,5 @@
-// The flat pipeline: read -> parse -> check -> analyze -> lower. Each step can log and print its IR.
+// The flat pipeline: read -> parse -> check -> analyze -> lower. Each step can log and print its
+// IR.
 #pragma once
 #include <memory>
 #include <optional>
@@ -14,10 +15,11 @@
 namespace stc {
 
 struct PipelineOptions {
-  bool verbose = false;  // log each step to stderr
-  bool print_ir = false; // print the checked IR to stdout
+  bool verbose = false;       // log each step to stderr
+  bool print_ir = false;      // print the checked IR to stdout
   bool print_lowered = false; // print the lowered program to stdout
   bool distributed = false;   // lower for a distributed target (halo exchanges)
+  bool physis_host = false;   // a Physis program: also rewrite its host code (build)
 };
 
 struct Compiled {
@@ -27,6 +29,9 @@ struct Compiled {
   ir::Program program;
   Analysis analysis;
   lower::Lowered lowered;
+  /// A Physis program's host code, rewritten to call the generated code (physis_host.h), when
+  /// PipelineOptions::physis_host asked for it.
+  std::optional<std::string> physis_host;
 };
 
 /// Runs the front half of the compiler. On failure prints the diagnostics to stderr and

@@ -7,7 +7,10 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/ADT/SmallString.h>
 
+#include <filesystem>
+
 #include "frontend/physis.h"
+#include "frontend/physis_host.h"
 #include "frontend/physis_locations.h"
 #include "frontend/physis_translate.h"
 
@@ -60,17 +63,10 @@ public:
       loc = ClangLocations(info.getSourceManager(), diags_, headers_)(info.getLocation());
     switch (level) {
     case clang::DiagnosticsEngine::Error:
-    case clang::DiagnosticsEngine::Fatal:
-      diags_.error(loc, text.str().str());
-      break;
-    case clang::DiagnosticsEngine::Warning:
-      diags_.warning(loc, text.str().str());
-      break;
-    case clang::DiagnosticsEngine::Note:
-      diags_.note(loc, text.str().str());
-      break;
-    default:
-      break;
+    case clang::DiagnosticsEngine::Fatal: diags_.error(loc, text.str().str()); break;
+    case clang::DiagnosticsEngine::Warning: diags_.warning(loc, text.str().str()); break;
+    case clang::DiagnosticsEngine::Note: diags_.note(loc, text.str().str()); break;
+    default: break;
     }
   }
 
@@ -84,7 +80,8 @@ private:
 
 std::optional<ast::Program> parse_physis(const SourceFile &file, DiagEngine &diags,
                                          const std::vector<std::string> &include_dirs,
-                                         std::vector<std::unique_ptr<SourceFile>> &headers) {
+                                         std::vector<std::unique_ptr<SourceFile>> &headers,
+                                         std::string *host_text) {
   // C11 (for _Generic in the Physis header); no warnings beyond Clang's defaults: the user's C
   // compiler has its own opinion of the host code.
   std::vector<std::string> args = {"-xc", "-std=gnu11", "-fsyntax-only", "-Wno-unused-value"};
@@ -98,7 +95,19 @@ std::optional<ast::Program> parse_physis(const SourceFile &file, DiagEngine &dia
   if (!unit || diags.has_errors())
     return std::nullopt;
   ClangLocations locs(unit->getSourceManager(), diags, headers);
-  return translate_physis(unit->getASTContext(), file, diags, locs);
+  PhysisHostCalls calls;
+  std::optional<ast::Program> prog =
+      translate_physis(unit->getASTContext(), file, diags, locs, calls);
+  if (prog && host_text) {
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(file.path(), ec);
+    auto text = rewrite_physis_host(unit->getASTContext(), calls, ec ? file.path() : abs.string(),
+                                    diags, locs);
+    if (!text)
+      return std::nullopt;
+    *host_text = std::move(*text);
+  }
+  return prog;
 }
 
 } // namespace stc

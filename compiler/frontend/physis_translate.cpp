@@ -136,8 +136,8 @@ struct Domain {
 class Translator {
 public:
   Translator(clang::ASTContext &ctx, const SourceFile &file, DiagEngine &diags,
-             const ClangLocations &locs)
-      : ctx_(ctx), file_(file), diags_(diags), locs_(locs) {}
+             const ClangLocations &locs, PhysisHostCalls &host)
+      : ctx_(ctx), file_(file), diags_(diags), locs_(locs), host_(host) {}
 
   std::optional<ast::Program> run() {
     const clang::FunctionDecl *main_fn = nullptr;
@@ -258,9 +258,10 @@ private:
       new_grid(v, c, m[1].str()[0] - '0', m[2].str());
     else if (std::regex_match(n, m, domain_new))
       new_domain(v, c, m[1].str()[0] - '0');
-    else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
+    else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack") {
       maps_[v] = c;
-    else
+      host_.maps.push_back(c);
+    } else
       host_call(c, depth);
   }
 
@@ -293,6 +294,7 @@ private:
     for (unsigned i = 0; i < c->getNumArgs(); ++i)
       g.extents.push_back(host_value(c->getArg(i), ast::TypeName::Int));
     names_.insert(g.name);
+    host_.grids.emplace_back(c, g.name);
     grid_index_[v] = static_cast<int>(grids_.size());
     grids_.push_back(std::move(g));
   }
@@ -453,6 +455,7 @@ private:
       }
     }
     prog_.runs.push_back(std::move(run));
+    host_.run = c;
   }
 
   void reduce(const clang::CallExpr *c) {
@@ -510,6 +513,7 @@ private:
     red.op_loc = locs_(c->getArg(1)->getExprLoc());
     auto access = make(K::Access, loc, g.name, subs);
     red.value = access;
+    host_.reduces.emplace_back(c, red.name);
     prog_.reduces.push_back(red);
     ast::RunStmt rs;
     rs.kind = ast::RunStmt::Kind::Call;
@@ -555,6 +559,7 @@ private:
       return std::nullopt;
     }
     fn = fn->getDefinition();
+    host_.kernels.insert(fn->getCanonicalDecl());
     if (map->getNumArgs() < 2) {
       diags_.error(loc, "PSStencilMap takes a kernel, a domain and the kernel's arguments");
       return std::nullopt;
@@ -1394,13 +1399,15 @@ private:
   std::set<const clang::VarDecl *> modified_;
   std::set<const clang::FunctionDecl *> calling_; // functions being inlined (recursion)
   std::set<std::string> names_;
+  PhysisHostCalls &host_;
 };
 
 } // namespace
 
 std::optional<ast::Program> translate_physis(clang::ASTContext &ctx, const SourceFile &file,
-                                             DiagEngine &diags, const ClangLocations &locs) {
-  return Translator(ctx, file, diags, locs).run();
+                                             DiagEngine &diags, const ClangLocations &locs,
+                                             PhysisHostCalls &host) {
+  return Translator(ctx, file, diags, locs, host).run();
 }
 
 } // namespace stc

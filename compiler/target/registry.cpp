@@ -80,6 +80,7 @@ public:
     std::vector<std::string> cmd = cpu_compiler(r);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
     if (r.link_runtime) {
       // The CPU engine, then the core it uses (a static archive must come before what it uses).
       cmd.push_back(runtime_library("cpu"));
@@ -127,6 +128,7 @@ public:
     add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
     cmd.push_back(runtime_library("mpi")); // before the core it uses
     add_core_libraries(cmd);
     add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
@@ -205,6 +207,14 @@ public:
     }
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+    if (r.cpu_layer || api_ == Api::Hip) {
+      if (!r.cpu_layer)
+        cmd.insert(cmd.end(), {"-x", "none"}); // clang (hipcc): objects and libraries
+      cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
+    } else {
+      for (const auto &o : r.objects) // -x cu: nvcc would read an object as CUDA
+        cmd.insert(cmd.end(), {"-Xlinker", o});
+    }
     if (r.cpu_layer) {
       cmd.push_back(runtime_library("gpucpu"));
       cmd.push_back(STENCILC_BOOST_CONTEXT_LIBRARY);
@@ -227,9 +237,7 @@ public:
           cmd.insert(cmd.end(), {"-Xlinker", lib});
         }
     } else {
-      if (!r.cpu_layer)
-        cmd.insert(cmd.end(), {"-x", "none"}); // clang (hipcc): the libraries are not HIP
-      add_core_libraries(cmd);
+      add_core_libraries(cmd); // hipcc: after its -x none above
     }
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;

@@ -17,6 +17,7 @@ namespace stc {
 /// What a build asks of a target's toolchain.
 struct CompileRequest {
   std::vector<std::string> sources; // .cpp files (headers beside them)
+  std::vector<std::string> objects; // compiled objects linked with them (a Physis host program)
   std::string exe;                  // the executable to write
   std::string cxx;                  // the C++ compiler ("" = $CXX, else c++)
   std::vector<std::string> cxxflags; // the user's extra flags, after the target's

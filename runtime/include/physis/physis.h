@@ -1,9 +1,11 @@
 /* The Physis API as stencilc reads it (docs/PHYSIS.md): a Physis program includes this header,
  * and `stencilc check|run|emit|build|verify|explain|import prog.c` parses the program with
  * Clang against it. The kernels and the PSStencilMap/PSStencilRun/PSReduce calls become a
- * stencilc program; everything here is a declaration only (the host code is not linked against
- * it yet). Macros dispatch on the grid's type with C11 _Generic, so Clang checks the element
- * type of every PSGridGet and PSGridEmit as a C compiler would. */
+ * stencilc program. `stencilc build prog.c` keeps the host code, rewritten to call the
+ * __stencilc_ps_* functions at the end, and links it with the generated NAME_physis.cpp, which
+ * defines them and the rest of the host API (PSInit, PSGrid*New, PSGridCopyin, ...). Macros
+ * dispatch on the grid's type with C11 _Generic, so Clang checks the element type of every
+ * PSGridGet and PSGridEmit as a C compiler would. */
 #ifndef STENCILC_PHYSIS_H
 #define STENCILC_PHYSIS_H
 
@@ -90,6 +92,13 @@ void PSStencilRun(PSStencil s, ...); /* maps..., then the number of iterations *
 
 typedef enum { PS_MAX, PS_MIN, PS_SUM, PS_PROD } PSReduceOp;
 void PSReduce(void *out, PSReduceOp op, void *g);
+
+/* What stencilc's rewrite of the host code calls instead of what it compiled: PSGrid*New(...)
+ * becomes __stencilc_ps_bind(PSGrid*New(...), "grid"), PSStencilRun(maps..., n)
+ * __stencilc_ps_run(n), PSReduce(&v, op, g) __stencilc_ps_reduce("v", type of v, &v, g). */
+void *__stencilc_ps_bind(void *grid, const char *name);
+void __stencilc_ps_run(long long iterations);
+void __stencilc_ps_reduce(const char *name, char type, void *out, void *grid);
 
 #ifdef __cplusplus
 }
