@@ -191,6 +191,14 @@ private:
             host_decl(v, depth);
       return;
     }
+    // Host control flow: the stencils are run and reduced from inside it (the rewritten host
+    // code calls the generated code there, as often as the loop says); grids, domains and maps
+    // are made once, outside (bind).
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::IfStmt>(s)) {
+      for (const clang::Stmt *child : s->children())
+        host(child, depth + 1);
+      return;
+    }
     if (const auto *e = llvm::dyn_cast<clang::Expr>(s)) {
       if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(strip(e)))
         if (bo->getOpcode() == clang::BO_Assign)
@@ -205,7 +213,7 @@ private:
         return;
       }
     }
-    // Host code (loops, ifs, printing): stencil calls inside it are not translated yet.
+    // Host code (printing, assignments, ...): a stencil call inside an expression is refused.
     check_no_ps_calls(s);
   }
 
@@ -233,8 +241,8 @@ private:
     f.TraverseStmt(const_cast<clang::Stmt *>(s));
     if (f.found)
       diags_.error(locs_(f.found->getBeginLoc()),
-                   fmt::format("{} is only supported as a statement of main() itself, not inside "
-                               "a loop, a condition or another expression (for now)",
+                   fmt::format("{} is only supported as a statement of main() (or of a loop or "
+                               "condition in it), not inside another expression",
                                api_name(f.found)));
   }
 
@@ -254,6 +262,16 @@ private:
     static const std::regex grid_new("PSGrid([123])D(Float|Double|Int|Long)New");
     static const std::regex domain_new("PSDomain([123])DNew");
     std::smatch m;
+    const bool makes = std::regex_match(n, grid_new) || std::regex_match(n, domain_new) ||
+                       n == "__PSStencilMap" || n == "__PSStencilMapRedBlack";
+    if (makes && depth > 0) {
+      diags_.error(locs_(c->getBeginLoc()),
+                   fmt::format("{} inside a loop or a condition: stencilc makes the program's "
+                               "grids, domains and maps once, so make it before (PSStencilRun "
+                               "and PSReduce may be inside)",
+                               api_name(c)));
+      return;
+    }
     if (std::regex_match(n, m, grid_new))
       new_grid(v, c, m[1].str()[0] - '0', m[2].str());
     else if (std::regex_match(n, m, domain_new))
