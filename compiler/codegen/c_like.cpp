@@ -136,7 +136,7 @@ std::set<int> params_of(const ir::ExprPtr &value) {
 
 const char *reduction_identity(ir::ReduceOp op) {
   static const char *const identity[] = {"0.0", "std::numeric_limits<double>::infinity()",
-                                         "-std::numeric_limits<double>::infinity()", "0.0"};
+                                         "-std::numeric_limits<double>::infinity()", "0.0", "1.0"};
   return identity[static_cast<int>(op)];
 }
 

@@ -260,10 +260,10 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
            reductions_of({r.value})};
   const bool fail = ir::any_may_fail(r.value);
   const char *const identity = reduction_identity(r.op);
-  static const char *const contribution[] = {"v__", "v__", "v__", "v__ * v__"};
+  static const char *const contribution[] = {"v__", "v__", "v__", "v__ * v__", "v__"};
   // As the openmp target's std::min(acc, v) and std::max(acc, v): the left one on ties.
   static const char *const combine[] = {"{0} + {1}", "{1} < {0} ? {1} : {0}",
-                                        "{0} < {1} ? {1} : {0}", "{0} + {1}"};
+                                        "{0} < {1} ? {1} : {0}", "{0} + {1}", "{0} * {1}"};
   const int op = static_cast<int>(r.op);
   Signature sig = signature(p, sw);
   sig.add("double *const", "partial__", "dev__->partials.get()");

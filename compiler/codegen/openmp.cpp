@@ -153,9 +153,10 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
 
 std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, bool mpi) {
   RowBodyEmitter em(p, r.indices, nullptr, mpi);
-  static const char *const clause[] = {"+", "min", "max", "+"};
+  static const char *const clause[] = {"+", "min", "max", "+", "*"};
   static const char *const update[] = {"acc__ += v__;", "acc__ = std::min(acc__, v__);",
-                                       "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;"};
+                                       "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;",
+                                       "acc__ *= v__;"};
   const int op = static_cast<int>(r.op);
   const bool divmod = ir::any_may_fail(r.value);
   Sweep sw{r.indices,
@@ -178,10 +179,11 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
     s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("reduction '{}'", r.name)));
   if (mpi) {
-    // This rank's part, combined over ranks (min and max exactly; sums in rank order, the
-    // square root of norm2 after: stencilc/mpi/comm.h).
+    // This rank's part, combined over ranks (min and max exactly; sums and products in rank
+    // order, the square root of norm2 after: stencilc/mpi/comm.h).
     static const char *const combine[] = {"cart__->sum(acc__)", "cart__->min(acc__)",
-                                          "cart__->max(acc__)", "std::sqrt(cart__->sum(acc__))"};
+                                          "cart__->max(acc__)", "std::sqrt(cart__->sum(acc__))",
+                                          "cart__->product(acc__)"};
     return s + fmt::format("  return {};\n}}\n", combine[op]);
   }
   s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n" : "  return acc__;\n";

@@ -178,9 +178,12 @@ double summary_number(const nlohmann::json &v) {
 // The relative difference allowed between the generated code's reduction and the
 // interpreter's, whose grids agree: min and max are exact whatever the order; sum and norm2 are
 // accumulated in double, in another order by the threads, which recursive summation bounds by
-// (n - 1) ulp relative for terms of one sign. `given` is --tolerance (0 if not given).
+// (n - 1) ulp relative for terms of one sign; a product of n terms in any order is within
+// (n - 1) ulp relative too (each multiplication rounds by at most one). `given` is --tolerance
+// (0 if not given).
 double reduction_tolerance(ir::ReduceOp op, std::int64_t terms, double given) {
-  const bool ordered = op == ir::ReduceOp::Sum || op == ir::ReduceOp::Norm2;
+  const bool ordered =
+      op == ir::ReduceOp::Sum || op == ir::ReduceOp::Norm2 || op == ir::ReduceOp::Prod;
   const double order = ordered ? std::max<double>(1, static_cast<double>(terms)) * DBL_EPSILON : 0;
   return std::max(order, given);
 }

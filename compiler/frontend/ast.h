@@ -102,7 +102,7 @@ struct Reduce {
   std::vector<std::string> indices;
   std::vector<SourceLoc> index_locs;
   Domain domain;
-  std::string op; // sum, min, max, norm2
+  std::string op; // sum, min, max, norm2, prod
   SourceLoc op_loc;
   ExprPtr value;
 };

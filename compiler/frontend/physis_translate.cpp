@@ -511,9 +511,12 @@ private:
       case 2:
         op = "sum";
         break;
+      case 3:
+        op = "prod";
+        break;
       default:
         diags_.error(locs_(c->getArg(1)->getExprLoc()),
-                     "PS_PROD (a product reduction) is not supported yet");
+                     "PSReduce's operator must be PS_MAX, PS_MIN, PS_SUM or PS_PROD");
         return;
       }
     const Grid &g = grids_[git->second];

@@ -338,7 +338,8 @@ void Interpreter::run_reduction(int id) {
   };
   double acc = r.op == ir::ReduceOp::Min   ? std::numeric_limits<double>::infinity()
                : r.op == ir::ReduceOp::Max ? -std::numeric_limits<double>::infinity()
-                                           : 0.0;
+               : r.op == ir::ReduceOp::Prod ? 1.0
+                                            : 0.0;
   for_each_point(r.domain, r.domain_grid, [&](const std::array<std::int64_t, 4> &p) {
     pt = p;
     ir::Scalar s;
@@ -354,6 +355,7 @@ void Interpreter::run_reduction(int id) {
     case ir::ReduceOp::Norm2: acc += v * v; break;
     case ir::ReduceOp::Min: acc = std::min(acc, v); break;
     case ir::ReduceOp::Max: acc = std::max(acc, v); break;
+    case ir::ReduceOp::Prod: acc *= v; break;
     }
   });
   if (r.op == ir::ReduceOp::Norm2)

@@ -29,7 +29,7 @@ const char *boundary_name(BoundaryKind k) {
   return names[static_cast<int>(k)];
 }
 const char *reduce_name(ReduceOp op) {
-  static const char *const names[] = {"sum", "min", "max", "norm2"};
+  static const char *const names[] = {"sum", "min", "max", "norm2", "prod"};
   return names[static_cast<int>(op)];
 }
 

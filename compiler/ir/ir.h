@@ -137,7 +137,7 @@ struct Kernel {
   int domain_grid = -1; // the first written grid: the kernel runs over its interior
 };
 
-enum class ReduceOp { Sum, Min, Max, Norm2 };
+enum class ReduceOp { Sum, Min, Max, Norm2, Prod };
 const char *reduce_name(ReduceOp op);
 
 /// A reduction over the interior (or a domain) of an expression; the value is a double.

@@ -1230,11 +1230,12 @@ private:
     static const std::pair<const char *, ir::ReduceOp> ops[] = {{"sum", ir::ReduceOp::Sum},
                                                                 {"min", ir::ReduceOp::Min},
                                                                 {"max", ir::ReduceOp::Max},
-                                                                {"norm2", ir::ReduceOp::Norm2}};
+                                                                {"norm2", ir::ReduceOp::Norm2},
+                                                                {"prod", ir::ReduceOp::Prod}};
     const auto *op = std::find_if(std::begin(ops), std::end(ops),
                                   [&](const auto &o) { return r.op == o.first; });
     if (op == std::end(ops)) {
-      diags_.error(r.op_loc, fmt::format("unknown reduction '{}' (sum, min, max, norm2)", r.op));
+      diags_.error(r.op_loc, fmt::format("unknown reduction '{}' (sum, min, max, norm2, prod)", r.op));
       return;
     }
     ir.op = op->second;

@@ -304,12 +304,23 @@ void Cart::scatter(const Grid<T> *global, Grid<T> &local, const Part &p) const {
   }
 }
 
-double Cart::sum(double local) const {
+std::vector<double> Cart::in_rank_order(double local) const {
   std::vector<double> parts(static_cast<std::size_t>(size_));
   check(MPI_Allgather(&local, 1, MPI_DOUBLE, parts.data(), 1, MPI_DOUBLE, comm_), "MPI_Allgather");
+  return parts;
+}
+
+double Cart::sum(double local) const {
   double s = 0.0;
-  for (double v : parts)
+  for (double v : in_rank_order(local))
     s += v;
+  return s;
+}
+
+double Cart::product(double local) const {
+  double s = 1.0;
+  for (double v : in_rank_order(local))
+    s *= v;
   return s;
 }
 

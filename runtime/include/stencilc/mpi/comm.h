@@ -125,6 +125,8 @@ public:
   /// Sums of the ranks' partial sums, added in rank order on every rank: every rank gets the
   /// same bits, and for one rank count the same bits run after run.
   double sum(double local) const;
+  /// The same for products.
+  double product(double local) const;
   double min(double local) const;
   double max(double local) const;
   /// Every rank throws CollectiveError(message of rank 0) if rank 0's `message` is not empty.
@@ -133,6 +135,8 @@ public:
   double broadcast(double v) const;
 
 private:
+  /// Every rank's `local`, in rank order, on every rank.
+  std::vector<double> in_rank_order(double local) const;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::vector<int> procs_, coords_;
