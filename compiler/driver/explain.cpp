@@ -49,6 +49,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     j["bytes_per_cell"] = cost.bytes_per_cell;
     j["intensity"] = intensity;
     j["balance"] = balance;
+    j["memory_bandwidth"] = m.bandwidth; // bytes/s: the ceiling of effective bandwidth
     auto row = [&](const model::Prediction &p) {
       nlohmann::ordered_json r;
       r["plan"] = stencilc::to_string(p.plan);
