@@ -1,4 +1,5 @@
-# stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp] [PLAN <plan>] [MACHINE <m>])
+# stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp|cuda|hip] [PLAN <plan>]
+#                      [MACHINE <m>])
 #
 # Defines a static library <name> with the code `stencilc emit` generates for <file.stn>:
 # generated at build time, again whenever the .stn or the stencilc executable (or a MACHINE
@@ -8,7 +9,14 @@
 # the .stn (the generated files are named after it, not after <name>).
 #
 #   SOURCE   the .stn program (relative to the current source directory)
-#   TARGET   the code generator's target; openmp, the default, is the one implemented
+#   TARGET   the code generator's target: openmp (the default), cuda or hip.
+#            cuda compiles the generated NAME.cpp with CMake's CUDA language: enable it first
+#            (project(... LANGUAGES CXX CUDA); CMAKE_CUDA_ARCHITECTURES chooses the GPUs), and
+#            the library links stencilc::runtime_core and the CUDA runtime.
+#            hip compiles it with hipcc ($HIPCXX, else hipcc on the PATH) for the architectures
+#            in STENCILC_HIP_ARCHITECTURES (default gfx90a) into an object of the library, which
+#            links stencilc::runtime_core and libamdhip64: CMake 3.25's HIP language looks for
+#            <ROCm root>/lib/cmake/hip-lang, which Debian's ROCm packages put elsewhere.
 #   PLAN     the plan compiled in (`stencilc emit --plan`), e.g. scheme=naive
 #   MACHINE  the machine profile the model chooses the plan for (`stencilc emit --machine`):
 #            a built-in name such as generic-cpu, or a JSON file (relative to the current
@@ -20,7 +28,7 @@
 # and asks to re-run CMake if the stencil was renamed since.
 
 function(stencilc_add_stencil)
-  set(usage "stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp] [PLAN <p>] [MACHINE <m>])")
+  set(usage "stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp|cuda|hip] [PLAN <p>] [MACHINE <m>])")
   if(ARGC EQUAL 0 OR ARGV0 MATCHES "^(SOURCE|TARGET|PLAN|MACHINE)$")
     message(FATAL_ERROR "stencilc_add_stencil: the first argument is the library's name: "
                         "${usage}")
@@ -40,9 +48,26 @@ function(stencilc_add_stencil)
   if(NOT DEFINED arg_TARGET)
     set(arg_TARGET openmp)
   endif()
-  if(NOT arg_TARGET STREQUAL "openmp")
-    message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET}: stencilc generates code for openmp only "
-                        "(cuda, hip and the mpi-* targets are planned)")
+  if(NOT arg_TARGET MATCHES "^(openmp|cuda|hip)$")
+    message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET}: stencilc_add_stencil builds openmp, cuda "
+                        "and hip code (the mpi-* targets: `stencilc build`)")
+  endif()
+  if(arg_TARGET STREQUAL "cuda" AND NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "${fn}: TARGET cuda needs CMake's CUDA language: "
+                        "project(... LANGUAGES CXX CUDA) or enable_language(CUDA) first")
+  endif()
+  if(arg_TARGET STREQUAL "hip")
+    if(DEFINED ENV{HIPCXX})
+      set(hipcc "$ENV{HIPCXX}")
+    else()
+      find_program(STENCILC_HIPCC hipcc)
+      set(hipcc "${STENCILC_HIPCC}")
+    endif()
+    find_library(STENCILC_AMDHIP64 amdhip64)
+    if(NOT hipcc OR NOT STENCILC_AMDHIP64)
+      message(FATAL_ERROR "${fn}: TARGET hip needs hipcc and libamdhip64 (Debian: hipcc "
+                          "libamdhip64-dev; HIPCXX names another hipcc)")
+    endif()
   endif()
   if(TARGET ${name})
     message(FATAL_ERROR "${fn}: a target named ${name} already exists")
@@ -104,11 +129,47 @@ function(stencilc_add_stencil)
     COMMENT "stencilc: generating ${name} from ${arg_SOURCE}"
     VERBATIM)
 
-  add_library(${name} STATIC ${sources})
-  target_include_directories(${name} PUBLIC "${dir}")
-  # The openmp target's runtime: the CPU engine and the core.
-  target_link_libraries(${name} PUBLIC stencilc::runtime)
   # As `stencilc build` compiles it: no fused multiply-adds, so the results round as the
   # reference interpreter's (and every plan's) do.
-  target_compile_options(${name} PRIVATE -ffp-contract=off)
+  if(arg_TARGET STREQUAL "openmp")
+    add_library(${name} STATIC ${sources})
+    # The openmp target's runtime: the CPU engine and the core.
+    target_link_libraries(${name} PUBLIC stencilc::runtime)
+    target_compile_options(${name} PRIVATE -ffp-contract=off)
+  elseif(arg_TARGET STREQUAL "cuda")
+    add_library(${name} STATIC ${sources})
+    list(FILTER sources INCLUDE REGEX "\\.cpp$")
+    set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA)
+    set_target_properties(${name} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+    target_compile_options(${name} PRIVATE
+                           $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -fmad=false>)
+    target_link_libraries(${name} PUBLIC stencilc::runtime_core)
+  else()
+    # hipcc compiles NAME.cpp into an object of the library (see TARGET above).
+    if(NOT DEFINED STENCILC_HIP_ARCHITECTURES)
+      set(STENCILC_HIP_ARCHITECTURES gfx90a)
+    endif()
+    set(archs "")
+    foreach(arch IN LISTS STENCILC_HIP_ARCHITECTURES)
+      list(APPEND archs "--offload-arch=${arch}")
+    endforeach()
+    get_target_property(includes stencilc::runtime_core INTERFACE_INCLUDE_DIRECTORIES)
+    list(TRANSFORM includes PREPEND "-I")
+    set(cpp ${sources})
+    list(FILTER cpp INCLUDE REGEX "\\.cpp$")
+    set(object "${dir}/${name}_hip.o")
+    add_custom_command(
+      OUTPUT "${object}"
+      COMMAND "${hipcc}" -std=c++17 -O3 -x hip -ffp-contract=off -fPIC ${archs} ${includes}
+              -c ${cpp} -o "${object}"
+      DEPENDS ${sources}
+      COMMENT "hipcc: compiling ${name} for ${STENCILC_HIP_ARCHITECTURES}"
+      VERBATIM)
+    set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    list(FILTER sources INCLUDE REGEX "\\.h$")
+    add_library(${name} STATIC ${sources} "${object}")
+    set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
+    target_link_libraries(${name} PUBLIC stencilc::runtime_core "${STENCILC_AMDHIP64}")
+  endif()
+  target_include_directories(${name} PUBLIC "${dir}")
 endfunction()

@@ -1279,7 +1279,7 @@ TEST(CompilerSemaErrors, ReductionErrors) {
                                               "'run until'"},
                  {5, col(text, 5, "none"), "reduction 'none' reads no grid, so it has no domain "
                                            "to run over"},
-                 {6, col(text, 6, "avg"), "unknown reduction 'avg' (sum, min, max, norm2)"},
+                 {6, col(text, 6, "avg"), "unknown reduction 'avg' (sum, min, max, norm2, prod)"},
                  {7, col(text, 7, "u[x]"), "type mismatch: reduction 'cond' needs a number"}});
 }
 
