@@ -1,7 +1,10 @@
 // stencilc: the command-line driver. Each subcommand is a few lines over the pipeline.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <new>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -22,8 +25,39 @@
 #include "sema/params.h"
 #include "stencilc/error.h"
 #include "stencilc/execute.h"
+#include "target/ptxas_usage.h"
 
 using namespace stc;
+
+namespace {
+
+// `stencilc ptxas-usage LOG`: the toolchain test's spill check (tests/e2e/gpu_toolchains.sh).
+int ptxas_usage_command(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "error: %s: cannot read\n", path.c_str());
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto usage = stencilc::target::parsePtxasUsage(text.str());
+  if (usage.empty()) {
+    std::fprintf(stderr, "error: %s: no ptxas resource usage (was -Xptxas -v passed?)\n",
+                 path.c_str());
+    return 1;
+  }
+  int max_regs = 0;
+  for (const auto &k : usage)
+    max_regs = std::max(max_regs, k.registers);
+  const auto spills = stencilc::target::spillReport(usage);
+  for (const auto &line : spills)
+    std::printf("spill: %s\n", line.c_str());
+  std::printf("%zu kernel compilations, at most %d registers, %zu spilling\n", usage.size(),
+              max_regs, spills.size());
+  return spills.empty() ? 0 : 1;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"stencilc: a compiler for stencil programs (.stn, or Physis programs in C) to C++ "
@@ -187,6 +221,11 @@ int main(int argc, char **argv) {
   calib->add_option("--cxx", copts.cxx, "C++ compiler (default: $CXX or c++)");
   calib->add_flag("-v,--verbose", copts.verbose, "print the compiler command");
 
+  std::string ptxas_log;
+  auto *ptxasc = app.add_subcommand(
+      "ptxas-usage", "summarise `nvcc -Xptxas -v` output per kernel; exit 1 if any kernel spills");
+  ptxasc->add_option("log", ptxas_log, "file holding the ptxas output")->required();
+
   // CLI11 would only say "a subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
@@ -216,6 +255,8 @@ int main(int argc, char **argv) {
     const auto eq = s.find('=');
     eopts.run.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
   }
+  if (ptxasc->parsed())
+    return ptxas_usage_command(ptxas_log);
   if (calib->parsed()) {
     try {
       return calibrate(copts);
