@@ -11,18 +11,19 @@ namespace {
 using stc::model::occupancy;
 using stc::model::SmLimits;
 
+void expectOccupancy(const stc::model::Occupancy &o, int blocks, double fraction,
+                     const std::string &limit) {
+  EXPECT_EQ(o.blocks_per_sm, blocks);
+  EXPECT_DOUBLE_EQ(o.fraction, fraction);
+  EXPECT_EQ(std::string(o.limit), limit);
+}
+
 TEST(Occupancy, FullWhenThreadsAreTheLimit) {
-  const auto o = occupancy(SmLimits{}, 32, 256, 0);
-  EXPECT_EQ(o.blocks_per_sm, 8);
-  EXPECT_DOUBLE_EQ(o.fraction, 1.0);
-  EXPECT_EQ(std::string(o.limit), "threads");
+  expectOccupancy(occupancy(SmLimits{}, 32, 256, 0), 8, 1.0, "threads");
 }
 
 TEST(Occupancy, TwiceTheRegistersHalvesIt) {
-  const auto o = occupancy(SmLimits{}, 64, 256, 0);
-  EXPECT_EQ(o.blocks_per_sm, 4);
-  EXPECT_DOUBLE_EQ(o.fraction, 0.5);
-  EXPECT_EQ(std::string(o.limit), "registers");
+  expectOccupancy(occupancy(SmLimits{}, 64, 256, 0), 4, 0.5, "registers");
 }
 
 TEST(Occupancy, RegistersRoundUpPerWarp) {
@@ -35,10 +36,7 @@ TEST(Occupancy, RegistersRoundUpPerWarp) {
 TEST(Occupancy, SharedMemoryLimits) {
   SmLimits sm;
   sm.shared_bytes_per_sm = 233472;
-  const auto o = occupancy(sm, 32, 256, 100 * 1024);
-  EXPECT_EQ(o.blocks_per_sm, 2);
-  EXPECT_DOUBLE_EQ(o.fraction, 0.25);
-  EXPECT_EQ(std::string(o.limit), "shared memory");
+  expectOccupancy(occupancy(sm, 32, 256, 100 * 1024), 2, 0.25, "shared memory");
 }
 
 TEST(Occupancy, ABlockThatDoesNotFit) {
@@ -48,10 +46,7 @@ TEST(Occupancy, ABlockThatDoesNotFit) {
 }
 
 TEST(Occupancy, BlockLimit) {
-  const auto o = occupancy(SmLimits{}, 16, 32, 0);
-  EXPECT_EQ(o.blocks_per_sm, 32);
-  EXPECT_DOUBLE_EQ(o.fraction, 0.5);
-  EXPECT_EQ(std::string(o.limit), "blocks");
+  expectOccupancy(occupancy(SmLimits{}, 16, 32, 0), 32, 0.5, "blocks");
 }
 
 } // namespace
