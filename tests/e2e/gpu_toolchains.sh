@@ -44,7 +44,7 @@ for stn in "$samples"/*.stn; do
     # The compiler's own ptxas parser (compiler/target/ptxas_usage.cpp): exit 1 names each
     # spilling kernel and its spill bytes.
     if summary=$("$stencilc" ptxas-usage "$tmp/$name.log" 2>&1); then
-      echo "ok   $name: $summary, no spills"
+      echo "ok   $name: $summary"
     else
       echo "FAIL $name: $summary"
       failed=1
