@@ -33,6 +33,9 @@ std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis 
 
 /// The cuda and hip targets (one generator, `target` names which): NAME.h (openmp's API),
 /// NAME.cpp (kernels and host code over stencilc/gpu/device.h), NAME_main.cpp.
+/// Why the cuda/hip streaming (2.5D) plan cannot run program p, or "" when it can.
+std::string gpu_streaming_unsupported(const ir::Program &p);
+
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &a,
                                     const lower::Lowered &l, const EmitOptions &opts,
                                     const std::string &target);

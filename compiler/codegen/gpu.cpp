@@ -1,6 +1,10 @@
 // The cuda and hip targets, one generator: kernels written against the portability header
 // stencilc/gpu/device.h (runtime), which maps them onto CUDA, HIP or the CPU execution layer, so
-// the two targets' outputs differ only in the target's name. Plan naive: a thread per point.
+// the two targets' outputs differ only in the target's name. Plans: naive, a thread per point;
+// streaming (2.5D, kernels of rank 3 and 4): a block of tile_x x tile_y threads over the first
+// two dimensions walks the third, each plane of a grid read at offsets loaded once into a ring
+// of shared-memory planes (rank 4: a block per index of the fourth dimension). The tile is
+// chosen when the program runs (dynamic shared memory), so one kernel serves every tile.
 //
 // Grids live on the device (a DeviceGrid per grid, the host Grid's layout); the host keeps a
 // mirror that the API returns, copied only when the host reads or writes it (accessors, load,
@@ -107,7 +111,7 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     const bool w = sw.written.count(g) > 0;
-    s.add(fmt::format("{}{} *const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
+    s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
           grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
     if (stride_owner(p, sw, g) == g)
       for (int d = 1; d < rank; ++d)
@@ -158,7 +162,7 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
     std::string off = grid.name + "__o";
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
-    s += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
+    s += fmt::format("STENCILC_ROW({}{}) {}__r = {};\n", sw.written.count(g) ? "" : "const ",
                      ir::cxx_elem_name(grid.type), grid.name, off);
   }
   return s;
@@ -201,7 +205,7 @@ std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const E
   const std::string elem = ir::cxx_elem_name(g.type);
   const bool fail = ir::any_may_fail(g.init);
   std::string dev = fmt::format(
-      "STENCILC_KERNEL void init__{}__dev({} *const o__, const std::int64_t s1__, "
+      "STENCILC_KERNEL void init__{}__dev(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, "
       "const std::int64_t s2__, const std::int64_t s3__, const std::int64_t n0__, "
       "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
       "[[maybe_unused]] const Params prm__, [[maybe_unused]] int *const err_out__) {{\n"
@@ -229,8 +233,11 @@ std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const E
   return dev;
 }
 
+std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
+                               const Signature &sig, std::string &launch);
+
 std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
-                        std::string &host) {
+                        bool streaming, std::string &host) {
   RowBodyEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, ir::grids_read(k.body), ir::grids_written(k.body),
            params_of(k.body), reductions_of(k.body)};
@@ -246,10 +253,189 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
   if (fail)
     dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
   dev += "}\n";
-  host += fmt::format("void Stencil::kernel__{}() {{\n", k.name) + host_bounds(p, sw) +
-          fmt::format("  if (n__ > 0)\n    STENCILC_LAUNCH(kernel__{}__dev, "
-                      "stencilc::gpu::blocks_for(n__, {}), {}, {});\n}}\n\n",
+  host += fmt::format("void Stencil::kernel__{}() {{\n", k.name) + host_bounds(p, sw);
+  host += "  if (n__ <= 0)\n    return;\n";
+  if (streaming) {
+    std::string launch;
+    dev += "\n" + stream_kernel_code(p, k, sw, sig, launch);
+    host += "  if (const auto *st__ = plan__.get<stencilc::scheme::GpuStreaming>()) {\n" + launch +
+            "    return;\n  }\n";
+  }
+  host += fmt::format("  STENCILC_LAUNCH(kernel__{}__dev, stencilc::gpu::blocks_for(n__, {}), {}, "
+                      "{});\n}}\n\n",
                       k.name, kThreads, kThreads, sig.args);
+  return dev;
+}
+
+// " + n", " - n" or nothing: an offset added to an index in generated code.
+std::string plus(int n) {
+  return n > 0 ? fmt::format(" + {}", n) : n < 0 ? fmt::format(" - {}", -n) : std::string();
+}
+
+// A grid the streaming kernel keeps in shared memory: one read at an offset in the first three
+// dimensions (and none in the fourth) stages it; its ring holds 2 rz + 1 planes of
+// (tile_x + 2 rx) x (tile_y + 2 ry) cells, rz the kernel's widest offset in the third dimension.
+struct Staged {
+  int grid;
+  int rx = 0, ry = 0, rz = 0; // its widest offsets in this kernel (its ghost cells reach that far)
+};
+
+struct StreamLayout {
+  std::vector<Staged> staged;
+  int rz = 0; // planes before and after the computed one, in every ring
+  const Staged *find(int g) const {
+    for (const auto &st : staged)
+      if (st.grid == g)
+        return &st;
+    return nullptr;
+  }
+};
+
+bool shared_read(const ir::Expr &e, int rank) {
+  return (e.offset[0] || e.offset[1] || e.offset[2]) && (rank < 4 || e.offset[3] == 0);
+}
+
+StreamLayout stream_layout(const ir::Kernel &k) {
+  StreamLayout l;
+  ir::walk(k.body, [&](const ir::Expr &e) {
+    if (e.op != ir::Op::GridRead || !shared_read(e, k.rank))
+      return;
+    Staged *st = nullptr;
+    for (auto &x : l.staged)
+      if (x.grid == e.id)
+        st = &x;
+    if (!st) {
+      l.staged.push_back({e.id});
+      st = &l.staged.back();
+    }
+    st->rx = std::max(st->rx, std::abs(e.offset[0]));
+    st->ry = std::max(st->ry, std::abs(e.offset[1]));
+    st->rz = std::max(st->rz, std::abs(e.offset[2]));
+    l.rz = std::max(l.rz, st->rz);
+  });
+  return l;
+}
+
+// Reads of a staged grid come from its ring: the plane of z + dz, the cell of the thread's
+// point shifted by (dx, dy) in the tile with its margins.
+class StreamBodyEmitter : public RowBodyEmitter {
+public:
+  StreamBodyEmitter(const ir::Program &p, const ir::Kernel &k, const StreamLayout &l)
+      : RowBodyEmitter(p, k.indices, &k.locals), rank_(k.rank), layout_(l) {}
+
+protected:
+  std::string grid_read(const ir::Expr &e) const override {
+    const Staged *st = layout_.find(e.id);
+    if (!st || (rank_ == 4 && e.offset[3] != 0))
+      return row_read(e);
+    const std::string &g = prog_.grids[e.id].name;
+    return fmt::format("{0}__sm[(({1} - lo2__{2}) % {3}) * {0}__pn + (ty__{4}) * {0}__pw + tx__{5}]",
+                       g, indices_[2], plus(layout_.rz + e.offset[2]), 2 * layout_.rz + 1,
+                       plus(st->ry + e.offset[1]), plus(st->rx + e.offset[0]));
+  }
+
+private:
+  int rank_;
+  const StreamLayout &layout_;
+};
+
+// The streaming (2.5D) kernel of a sweep and the host's launch of it (`launch`, which returns
+// from the sweep's host function).
+std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
+                               const Signature &sig, std::string &launch) {
+  const StreamLayout l = stream_layout(k);
+  const int rank = k.rank, np = 2 * l.rz + 1;
+  const auto &idx = sw.indices;
+  StreamBodyEmitter em(p, k, l);
+  std::string dev = fmt::format("STENCILC_KERNEL void kernel__{}__stream({}, const int tx__n, "
+                                "const int ty__n) {{\n",
+                                k.name, sig.params);
+  dev += "const int tx__ = stencilc::gpu::thread_x(), ty__ = stencilc::gpu::thread_y();\n"
+         "const std::int64_t bx__ = lo0__ + stencilc::gpu::block_x() * tx__n;\n"
+         "const std::int64_t by__ = lo1__ + stencilc::gpu::block_y() * ty__n;\n";
+  dev += fmt::format("const std::int64_t {} = bx__ + tx__;\nconst std::int64_t {} = by__ + ty__;\n",
+                     idx[0], idx[1]);
+  if (rank == 4)
+    dev += fmt::format("const std::int64_t {} = lo3__ + stencilc::gpu::block_z();\n", idx[3]);
+  std::string sum_idx = idx[0] + " + " + idx[1] + " + " + idx[2] + (rank == 4 ? " + " + idx[3] : "");
+  dev += fmt::format("const bool in__ = {} < hi0__ && {} < hi1__;\n", idx[0], idx[1]);
+  // A colour: the points whose coordinates add up to its parity (as the naive x loop's).
+  const std::string colour_cond =
+      colour(sw.domain) ? fmt::format(" && ({}) % 2 == {}", sum_idx,
+                                      sw.domain.kind == ir::Domain::Kind::Red ? 0 : 1)
+                        : "";
+  // Strides of grids that share another's layout (as point_of_thread).
+  for (int g : used_grids(sw)) {
+    const int owner = stride_owner(p, sw, g);
+    if (owner != g)
+      for (int d = 1; d < rank; ++d)
+        dev += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n",
+                           p.grids[g].name, d, p.grids[owner].name, d);
+  }
+  // The rings one after the other in the dynamic shared memory, each on 16 bytes: the kernel
+  // and the host compute the same offsets from the tile.
+  auto ring_bytes = [&](const Staged &st, const char *tx, const char *ty) {
+    return fmt::format("({} * ({} + {}) * ({} + {}) * sizeof({}) + 15) / 16 * 16", np, tx,
+                       2 * st.rx, ty, 2 * st.ry, ir::cxx_elem_name(p.grids[st.grid].type));
+  };
+  std::string dev_at = "0", host_at = "0";
+  for (const auto &st : l.staged) {
+    const ir::Grid &g = p.grids[st.grid];
+    dev += fmt::format("const std::int64_t {0}__pw = tx__n{1}, {0}__pn = {0}__pw * (ty__n{2});\n"
+                       "STENCILC_DYNAMIC_SHARED({3}, {0}__sm, {4}, {5} * {0}__pn);\n",
+                       g.name, plus(2 * st.rx), plus(2 * st.ry), ir::cxx_elem_name(g.type), dev_at,
+                       np);
+    dev_at += " + " + ring_bytes(st, "tx__n", "ty__n");
+    host_at += " + " + ring_bytes(st, "st__->tile_x", "st__->tile_y");
+  }
+  const std::string bytes = fmt::format("static_cast<std::size_t>({})", host_at);
+  const bool fail = ir::any_may_fail(k.body);
+  if (fail)
+    dev += "int err__ = 0;\n";
+  dev += fmt::format("for (std::int64_t p__ = lo2__{}; p__ < hi2__{}; ++p__) {{\n", plus(-l.rz),
+                     plus(l.rz));
+  // Every thread loads its share of plane p__ of each ring, then the plane p__ - rz is computed.
+  for (const auto &st : l.staged) {
+    const std::string &g = p.grids[st.grid].name;
+    std::string at = fmt::format("gx__ + gy__ * {0}__s1 + p__ * {0}__s2", g);
+    if (rank == 4)
+      at += fmt::format(" + {} * {}__s3", idx[3], g);
+    // Only the planes and cells its reads reach: beyond them its ghost cells may end.
+    const std::string planes =
+        st.rz == l.rz ? std::string()
+                      : fmt::format("p__ >= lo2__{} && p__ < hi2__{} && ", plus(-st.rz), plus(st.rz));
+    dev += fmt::format(
+        "  for (std::int64_t i__ = std::int64_t(ty__) * tx__n + tx__; i__ < {0}__pn; i__ += "
+        "std::int64_t(tx__n) * ty__n) {{\n"
+        "    const std::int64_t gx__ = bx__{1} + i__ % {0}__pw, gy__ = by__{2} + i__ / {0}__pw;\n"
+        "    if ({6}gx__ < hi0__{7} && gy__ < hi1__{8})\n"
+        "      {0}__sm[((p__ - lo2__{3}) % {4}) * {0}__pn + i__] = {0}__o[{5}];\n  }}\n",
+        g, plus(-st.rx), plus(-st.ry), plus(l.rz), np, at, planes, plus(st.rx), plus(st.ry));
+  }
+  dev += "  stencilc::gpu::sync_threads();\n";
+  dev += fmt::format("  const std::int64_t {} = p__{};\n", idx[2], plus(-l.rz));
+  dev += fmt::format("  if ({} >= lo2__ && in__{}) {{\n", idx[2], colour_cond);
+  for (int g : used_grids(sw)) {
+    const auto &grid = p.grids[g];
+    std::string off = grid.name + "__o";
+    for (int d = 1; d < rank; ++d)
+      off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
+    dev += fmt::format("    [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
+                       sw.written.count(g) ? "" : "const ", ir::cxx_elem_name(grid.type), grid.name,
+                       off);
+  }
+  dev += em.kernel_statements(k);
+  dev += "  }\n  stencilc::gpu::sync_threads();\n}\n";
+  if (fail)
+    dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
+  dev += "}\n";
+  std::string blocks = "stencilc::gpu::blocks_for(hi0__ - lo0__, st__->tile_x), "
+                       "stencilc::gpu::blocks_for(hi1__ - lo1__, st__->tile_y), ";
+  blocks += rank == 4 ? "stencilc::gpu::blocks_for(hi3__ - lo3__, 1)" : "1";
+  launch += fmt::format(
+      "    STENCILC_LAUNCH_SHARED(kernel__{}__stream, stencilc::gpu::Dims({}), "
+      "stencilc::gpu::Dims(st__->tile_x, st__->tile_y, 1), {}, {}, st__->tile_x, st__->tile_y);\n",
+      k.name, blocks, bytes, sig.args);
   return dev;
 }
 
@@ -266,7 +452,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
                                         "{0} < {1} ? {1} : {0}", "{0} + {1}", "{0} * {1}"};
   const int op = static_cast<int>(r.op);
   Signature sig = signature(p, sw);
-  sig.add("double *const", "partial__", "dev__->partials.get()");
+  sig.add("STENCILC_GLOBAL(double) const", "partial__", "dev__->partials.get()");
   sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.reduction(ri)));
   std::string dev = fmt::format("STENCILC_KERNEL void reduce__{}__dev({}) {{\n", r.name, sig.params);
   dev += fmt::format("STENCILC_SHARED(double, acc__, {});\n", kChunk);
@@ -319,7 +505,7 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
       const bool dirichlet = f.kind == ir::BoundaryKind::Dirichlet;
       const bool fail = dirichlet && ir::any_may_fail(f.value);
       dev += fmt::format(
-          "STENCILC_KERNEL void {}({} *const o__, const std::int64_t s1__, const std::int64_t s2__, "
+          "STENCILC_KERNEL void {}(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, const std::int64_t s2__, "
           "const std::int64_t s3__, const std::int64_t lo0__, const std::int64_t lo1__, "
           "const std::int64_t lo2__, const std::int64_t lo3__, const std::int64_t n0__, "
           "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
@@ -332,8 +518,8 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
           "  const std::int64_t x1__ = lo1__ + r__ % n1__;\n  r__ /= n1__;\n"
           "  const std::int64_t x2__ = lo2__ + r__ % n2__;\n  r__ /= n2__;\n"
           "  const std::int64_t x3__ = lo3__ + r__;\n"
-          "  {} &cell__ = o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__];\n",
-          kname, elem, elem);
+          "  auto &&cell__ = o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__];\n",
+          kname, elem);
       if (dirichlet) {
         if (fail)
           dev += "  int err__ = 0;\n";
@@ -365,6 +551,30 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
 
 } // namespace
 
+std::string gpu_streaming_unsupported(const ir::Program &p) {
+  for (const auto &k : p.kernels)
+    if (k.rank < 3)
+      return fmt::format("2.5D streaming needs kernels of rank 3 or 4 (a plane to stream); "
+                         "kernel '{}' is rank {}",
+                         k.name, k.rank);
+  if (p.kernels.empty())
+    return "the program has no kernel to stream";
+  // The rings hold planes of the first three dimensions; reads across the fourth would all go
+  // to memory, each neighbour once per point, which is the naive plan's traffic.
+  for (const auto &k : p.kernels) {
+    std::string far;
+    ir::walk(k.body, [&](const ir::Expr &e) {
+      if (e.op == ir::Op::GridRead && k.rank == 4 && e.offset[3] != 0 && far.empty())
+        far = p.grids[e.id].name;
+    });
+    if (!far.empty())
+      return fmt::format("kernel '{}' reads grid '{}' at offsets in the fourth dimension, which "
+                         "2.5D streaming does not keep in shared memory",
+                         k.name, far);
+  }
+  return "";
+}
+
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
                                     const EmitOptions &opts, const std::string &target) {
   mus::data d = program_data(p, l, opts, target);
@@ -377,6 +587,9 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
                        cxx_string(what));
   };
   std::string inits, device_code, host_code;
+  // Every kernel gets a streaming variant where the plan applies to the program.
+  const bool streaming = gpu_streaming_unsupported(p).empty();
+  d.set("streaming", streaming ? mus::data::type::bool_true : mus::data::type::bool_false);
   int gi = 0;
   for (const auto &g : p.grids) {
     if (g.init) {
@@ -394,7 +607,7 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   }
   for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
     const auto &k = p.kernels[ki];
-    device_code += kernel_code(p, k, slots, static_cast<int>(ki), host_code) + "\n";
+    device_code += kernel_code(p, k, slots, static_cast<int>(ki), streaming, host_code) + "\n";
     if (ir::any_may_fail(k.body))
       errors += report(slots.kernel(static_cast<int>(ki)), fmt::format("kernel '{}'", k.name));
   }

@@ -50,6 +50,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     j["intensity"] = intensity;
     j["balance"] = balance;
     j["memory_bandwidth"] = m.bandwidth; // bytes/s: the ceiling of effective bandwidth
+    if (m.kind == "gpu") // the least a GPU sweep moves (each input, its ghost ring, each output once)
+      j["min_global_bytes_per_cell"] = model::gpu_min_bytes(cost);
     auto row = [&](const model::Prediction &p) {
       nlohmann::ordered_json r;
       r["plan"] = stencilc::to_string(p.plan);
@@ -57,6 +59,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       r["cells_per_second"] = cells / p.seconds_per_step;
       r["bound"] = p.bound;
       r["note"] = p.note;
+      if (m.kind == "gpu")
+        r["global_bytes_per_cell"] = p.global_bytes;
       return r;
     };
     j["chosen"] = row(chosen);
@@ -95,8 +99,10 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     std::printf("  cache: L2 %s per core\n", si(m.cache_bytes, "B").c_str());
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);
+  const bool only_naive = std::all_of(cands.begin(), cands.end(),
+                                      [](const model::Prediction &p) { return p.plan.naive(); });
   if (!why_naive.empty())
-    std::printf("  %s; naive plans only\n", why_naive.c_str());
+    std::printf("  %s%s\n", why_naive.c_str(), only_naive ? "; naive plans only" : "");
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
   std::printf("    %-48s %12s %12s %10s  %-14s %s\n", "plan", "s/step", "cells/s", "redundant",

@@ -14,6 +14,10 @@
 
 namespace stc::model {
 
+double gpu_min_bytes(const Cost &c) {
+  return c.bytes_per_cell - c.written_bytes_per_cell / 2 + c.ghost_read_bytes_per_cell;
+}
+
 double Cost::cells() const {
   double n = 1;
   for (int d = 0; d < rank; ++d)
@@ -84,10 +88,13 @@ const char *bound_of(double compute, double memory, double shared = 0, double co
   return m == memory ? "memory" : "compute";
 }
 
-// Bytes per cell a tile moves per sweep: its input with the halo, its output without.
+// Bytes per cell a GPU tile moves per sweep: its input with the halo, its output without
+// (written once: no write-allocate on a GPU).
 double tile_bytes(const Cost &c, double halo) {
   const double read = c.bytes_per_cell - c.written_bytes_per_cell;
-  return read * halo + c.written_bytes_per_cell;
+  // Without the split (a hand-made Cost), every read is taken to be at offsets.
+  const double offsets = c.offset_read_bytes_per_cell > 0 ? c.offset_read_bytes_per_cell : read;
+  return (read - offsets) + offsets * halo + c.written_bytes_per_cell / 2;
 }
 
 // Where data of `bytes` per thread lives on a CPU and the stencil rate there: 2 = the core's
@@ -189,9 +196,13 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   r.plan = p;
   const int rad = c.radius;
   if (p.naive()) {
-    const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
+    // A GPU moves each input and output once, times the re-reads of neighbours that miss L2.
+    const double bytes =
+        m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : c.bytes_per_cell;
     r.t_compute = cells * c.flops_per_cell / m.flops;
-    r.t_memory = cells * c.bytes_per_cell * traffic / m.bandwidth;
+    r.t_memory = cells * bytes / m.bandwidth;
+    if (m.kind == "gpu")
+      r.global_bytes = bytes;
     // CPU grids that stay in the L2s or the L3 between steps: the sweep runs at that cache's
     // stencil rate and nothing streams from memory.
     const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
@@ -242,7 +253,8 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   const double bx = std::ceil(static_cast<double>(c.extent[0]) / tx);
   const double by = std::ceil(static_cast<double>(c.rank > 1 ? c.extent[1] : 1) / ty);
   const double tf = tail_factor(static_cast<std::int64_t>(bx * by), m);
-  r.t_memory = cells * tile_bytes(c, halo) / k / m.bandwidth;
+  r.global_bytes = tile_bytes(c, halo) / k;
+  r.t_memory = cells * r.global_bytes / m.bandwidth;
   r.t_shared = cells * c.loads_per_cell * c.elem_bytes * r.redundancy / m.shared_bandwidth;
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / k;

@@ -46,6 +46,11 @@ struct Cost {
                                      // writes its own cells only: no halo factor on these)
   double elem_bytes = 4;         // size of one grid element
   double loads_per_cell = 0;     // distinct reads per cell (shared-memory traffic on GPUs)
+  double offset_read_bytes_per_cell = 0; // the part of the reads from grids read at offsets
+                                         // (a GPU block loads these with its halo; the others,
+                                         // read at the centre only, without)
+  double ghost_read_bytes_per_cell = 0; // inputs read at offsets also read their ghost ring:
+                                        // sum over such reads of elem * sum_d 2 r_d / n_d
   double readonly_bytes_per_cell = 0; // the part of bytes_per_cell read from grids no kernel
                                       // of the step writes (coefficients): a temporal tile
                                       // streams these at every stage
@@ -72,7 +77,14 @@ struct Prediction {
   std::string note;         // one-line why (e.g. "working set 3.1 MB > cache 2 MB")
   // The terms behind the time, per step, for explain.
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
+  double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
 };
+
+/// Bytes per cell-update a GPU kernel must move to and from device memory at least: every
+/// input once, with the ghost ring of those read at offsets, every output once (a GPU writes
+/// whole sectors back without reading them first: no write-allocate). The CPU execution layer
+/// counts the same bytes per launch (tests/e2e/gpu_traffic.py checks the two agree).
+double gpu_min_bytes(const Cost &c);
 
 /// Roofline time of `cells` cells: max(cells f / F, cells b / B).
 double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m);

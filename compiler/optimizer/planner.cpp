@@ -36,9 +36,23 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     const ir::Kernel &k = p.kernels[r.a];
     const KernelStats &s = a.kernels[r.a];
     ++c.stages;
-    for (int g : ir::grids_read(k.body))
+    const std::set<int> written = ir::grids_written(k.body);
+    for (int g : ir::grids_read(k.body)) {
+      const double elem = p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;
       if (!state.count(g))
-        c.readonly_bytes_per_cell += p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;
+        c.readonly_bytes_per_cell += elem;
+      bool offsets = false;
+      for (int d = 0; d < k.rank; ++d)
+        offsets = offsets || a.grid_radius[g][d] > 0;
+      if (offsets && !written.count(g))
+        c.offset_read_bytes_per_cell += elem;
+      // Its ghost ring, read once per sweep too (a star's faces: sum_d 2 r_d / n_d).
+      if (!written.count(g))
+        for (int d = 0; d < k.rank; ++d)
+          c.ghost_read_bytes_per_cell +=
+              elem * 2.0 * a.grid_radius[g][d] /
+              static_cast<double>(std::max<std::int64_t>(1, ir::eval(*p.grids[k.domain_grid].extents[d], env).i));
+    }
     c.flops_per_cell += s.flops;
     c.bytes_per_cell += s.bytes_streamed;
     c.written_bytes_per_cell += s.bytes_written;

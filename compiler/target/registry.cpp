@@ -163,12 +163,20 @@ public:
             "__syncthreads"};
   }
   std::string why_not_blocked(const ir::Program &p) const override {
-    return fmt::format("the streaming and temporal GPU plans are not generated yet for {} "
-                       "(naive only, docs/GPU.md)",
-                       p.name);
+    const std::string stream = gpu_streaming_unsupported(p);
+    return stream.empty() ? fmt::format("the temporal GPU plan is not generated yet for {} "
+                                        "(naive and streaming only, docs/GPU.md)",
+                                        p.name)
+                          : fmt::format("{}; the temporal GPU plan is not generated yet", stream);
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
-    return plan.naive() ? "" : why_not_blocked(p);
+    if (plan.naive())
+      return "";
+    if (plan.get<stencilc::scheme::GpuStreaming>()) {
+      const std::string why = gpu_streaming_unsupported(p);
+      return why.empty() ? "" : "the streaming plan does not apply to " + p.name + ": " + why;
+    }
+    return why_not_blocked(p);
   }
   std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
                                   const lower::Lowered &l, const EmitOptions &opts) const override {

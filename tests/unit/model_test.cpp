@@ -167,6 +167,22 @@ TEST(ModelRoofline, GpuNaiveMultipliesTrafficAndAddsALaunch) {
   EXPECT_EQ(p.bound, "memory");
 }
 
+TEST(ModelRoofline, GpuBytesHaveNoWriteAllocateAndReadTheGhostRing) {
+  // heat3d as the analysis gives it: 12 B of which 8 write (ownership read + write-back), and
+  // the faces of u, 6 * 4 B / 64 = 0.375 B: 4 + 4 + 0.375 = 8.375 B a GPU moves at least.
+  auto c = heat3d(64, 64, 64);
+  c.written_bytes_per_cell = 8;
+  c.ghost_read_bytes_per_cell = 0.375;
+  EXPECT_DOUBLE_EQ(model::gpu_min_bytes(c), 8.375);
+  // Naive: times phi = 1.5; 262,144 cells * 12.5625 B / 1e12 = 3.29318e-6 s.
+  const auto p = model::predict(c, gpu(), plan("cuda", "naive", 1));
+  EXPECT_DOUBLE_EQ(p.global_bytes, 8.375 * 1.5);
+  expect_close(p.t_memory, 262144 * 8.375 * 1.5 / 1e12);
+  // A streaming block of 32 x 8: its input with the halo H = 34 * 10 / 256, its output once.
+  const auto s = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 8));
+  EXPECT_DOUBLE_EQ(s.global_bytes, 4 * (34.0 * 10 / 256) + 4);
+}
+
 // ---- MPI exchange period ---------------------------------------------------------------
 
 TEST(ModelPeriod, OverlapTakesTheMaxWithoutOverlapTheSum) {

@@ -9,13 +9,22 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <shared_mutex>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "stencilc/error.h"
 
@@ -133,9 +142,123 @@ struct Block {
   Dim3 idx, dim;
   std::size_t phase = 0; // barriers passed by the block
   std::vector<Array> shared;
+  // Counting: the global bytes the block's threads touched, [first, last) address ranges.
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> reads, writes;
+};
+
+struct Allocation {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  std::string label;
+  // Counting: per byte, bit 0 read and bit 1 written in the current launch.
+  mutable std::unique_ptr<std::atomic<unsigned char>[]> marks;
+  mutable std::atomic<bool> touched{false}; // marks set in the current launch
 };
 
 namespace {
+
+
+// Device allocations by base address (checking mode looks pointers up here).
+struct Registry {
+  std::shared_mutex mutex;
+  std::map<std::uintptr_t, std::unique_ptr<Allocation>> by_base;
+};
+Registry &registry() {
+  static Registry r;
+  return r;
+}
+
+// Traffic counts per kernel name; written to STENCILC_GPU_TRAFFIC's file at exit.
+struct Traffic {
+  std::mutex mutex;
+  bool counting = false;
+  std::string file;
+  std::vector<KernelTraffic> kernels;
+  Traffic() {
+    if (const char *f = std::getenv("STENCILC_GPU_TRAFFIC"); f && *f) {
+      file = f;
+      counting = true;
+    }
+  }
+  ~Traffic() {
+    if (file.empty())
+      return;
+    std::FILE *out = std::fopen(file.c_str(), "w");
+    if (!out) {
+      std::fprintf(stderr, "error: cannot write the GPU traffic counts to '%s'\n", file.c_str());
+      return;
+    }
+    for (const KernelTraffic &k : kernels) {
+      const nlohmann::json j = {{"kernel", k.kernel},
+                                {"launches", k.launches},
+                                {"threads", k.threads},
+                                {"read_bytes", k.read_bytes},
+                                {"written_bytes", k.written_bytes},
+                                {"block_read_bytes", k.block_read_bytes},
+                                {"block_written_bytes", k.block_written_bytes}};
+      std::fprintf(out, "%s\n", j.dump().c_str());
+    }
+    std::fclose(out);
+  }
+};
+Traffic &traffic_state() {
+  static Traffic t;
+  return t;
+}
+std::atomic<bool> counting{traffic_state().counting};
+
+// Bytes covered by a set of [first, last) ranges.
+std::int64_t covered(std::vector<std::pair<std::uintptr_t, std::uintptr_t>> &r) {
+  std::sort(r.begin(), r.end());
+  std::int64_t n = 0;
+  std::uintptr_t end = 0;
+  for (const auto &[a, b] : r) {
+    const std::uintptr_t from = std::max(a, end);
+    if (b > from)
+      n += static_cast<std::int64_t>(b - from);
+    end = std::max(end, b);
+  }
+  return n;
+}
+
+// One launch's counts, added up as its blocks end.
+struct LaunchCount {
+  std::atomic<std::int64_t> block_read{0}, block_written{0};
+};
+thread_local LaunchCount *launch_count = nullptr;
+
+// After a counted launch: the distinct bytes of every allocation it touched, then the marks
+// cleared for the next launch.
+void record_launch(const char *kernel, std::int64_t threads, const LaunchCount &c) {
+  std::int64_t read = 0, written = 0;
+  {
+    Registry &r = registry();
+    const std::shared_lock lock(r.mutex);
+    for (auto &[base, a] : r.by_base) {
+      if (!a->marks || !a->touched.exchange(false))
+        continue;
+      for (std::size_t i = 0; i < a->size; ++i) {
+        const unsigned char m = a->marks[i].exchange(0, std::memory_order_relaxed);
+        read += m & 1;
+        written += (m >> 1) & 1;
+      }
+    }
+  }
+  Traffic &t = traffic_state();
+  const std::lock_guard lock(t.mutex);
+  auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
+                         [&](const KernelTraffic &k) { return k.kernel == kernel; });
+  if (it == t.kernels.end()) {
+    t.kernels.push_back({kernel});
+    it = t.kernels.end() - 1;
+  }
+  ++it->launches;
+  it->threads += threads;
+  it->read_bytes += read;
+  it->written_bytes += written;
+  it->block_read_bytes += c.block_read.load();
+  it->block_written_bytes += c.block_written.load();
+}
 
 // Runs the threads of one block to their end, barrier phase after barrier phase.
 void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
@@ -190,8 +313,13 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
     std::vector<unsigned> waiting, ended;
     for (unsigned t = 0; t < n; ++t)
       (threads[t].where == Where::Done ? ended : waiting).push_back(t);
-    if (waiting.empty())
+    if (waiting.empty()) {
+      if (launch_count) {
+        launch_count->block_read += covered(block.reads);
+        launch_count->block_written += covered(block.writes);
+      }
       return;
+    }
     if (!ended.empty()) {
       clean_suspended();
       throw Error(std::string("kernel '") + kernel + "', block " + dim_text(block_idx) +
@@ -286,8 +414,11 @@ void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void(
   const std::int64_t blocks = std::int64_t(grid.x) * grid.y * grid.z;
   std::exception_ptr first;
   std::int64_t first_block = -1;
+  LaunchCount count;
+  LaunchCount *const counted = counting.load() ? &count : nullptr;
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t b = 0; b < blocks; ++b) {
+    launch_count = counted;
     try {
       const Dim3 idx(unsigned(b % grid.x), unsigned(b / grid.x % grid.y),
                      unsigned(b / (std::int64_t(grid.x) * grid.y)));
@@ -301,6 +432,9 @@ void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void(
       }
     }
   }
+  launch_count = nullptr;
+  if (counted)
+    record_launch(kernel, blocks * block.x * block.y * block.z, count);
   if (first)
     std::rethrow_exception(first);
 }
@@ -310,9 +444,98 @@ void *device_malloc(std::size_t bytes) {
   void *p = std::aligned_alloc(64, rounded ? rounded : 64);
   if (!p)
     throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes");
+  auto a = std::make_unique<Allocation>();
+  a->base = reinterpret_cast<std::uintptr_t>(p);
+  a->size = bytes;
+  if (counting.load())
+    a->marks = std::make_unique<std::atomic<unsigned char>[]>(bytes);
+  Registry &r = registry();
+  const std::unique_lock lock(r.mutex);
+  r.by_base[a->base] = std::move(a);
   return p;
 }
 
-void device_free(void *p) noexcept { std::free(p); }
+void device_free(void *p) noexcept {
+  if (!p)
+    return;
+  {
+    Registry &r = registry();
+    const std::unique_lock lock(r.mutex);
+    r.by_base.erase(reinterpret_cast<std::uintptr_t>(p));
+  }
+  std::free(p);
+}
+
+void label_allocation(const void *p, const std::string &label) {
+  Registry &r = registry();
+  const std::unique_lock lock(r.mutex);
+  const auto it = r.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it != r.by_base.end())
+    it->second->label = label;
+}
+
+const Allocation *find_allocation(const void *p) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  Registry &r = registry();
+  const std::shared_lock lock(r.mutex);
+  auto it = r.by_base.upper_bound(at);
+  if (it == r.by_base.begin())
+    return nullptr;
+  --it;
+  // One past the end still belongs to it (a row pointer may start there).
+  return at <= it->first + it->second->size ? it->second.get() : nullptr;
+}
+
+void global_access(const Allocation *a, std::uintptr_t address, std::size_t bytes, bool write) {
+  if (!a || address < a->base || address + bytes > a->base + a->size) {
+    const ThreadState &st = current();
+    std::string what = std::string("global memory ") + (write ? "written" : "read");
+    if (!a) {
+      what += " through a pointer that is not into device memory";
+    } else {
+      const auto off = static_cast<std::int64_t>(address - a->base);
+      what += " at byte offset " + std::to_string(off) + " (" + std::to_string(bytes) +
+              " bytes), outside " + (a->label.empty() ? std::string("a device allocation") : a->label) +
+              " of " + std::to_string(a->size) + " bytes";
+    }
+    throw Error(std::string("kernel '") + st.block->kernel + "', block " +
+                dim_text(st.block_idx) + ", thread " + dim_text(st.thread_idx) + ": " + what);
+  }
+  if (!launch_count || !a->marks)
+    return;
+  // A read of bytes this launch wrote before comes from the cache the write went through, not
+  // from memory: not counted.
+  const std::size_t first = address - a->base;
+  if (!write && (a->marks[first].load(std::memory_order_relaxed) & 2))
+    return;
+  const unsigned char bit = write ? 2 : 1;
+  for (std::size_t i = first; i < first + bytes; ++i)
+    a->marks[i].fetch_or(bit, std::memory_order_relaxed);
+  a->touched.store(true, std::memory_order_relaxed);
+  Block &b = *current().block;
+  (write ? b.writes : b.reads).emplace_back(address, address + bytes);
+}
+
+void set_counting(bool on) {
+  Registry &r = registry();
+  const std::unique_lock lock(r.mutex);
+  if (on)
+    for (auto &[base, a] : r.by_base)
+      if (!a->marks)
+        a->marks = std::make_unique<std::atomic<unsigned char>[]>(a->size);
+  counting.store(on);
+}
+
+std::vector<KernelTraffic> traffic() {
+  Traffic &t = traffic_state();
+  const std::lock_guard lock(t.mutex);
+  return t.kernels;
+}
+
+void reset_traffic() {
+  Traffic &t = traffic_state();
+  const std::lock_guard lock(t.mutex);
+  t.kernels.clear();
+}
 
 } // namespace stencilc::gpu::cpu_layer

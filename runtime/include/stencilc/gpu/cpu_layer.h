@@ -14,13 +14,19 @@
 // --cpu-layer` and verify define it): shared arrays are Checked<T>, whose every access is
 // recorded, so an index outside the array or a race -- an element that one thread writes and
 // another reads or writes with no barrier between -- is a stencilc::Error naming the kernel,
-// the block, the thread(s), the array and the index. Not checked yet: global memory (bounds,
-// byte counts per launch); every launch, index and device allocation already goes through
-// this header (launch, current, device_malloc), which is where they will be recorded.
+// the block, the thread(s), the array and the index. Pointers into device memory that kernels
+// take are Global<T> there (STENCILC_GLOBAL in device.h): every element access is checked
+// against the device allocation it points into (an Error naming the kernel, block, thread,
+// allocation and offset) and, when traffic counting is on (STENCILC_GPU_TRAFFIC=FILE, or
+// set_counting), counted: the distinct bytes each launch reads and writes, and the distinct
+// bytes each block reads and writes summed over the blocks (what a launch moves when nothing
+// is shared between blocks), per kernel name.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace stencilc::gpu::cpu_layer {
 
@@ -84,8 +90,10 @@ public:
   Ref operator[](std::int64_t i) const { return Ref(this, i); }
 
 private:
+  // index_ before p_: shared_alloc, which initialises p_, writes it (a default member
+  // initializer after p_ would then reset it to 0, and every array would be checked as the first).
+  std::size_t index_;
   T *p_;
-  std::size_t index_ = 0;
   std::int64_t n_;
   const char *name_;
 };
@@ -99,5 +107,64 @@ void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void(
 /// the allocation fails.
 void *device_malloc(std::size_t bytes);
 void device_free(void *p) noexcept;
+/// Names the allocation at `p` in checking-mode messages (e.g. "grid 'u'").
+void label_allocation(const void *p, const std::string &label);
+
+/// A device allocation, as checking mode knows it (opaque).
+struct Allocation;
+/// The allocation that holds address `p`, or nullptr.
+const Allocation *find_allocation(const void *p);
+
+/// Checking mode: the calling kernel thread accesses `bytes` bytes at `address` through a
+/// pointer into allocation `a`; throws stencilc::Error when they are not all inside it, and
+/// counts them when counting is on.
+void global_access(const Allocation *a, std::uintptr_t address, std::size_t bytes, bool write);
+
+/// A pointer into device memory in checking mode: arithmetic as a T*, every element access
+/// checked by global_access. Converts from T* (a kernel argument) by finding its allocation.
+template <typename T> class Global {
+public:
+  Global(T *p) : a_(find_allocation(p)), at_(reinterpret_cast<std::uintptr_t>(p)) {}
+  Global operator+(std::int64_t i) const { return Global(a_, at_ + i * std::int64_t(sizeof(T))); }
+  Global operator-(std::int64_t i) const { return *this + (-i); }
+  class Ref {
+  public:
+    Ref(const Allocation *a, std::uintptr_t at) : a_(a), at_(at) {}
+    operator T() const {
+      global_access(a_, at_, sizeof(T), false);
+      return *reinterpret_cast<const T *>(at_);
+    }
+    template <typename V> const Ref &operator=(V v) const {
+      global_access(a_, at_, sizeof(T), true);
+      *reinterpret_cast<T *>(at_) = static_cast<T>(v);
+      return *this;
+    }
+    const Ref &operator=(const Ref &r) const { return *this = static_cast<T>(r); }
+
+  private:
+    const Allocation *a_;
+    std::uintptr_t at_;
+  };
+  Ref operator[](std::int64_t i) const { return Ref(a_, at_ + i * std::int64_t(sizeof(T))); }
+
+private:
+  Global(const Allocation *a, std::uintptr_t at) : a_(a), at_(at) {}
+  const Allocation *a_;
+  std::uintptr_t at_; // an address, not a pointer: it may point outside until accessed
+};
+
+/// Global-memory traffic of every launch of one kernel (checking mode with counting on).
+struct KernelTraffic {
+  std::string kernel;
+  std::int64_t launches = 0, threads = 0;
+  std::int64_t read_bytes = 0, written_bytes = 0;             // distinct per launch, summed
+  std::int64_t block_read_bytes = 0, block_written_bytes = 0; // distinct per block, summed
+};
+/// Turns counting on or off (on at start when STENCILC_GPU_TRAFFIC names a file; at exit the
+/// counts are written there, a JSON object per kernel and line).
+void set_counting(bool on);
+/// The counts so far, in the order the kernels were first launched; reset_traffic clears them.
+std::vector<KernelTraffic> traffic();
+void reset_traffic();
 
 } // namespace stencilc::gpu::cpu_layer

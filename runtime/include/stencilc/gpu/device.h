@@ -7,8 +7,15 @@
 //
 //   STENCILC_KERNEL            a kernel (__global__)
 //   STENCILC_SHARED(T, a, n)   T a[n] in the block's shared memory (__shared__)
+//   STENCILC_GLOBAL(T)         a pointer to T in device memory (a kernel argument: T *)
+//   STENCILC_ROW(T)            a row pointer into device memory (T *__restrict)
 //   STENCILC_LAUNCH(k, blocks, threads, args...)  a 1-D launch of kernel k, checked
+//   STENCILC_LAUNCH_SHARED(k, blocks, threads, bytes, args...)  a launch with `bytes` of
+//                              dynamic shared memory; blocks and threads are gpu::Dims
+//   STENCILC_DYNAMIC_SHARED(T, a, offset, n)  T a[n] at byte `offset` of the dynamic shared
+//                              memory (offsets aligned to 16 bytes by the caller)
 //   gpu::global_index(), thread_in_block(), block_index()   1-D indices
+//   gpu::thread_x(), thread_y(), block_x(), block_y(), block_z()  3-D indices; gpu::Dims
 //   gpu::sync_threads()        __syncthreads
 //   gpu::Buffer<T>, gpu::DeviceGrid<T>   device memory: allocation, copies, freed by RAII
 //   gpu::check(status, call)   a failed runtime call as stencilc::Error "CALL: MESSAGE"
@@ -43,7 +50,12 @@
 #if defined(STENCILC_GPU_CHECK)
 // Checking mode: every element access is checked for bounds and races (cpu_layer.h).
 #define STENCILC_SHARED(T, name, n) const ::stencilc::gpu::cpu_layer::Checked<T> name((n), #name)
+// Global memory through checked pointers: bounds, and the traffic counts.
+#define STENCILC_GLOBAL(T) ::stencilc::gpu::cpu_layer::Global<T>
+#define STENCILC_ROW(T) ::stencilc::gpu::cpu_layer::Global<T>
 #else
+#define STENCILC_GLOBAL(T) T *
+#define STENCILC_ROW(T) T *__restrict
 #define STENCILC_SHARED(T, name, n)                                                                \
   T *const name = static_cast<T *>(::stencilc::gpu::cpu_layer::shared_alloc(sizeof(T) * (n),       \
                                                                             alignof(T)))
@@ -54,19 +66,51 @@
   ::stencilc::gpu::cpu_layer::launch(#kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),           \
                                      ::stencilc::gpu::cpu_layer::Dim3(threads),                   \
                                      [&] { kernel(__VA_ARGS__); })
+// Dynamic shared memory: each array is allocated as a static one is (its size is known when
+// the kernel runs); the launch's byte count is what a device would reserve.
+#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+  STENCILC_LAUNCH(kernel, blocks, threads, __VA_ARGS__)
+#define STENCILC_DYNAMIC_SHARED(T, name, offset, n) STENCILC_SHARED(T, name, n)
 #else
 #define STENCILC_KERNEL static __global__
 #define STENCILC_SHARED(T, name, n) __shared__ T name[n]
+#define STENCILC_GLOBAL(T) T *
+#define STENCILC_ROW(T) T *__restrict
+// The dynamic shared memory of a block: one buffer, the arrays at offsets within it.
+#define STENCILC_DYNAMIC_SHARED(T, name, offset, n)                                                \
+  extern __shared__ __align__(16) unsigned char stencilc_dynamic_shared__[];                       \
+  T *const name = reinterpret_cast<T *>(stencilc_dynamic_shared__ + (offset))
 #if defined(__CUDACC__)
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   do {                                                                                             \
     kernel<<<dim3(blocks), dim3(threads)>>>(__VA_ARGS__);                                          \
     ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
   } while (0)
+// Past 48 KiB a kernel must be allowed more dynamic shared memory first.
+#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+  do {                                                                                             \
+    if ((bytes) > 48 * 1024)                                                                       \
+      ::stencilc::gpu::check(cudaFuncSetAttribute(kernel,                                          \
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,     \
+                                                  static_cast<int>(bytes)),                        \
+                             "cudaFuncSetAttribute of kernel " #kernel);                           \
+    kernel<<<dim3(blocks), dim3(threads), (bytes)>>>(__VA_ARGS__);                                 \
+    ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
+  } while (0)
 #else
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   do {                                                                                             \
     hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, 0, __VA_ARGS__);                    \
+    ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
+  } while (0)
+#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+  do {                                                                                             \
+    if ((bytes) > 64 * 1024)                                                                       \
+      ::stencilc::gpu::check(hipFuncSetAttribute(reinterpret_cast<const void *>(&kernel),          \
+                                                 hipFuncAttributeMaxDynamicSharedMemorySize,       \
+                                                 static_cast<int>(bytes)),                         \
+                             "hipFuncSetAttribute of kernel " #kernel);                            \
+    hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), (bytes), 0, __VA_ARGS__);              \
     ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
   } while (0)
 #endif
@@ -84,6 +128,12 @@ inline std::int64_t global_index() {
 }
 inline int thread_in_block() { return int(cpu_layer::current().thread_idx.x); }
 inline std::int64_t block_index() { return cpu_layer::current().block_idx.x; }
+using Dims = cpu_layer::Dim3;
+inline int thread_x() { return int(cpu_layer::current().thread_idx.x); }
+inline int thread_y() { return int(cpu_layer::current().thread_idx.y); }
+inline std::int64_t block_x() { return cpu_layer::current().block_idx.x; }
+inline std::int64_t block_y() { return cpu_layer::current().block_idx.y; }
+inline std::int64_t block_z() { return cpu_layer::current().block_idx.z; }
 inline void sync_threads() { cpu_layer::sync_threads(); }
 /// err |= bits, from any thread (a kernel's arithmetic errors, read by the host after it).
 inline void flag_error(int *err, int bits) { __atomic_fetch_or(err, bits, __ATOMIC_RELAXED); }
@@ -93,6 +143,12 @@ __device__ inline std::int64_t global_index() {
 }
 __device__ inline int thread_in_block() { return int(threadIdx.x); }
 __device__ inline std::int64_t block_index() { return blockIdx.x; }
+using Dims = dim3;
+__device__ inline int thread_x() { return int(threadIdx.x); }
+__device__ inline int thread_y() { return int(threadIdx.y); }
+__device__ inline std::int64_t block_x() { return blockIdx.x; }
+__device__ inline std::int64_t block_y() { return blockIdx.y; }
+__device__ inline std::int64_t block_z() { return blockIdx.z; }
 __device__ inline void sync_threads() { __syncthreads(); }
 __device__ inline void flag_error(int *err, int bits) { atomicOr(err, bits); }
 #endif
@@ -210,7 +266,11 @@ template <typename T> class DeviceGrid {
 public:
   DeviceGrid() = default;
   explicit DeviceGrid(const Grid<T> &g)
-      : buf_(static_cast<std::size_t>(g.storage_size())), origin_(g.origin_offset()) {}
+      : buf_(static_cast<std::size_t>(g.storage_size())), origin_(g.origin_offset()) {
+#if defined(STENCILC_GPU_CPU_LAYER)
+    cpu_layer::label_allocation(buf_.get(), "grid '" + g.name() + "'");
+#endif
+  }
   /// Pointer to interior cell (0, 0, 0, 0).
   T *origin() const { return buf_.get() + origin_; }
   void upload(const Grid<T> &g) {
