@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,20 +14,67 @@
 #include "optimizer/planner.h"
 #include "stencilc/error.h"
 #include "support/units.h"
+#include "target/ptxas_usage.h"
 #include "target/target.h"
 
 namespace stc {
+
+namespace {
+
+// The registers and spills ptxas reported for the program's sweeps (the widest kernel of each
+// plan), on the profile's architecture, into the cost: the model's occupancy term.
+void add_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const model::Machine &m,
+                         model::Cost &cost) {
+  if (opts.target != "cuda")
+    throw stencilc::Error("--ptxas reads nvcc's `-Xptxas -v` output: the cuda target only");
+  std::ifstream in(opts.ptxas, std::ios::binary);
+  if (!in)
+    throw stencilc::Error("--ptxas: cannot read '" + opts.ptxas + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto usage = stencilc::target::parsePtxasUsage(text.str());
+  std::set<std::string> archs;
+  bool found = false;
+  for (const auto &u : usage) {
+    archs.insert(u.arch);
+    if (!m.arch.empty() && u.arch != m.arch)
+      continue;
+    for (const auto &k : p.kernels)
+      for (auto [suffix, regs] : {std::pair{"__dev", &cost.naive_kernel},
+                                  std::pair{"__stream", &cost.stream_kernel}})
+        if (u.kernel.find("kernel__" + k.name + suffix) != std::string::npos) {
+          found = true;
+          regs->registers = std::max(regs->registers, u.registers);
+          regs->spill_bytes = std::max(regs->spill_bytes,
+                                       static_cast<double>(u.spillStoreBytes + u.spillLoadBytes));
+        }
+  }
+  if (!found) {
+    std::string seen;
+    for (const auto &a : archs)
+      seen += (seen.empty() ? "" : ", ") + a;
+    throw stencilc::Error(fmt::format(
+        "--ptxas {}: no kernel of {} compiled for {} in it{} (build with "
+        "STENCILC_CUDA_ARCH={} and --cxxflag=-Xptxas=-v)",
+        opts.ptxas, p.name, m.arch.empty() ? "any architecture" : m.arch,
+        seen.empty() ? "" : " (it has " + seen + ")", m.arch.empty() ? "sm_90" : m.arch));
+  }
+}
+
+} // namespace
 
 int explain(const Compiled &c, const ExplainOptions &opts) {
   const Target &target = find_target(opts.target);
   const stencilc::PlanRules rules = target.plan_rules();
   const auto params = param_values(c.program, opts.run);
   const std::int64_t steps = opts.run.steps.value_or(0);
-  const model::Cost cost = program_cost(c.program, c.analysis, params, steps);
+  model::Cost cost = program_cost(c.program, c.analysis, params, steps);
   std::string from;
   const model::Machine m = model::load_machine(opts.machine, rules.platform, from);
+  if (!opts.ptxas.empty())
+    add_ptxas_registers(c.program, opts, m, cost);
   const int ranks = rules.distributed ? opts.ranks : 1;
-  auto cands = plan_candidates(c.program, c.analysis, target, m, params, ranks, steps);
+  auto cands = plan_candidates(c.program, target, m, cost, ranks);
   const std::string why_naive = target.why_not_blocked(c.program);
   model::Prediction chosen = cands.front();
   bool overridden = false;
@@ -61,6 +112,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       r["note"] = p.note;
       if (m.kind == "gpu")
         r["global_bytes_per_cell"] = p.global_bytes;
+      if (p.occupancy > 0)
+        r["occupancy"] = p.occupancy;
       return r;
     };
     j["chosen"] = row(chosen);

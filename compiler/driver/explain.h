@@ -15,6 +15,7 @@ struct ExplainOptions {
   std::string plan; // override
   int ranks = 1;
   bool json = false;
+  std::string ptxas; // a `nvcc -Xptxas -v` log of the program: the kernels' registers
   stencilc::RunOptions run; // --set, --steps
 };
 

@@ -196,6 +196,9 @@ int main(int argc, char **argv) {
   explainc->add_option("--steps", esteps, "steps of the run to predict (default: the program's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000000}));
   explainc->add_flag("--json", eopts.json, "print one JSON line");
+  explainc->add_option("--ptxas", eopts.ptxas,
+                       "a `nvcc -Xptxas -v` log of this program (cuda): the model's occupancy "
+                       "term from the kernels' registers");
 
   TuneOptions topts;
   auto *tunec = app.add_subcommand(

@@ -76,6 +76,19 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("link_bandwidth", m.link_bandwidth, false);
   if (m.net_bandwidth <= 0)
     m.net_bandwidth = 1e10;
+  // The SM's limits for the occupancy of kernels whose registers ptxas reported (optional).
+  v = 0;
+  num("registers_per_sm", v, false);
+  if (v > 0)
+    m.registers_per_sm = static_cast<int>(v);
+  v = 0;
+  num("max_threads_per_sm", v, false);
+  if (v > 0)
+    m.max_threads_per_sm = static_cast<int>(v);
+  num("shared_bytes_per_sm", m.shared_bytes_per_sm, false);
+  if (j.contains("arch") && !j["arch"].is_string())
+    throw stencilc::Error(origin + ": \"arch\" must be a string (e.g. \"sm_90\")");
+  m.arch = j.value("arch", std::string());
   if (m.kind == "gpu" && (m.shared_bandwidth <= 0 || m.sms <= 0 || m.max_blocks_per_sm <= 0))
     throw stencilc::Error(origin + ": a GPU profile needs positive \"shared_bandwidth\", \"sms\" "
                                    "and \"max_blocks_per_sm\"");

@@ -9,8 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "stencilc/error.h"
+#include "model/occupancy.h"
 #include "stencilc/cpu/engine.h"
+#include "stencilc/error.h"
 
 namespace stc::model {
 
@@ -190,6 +191,27 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   return r;
 }
 
+// The occupancy of a GPU kernel with ptxas's registers: below kSaturatingOccupancy its memory
+// time grows in proportion; its spills add their bytes per point to the traffic. Returns the
+// resident blocks per SM.
+int registers_limit(const KernelRegisters &k, const Machine &m, int threads, double smem,
+                    double cells, Prediction &r) {
+  SmLimits sm;
+  sm.registers_per_sm = m.registers_per_sm;
+  sm.max_threads_per_sm = m.max_threads_per_sm;
+  sm.shared_bytes_per_sm = static_cast<long>(m.shared_bytes_per_sm);
+  const Occupancy o = occupancy(sm, k.registers, threads, static_cast<long>(smem));
+  r.occupancy = o.fraction;
+  if (o.blocks_per_sm == 0)
+    return 0;
+  r.t_memory = r.t_memory / std::min(1.0, o.fraction / kSaturatingOccupancy) +
+               cells * k.spill_bytes / m.bandwidth;
+  r.note = fmt::format("occupancy {:.0f}% ({} registers{}){}", 100 * o.fraction, k.registers,
+                       o.limit == std::string("registers") ? ", the limit" : "",
+                       k.spill_bytes > 0 ? fmt::format(", spills {:.0f} B", k.spill_bytes) : "");
+  return o.blocks_per_sm;
+}
+
 // One device (CPU node or GPU) computing `cells` cells per step with the given scheme.
 Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
@@ -201,8 +223,11 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
         m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : c.bytes_per_cell;
     r.t_compute = cells * c.flops_per_cell / m.flops;
     r.t_memory = cells * bytes / m.bandwidth;
-    if (m.kind == "gpu")
+    if (m.kind == "gpu") {
       r.global_bytes = bytes;
+      if (c.naive_kernel.registers > 0)
+        registers_limit(c.naive_kernel, m, kNaiveGpuThreads, 0, cells, r);
+    }
     // CPU grids that stay in the L2s or the L3 between steps: the sweep runs at that cache's
     // stencil rate and nothing streams from memory.
     const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
@@ -252,15 +277,27 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   }
   const double bx = std::ceil(static_cast<double>(c.extent[0]) / tx);
   const double by = std::ceil(static_cast<double>(c.rank > 1 ? c.extent[1] : 1) / ty);
-  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), m);
   r.global_bytes = tile_bytes(c, halo) / k;
   r.t_memory = cells * r.global_bytes / m.bandwidth;
+  // With ptxas's registers, the resident blocks per SM come from the occupancy calculator.
+  Machine resident = m;
+  if (c.stream_kernel.registers > 0) {
+    const int blocks_per_sm = registers_limit(c.stream_kernel, m, tx * ty, smem, cells, r);
+    if (blocks_per_sm == 0) {
+      r.seconds_per_step = kInf;
+      r.bound = "registers";
+      r.note = "a block does not fit an SM";
+      return r;
+    }
+    resident.max_blocks_per_sm = blocks_per_sm;
+  }
+  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), resident);
   r.t_shared = cells * c.loads_per_cell * c.elem_bytes * r.redundancy / m.shared_bandwidth;
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / k;
   r.bound = bound_of(r.t_compute, r.t_memory, r.t_shared);
   if (tf < 0.999)
-    r.note = fmt::format("last wave {:.0f}% full", tf * 100);
+    r.note += fmt::format("{}last wave {:.0f}% full", r.note.empty() ? "" : "; ", tf * 100);
   return r;
 }
 

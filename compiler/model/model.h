@@ -27,7 +27,12 @@ struct Machine {
   double barrier_seconds = 0; // CPU: one OpenMP barrier
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
-  int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size
+  int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the
+                                  // kernels' registers are not known)
+  int registers_per_sm = 65536;   // GPU: the SM's register file (32-bit registers)
+  int max_threads_per_sm = 2048;  // GPU: resident threads per SM
+  double shared_bytes_per_sm = 0; // GPU: shared memory per SM (0: only the per-block limit)
+  std::string arch;               // GPU: the architecture ptxas names (sm_90), to pick its lines
   double shared_bandwidth = 0;    // bytes/s of shared memory (all SMs)
   double shared_bytes_per_block = 0;
   double launch_seconds = 0;      // one kernel launch
@@ -36,6 +41,12 @@ struct Machine {
   double net_latency = 0;    // seconds per message
   double net_bandwidth = 0;  // bytes/s per message stream
   double link_bandwidth = 0; // GPU: host<->device bytes/s (0 = GPU-aware MPI, no staging)
+};
+
+/// What ptxas reports for the kernels of one plan (the widest of the program's sweeps).
+struct KernelRegisters {
+  int registers = 0;      // per thread; 0: not known (then the profile's max_blocks_per_sm)
+  double spill_bytes = 0; // spill stores + loads per thread and point
 };
 
 /// What one time step of a kernel group costs per interior cell, from the IR analysis.
@@ -64,6 +75,7 @@ struct Cost {
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
   std::int64_t steps = 0;        // steps of the run (0: unknown; blocks of k steps assumed)
+  KernelRegisters naive_kernel, stream_kernel; // GPU, from ptxas (explain --ptxas)
   double cells() const;
 };
 
@@ -78,7 +90,16 @@ struct Prediction {
   // The terms behind the time, per step, for explain.
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
+  double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
 };
+
+/// Threads per block of the naive GPU kernels (codegen/gpu.cpp).
+constexpr int kNaiveGpuThreads = 128;
+
+/// The occupancy from which a memory-bound GPU kernel reaches the device's bandwidth: below it
+/// the bandwidth falls in proportion (an assumption, as the CUDA guide's rule of thumb that
+/// about half the SM's threads hide memory latency; docs/MODEL.md §3.4).
+constexpr double kSaturatingOccupancy = 0.5;
 
 /// Bytes per cell-update a GPU kernel must move to and from device memory at least: every
 /// input once, with the ghost ring of those read at offsets, every output once (a GPU writes

@@ -1,7 +1,7 @@
 // GPU occupancy from a kernel's resource use, as CUDA's occupancy calculator (and AN5D) compute
 // it: resident blocks per SM are limited by registers, threads, shared memory and the block
-// limit; occupancy is resident threads over the SM's maximum. Not yet wired into the model's
-// ranking (docs/MODEL.md).
+// limit; occupancy is resident threads over the SM's maximum. The model uses it when explain is
+// given the kernels' registers (--ptxas; model.cpp registers_limit, docs/MODEL.md §3.4).
 #pragma once
 
 namespace stc::model {

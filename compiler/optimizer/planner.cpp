@@ -79,7 +79,12 @@ std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Analy
                                                const Target &t, const model::Machine &m,
                                                const std::vector<ir::Scalar> &params, int ranks,
                                                std::int64_t steps) {
-  const model::Cost cost = program_cost(p, a, params, steps);
+  return plan_candidates(p, t, m, program_cost(p, a, params, steps), ranks);
+}
+
+std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Target &t,
+                                               const model::Machine &m, const model::Cost &cost,
+                                               int ranks) {
   auto cands = model::candidates(cost, m, t.plan_rules(), ranks);
   cands.erase(std::remove_if(cands.begin(), cands.end(),
                              [&](const model::Prediction &c) { return !t.why_not(c.plan, p).empty(); }),

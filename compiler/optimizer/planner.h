@@ -31,6 +31,11 @@ std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Analy
                                                const std::vector<ir::Scalar> &params,
                                                int ranks = 1, std::int64_t steps = 0);
 
+/// The same from a cost already made (explain adds the kernels' registers from ptxas to it).
+std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Target &t,
+                                               const model::Machine &m, const model::Cost &cost,
+                                               int ranks = 1);
+
 /// The plan the model chooses for the program on the target with the machine profile `machine`
 /// ("" = the calibrated one, else the target's default) and these --set (and --steps) values.
 model::Prediction choose_plan(const ir::Program &p, const Analysis &a, const Target &t,

@@ -183,6 +183,49 @@ TEST(ModelRoofline, GpuBytesHaveNoWriteAllocateAndReadTheGhostRing) {
   EXPECT_DOUBLE_EQ(s.global_bytes, 4 * (34.0 * 10 / 256) + 4);
 }
 
+TEST(ModelGpuRegisters, OccupancyBelowHalfSlowsMemoryAndSpillsAddTraffic) {
+  const auto c0 = heat3d(1056, 256, 100); // 27,033,600 cells, memory 4.866048e-4 s (above)
+  auto c = c0;
+  // 24 registers: 128-thread blocks fill the SM (16 blocks of 4 warps = 2048 threads): unchanged.
+  c.naive_kernel.registers = 24;
+  auto p = model::predict(c, gpu(), plan("cuda", "naive", 1));
+  EXPECT_DOUBLE_EQ(p.occupancy, 1.0);
+  expect_close(p.t_memory, 4.866048e-4);
+  // 128 registers: 4096 per warp, 4 warps a block: 4 blocks = 512 threads = 25%, half of the
+  // saturating 50%: twice the memory time.
+  c.naive_kernel.registers = 128;
+  p = model::predict(c, gpu(), plan("cuda", "naive", 1));
+  EXPECT_DOUBLE_EQ(p.occupancy, 0.25);
+  expect_close(p.t_memory, 2 * 4.866048e-4);
+  EXPECT_EQ(p.note, "occupancy 25% (128 registers, the limit)");
+  // Spills: their bytes per point stream too: 8 B * 27,033,600 / 1e12 more.
+  c.naive_kernel.registers = 24;
+  c.naive_kernel.spill_bytes = 8;
+  p = model::predict(c, gpu(), plan("cuda", "naive", 1));
+  expect_close(p.t_memory, 4.866048e-4 + 8 * 27033600 / 1e12);
+}
+
+TEST(ModelGpuRegisters, ResidentBlocksOfAStreamingPlanComeFromTheRegisters) {
+  // 1056 blocks of 32 x 8 fill one wave at the profile's 8 blocks per SM; with 64 registers a
+  // 256-thread block takes 16384 of the 65536: 4 blocks per SM, 528 slots, two full waves (the
+  // time is unchanged by waves), occupancy 50%: the memory time is unchanged too.
+  auto c = heat3d(1056, 256, 100);
+  const auto before = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 8));
+  c.stream_kernel.registers = 64;
+  const auto p = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 8));
+  EXPECT_DOUBLE_EQ(p.occupancy, 0.5);
+  expect_close(p.seconds_per_step, before.seconds_per_step);
+  // 255 registers: one block of 8 warps needs 65280 registers: 1 block per SM, 12.5%: the memory
+  // time is 4x, and a 1024-thread block does not fit at all.
+  c.stream_kernel.registers = 255;
+  const auto q = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 8));
+  EXPECT_DOUBLE_EQ(q.occupancy, 0.125);
+  expect_close(q.t_memory, 4 * before.t_memory);
+  const auto r = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 32));
+  EXPECT_FALSE(std::isfinite(r.seconds_per_step));
+  EXPECT_EQ(r.bound, "registers");
+}
+
 // ---- MPI exchange period ---------------------------------------------------------------
 
 TEST(ModelPeriod, OverlapTakesTheMaxWithoutOverlapTheSum) {
