@@ -357,6 +357,14 @@ double Cart::broadcast(double v) const {
   return v;
 }
 
+std::vector<double> Cart::broadcast(std::vector<double> v) const {
+  int n = static_cast<int>(v.size());
+  check(MPI_Bcast(&n, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+  v.resize(static_cast<std::size_t>(n));
+  check(MPI_Bcast(v.data(), n, MPI_DOUBLE, 0, comm_), "MPI_Bcast");
+  return v;
+}
+
 namespace {
 template <typename T> Grid<T> global_grid(const Grid<T> &local, const Part &p) {
   return Grid<T>(local.name(), p.rank, p.global, Halos{0, 0, 0, 0});

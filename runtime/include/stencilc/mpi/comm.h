@@ -133,6 +133,8 @@ public:
   void agree(const std::string &message) const;
   /// Rank 0's value on every rank.
   double broadcast(double v) const;
+  /// Rank 0's values (and their count) on every rank.
+  std::vector<double> broadcast(std::vector<double> v) const;
 
 private:
   /// Every rank's `local`, in rank order, on every rank.
