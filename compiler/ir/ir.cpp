@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "stencilc/checkpoint.h"
-
 namespace stc::ir {
 
 const char *type_name(Type t) {
@@ -153,8 +151,6 @@ ExprPtr Expr::call(SourceLoc loc, Fn fn, Type t, ExprPtr a, ExprPtr b) {
   e->b = std::move(b);
   return e;
 }
-
-std::string program_hash(const Program &p) { return stencilc::fingerprint(print(p), {}); }
 
 std::string print(const Program &p, const ExprPtr &e) {
   if (!e)

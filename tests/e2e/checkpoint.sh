@@ -7,6 +7,7 @@
 #            an --every series whose second write is interrupted halfway (the test hook
 #            STENCILC_TEST_CHECKPOINT_CRASH) leaves the first checkpoint valid and restartable;
 #            a truncated, a corrupt and another program's checkpoint are refused
+#   cuda     poisson_jacobi on cuda through the CPU execution layer, restarted mid-run
 #   mpi      heat3d on mpi-openmp: the checkpoint is the same bytes on 1 and 4 ranks, one written
 #            by 4 ranks restarts on 1 and vice versa, and a bad file is one error on 4 ranks
 #   mpi_until poisson_jacobi on mpi-openmp, 1 and 4 ranks: restarted mid-run, stops at the same
@@ -94,6 +95,10 @@ openmp)
     "$tmp/pj" "${args[@]}" --restart "$tmp/none.ckpt"
   expect_error "--checkpoint $tmp/no/dir/c.ckpt: cannot open for writing: No such file or directory" \
     "$tmp/pj" "${args[@]}" --checkpoint "$tmp/no/dir/c.ckpt" --every 2
+  ;;
+cuda)
+  "$stencilc" build "$samples/poisson_jacobi.stn" --target cuda --cpu-layer -o "$tmp/pj" >/dev/null
+  until_restart cuda "$tmp/pj"
   ;;
 mpi)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
