@@ -58,7 +58,7 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   d.set("program_hash", ir::program_hash(p));
   std::string param_texts;
   for (const auto &q : p.params)
-    param_texts += fmt::format("{}{{\"{}\", stencilc::param_text(static_cast<{}>(params_.{}))}}",
+    param_texts += fmt::format("{}{{\"{}\", stencilc::param_text(static_cast<{}>(params.{}))}}",
                                param_texts.empty() ? "" : ", ", q.name,
                                q.type == ir::Type::Int ? "std::int64_t" : "double", q.name);
   d.set("param_texts", param_texts);

@@ -85,8 +85,10 @@ openmp)
     "$tmp/pj" "${args[@]}" --restart "$tmp/flip.ckpt"
   expect_error "--restart $tmp/pj: not a stencilc checkpoint (bad magic)" \
     "$tmp/pj" "${args[@]}" --restart "$tmp/pj"
+  # Checked before the grids are allocated: 10^15 cells would be out of memory.
   rc=0
-  "$tmp/pj" --set N=9 --set tol=1e-3 --set MAXIT=200 --restart "$tmp/omp.ckpt" >"$tmp/out" 2>&1 || rc=$?
+  "$tmp/pj" --set N=100000 --set tol=1e-3 --set MAXIT=200 --restart "$tmp/omp.ckpt" \
+    >"$tmp/out" 2>&1 || rc=$?
   cat "$tmp/out"
   [ "$rc" -eq 1 ] || fail "another N: exit $rc"
   grep -q "^error: --restart $tmp/omp.ckpt: a checkpoint of another version of poisson_jacobi or other param values (fingerprint [0-9a-f]*, this run [0-9a-f]*)\$" \
@@ -131,6 +133,15 @@ mpi)
   head -c 300 "$tmp/m4.ckpt" >"$tmp/trunc.ckpt"
   expect_error "--restart $tmp/trunc.ckpt: truncated or corrupt (checksum mismatch)" \
     "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}" --restart "$tmp/trunc.ckpt"
+  # Other params, checked before the grids are allocated (10^15 cells).
+  rc=0
+  timeout 60 "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=100000 --set NY=100000 --set NZ=100000 \
+    --restart "$tmp/m4.ckpt" >"$tmp/out" 2>&1 || rc=$?
+  cat "$tmp/out"
+  [ "$rc" -eq 1 ] || fail "other params on 4 ranks: exit $rc"
+  [ "$(grep -c '^error: ' "$tmp/out")" -eq 1 ] || fail "other params on 4 ranks: not one error"
+  grep -q "^error: --restart $tmp/m4.ckpt: a checkpoint of another version of heat3d or other param values (fingerprint [0-9a-f]*, this run [0-9a-f]*)\$" \
+    "$tmp/out" || fail "other params on 4 ranks: wrong message"
   expect_error "--restart $tmp/m4.ckpt: the checkpoint is at step 4, beyond the run's 3 steps (--steps counts the whole run, the steps before the checkpoint too)" \
     "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}" --steps 3 --restart "$tmp/m4.ckpt"
   expect_error "--checkpoint $tmp/no/dir/c.ckpt: cannot open for writing: No such file or directory" \

@@ -76,7 +76,11 @@ TEST(RuntimeCheckpoint, RefusesDamagedFiles) {
   auto with = [&](const std::string &bytes) {
     const std::string p = dir.path("bad.ckpt");
     std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-    return error_of([&] { read_checkpoint(p); });
+    // The check before allocation (a block at a time) finds what the whole read finds.
+    const std::string early = error_of([&] { check_checkpoint(p, "heat", "0123456789abcdef"); });
+    const std::string late = error_of([&] { read_checkpoint(p); });
+    EXPECT_EQ(early, late);
+    return late;
   };
   const std::string bad = "--restart " + dir.path("bad.ckpt") + ": ";
   EXPECT_EQ(with(good.substr(0, good.size() - 1)),
@@ -92,6 +96,20 @@ TEST(RuntimeCheckpoint, RefusesDamagedFiles) {
   EXPECT_EQ(with("\x93NUMPY"), bad + "not a stencilc checkpoint (bad magic)");
   EXPECT_EQ(error_of([&] { read_checkpoint(dir.path("none")); }),
             "--restart " + dir.path("none") + ": cannot open: No such file or directory");
+}
+
+TEST(RuntimeCheckpoint, IdentityIsChecked) {
+  ScratchDir dir;
+  Grids g;
+  const std::string path = dir.path("c.ckpt");
+  write_checkpoint(path, header(), g.refs());
+  EXPECT_EQ(error_of([&] { check_checkpoint(path, "heat", "0123456789abcdef"); }), "<no error>");
+  EXPECT_EQ(error_of([&] { check_checkpoint(path, "wave", "0123456789abcdef"); }),
+            "--restart " + path + ": a checkpoint of stencil 'heat', not 'wave'");
+  EXPECT_EQ(error_of([&] { check_checkpoint(path, "heat", "fedcba9876543210"); }),
+            "--restart " + path +
+                ": a checkpoint of another version of heat or other param values (fingerprint "
+                "0123456789abcdef, this run fedcba9876543210)");
 }
 
 TEST(RuntimeCheckpoint, RestoreChecksTypeAndShape) {

@@ -64,6 +64,15 @@ void write_checkpoint(const std::string &path, const CheckpointHeader &header,
 /// ("--restart PATH: ...") for a missing, truncated, corrupt or foreign file.
 Checkpoint read_checkpoint(const std::string &path);
 
+/// Throws stencilc::Error ("--restart PATH: ...") unless the header is of `stencil` with this
+/// `fingerprint`.
+void check_identity(const std::string &path, const CheckpointHeader &header,
+                    const std::string &stencil, const std::string &fingerprint);
+/// What an executable checks before it allocates its grids: the file as read_checkpoint
+/// does (read a block at a time, so nothing of its size is allocated) and check_identity.
+void check_checkpoint(const std::string &path, const std::string &stencil,
+                      const std::string &fingerprint);
+
 /// Checks, before the run, that a checkpoint can be written to `path` (its directory exists and
 /// is writable); throws stencilc::Error naming --checkpoint.
 void check_checkpoint_path(const std::string &path);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -99,6 +100,30 @@ struct TempFile {
       ::unlink(path.c_str());
   }
 };
+
+// The checks of the first 16 bytes of a file of `size` bytes (fewer if it is shorter); returns
+// the header's length.
+std::size_t check_head(const std::string &what, const unsigned char *p, std::size_t size) {
+  if (size < sizeof kMagic || std::memcmp(p, kMagic, sizeof kMagic) != 0)
+    throw Error(what + ": not a stencilc checkpoint (bad magic)");
+  if (size < 16 + 8)
+    throw Error(what + ": truncated (" + std::to_string(size) + " bytes)");
+  const auto version = get_le<std::uint32_t>(p + 8);
+  if (version != kVersion)
+    throw Error(what + ": checkpoint format version " + std::to_string(version) +
+                ", this executable reads version " + std::to_string(kVersion));
+  const std::size_t hlen = get_le<std::uint32_t>(p + 12);
+  if (16 + hlen + 8 > size)
+    throw Error(what + ": truncated (" + std::to_string(size) + " bytes)");
+  return hlen;
+}
+
+std::FILE *open_to_read(const std::string &what, const std::string &path) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    throw Error(what + ": cannot open: " + std::strerror(errno));
+  return f;
+}
 
 int crash_at_write() {
   const char *v = std::getenv("STENCILC_TEST_CHECKPOINT_CRASH");
@@ -203,9 +228,7 @@ void write_checkpoint(const std::string &path, const CheckpointHeader &header,
 
 Checkpoint read_checkpoint(const std::string &path) {
   const std::string what = "--restart " + path;
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    throw Error(what + ": cannot open: " + std::strerror(errno));
+  std::FILE *f = open_to_read(what, path);
   std::vector<unsigned char> buf;
   unsigned char block[1 << 16];
   std::size_t n;
@@ -216,17 +239,7 @@ Checkpoint read_checkpoint(const std::string &path) {
   if (failed)
     throw Error(what + ": read failed");
 
-  if (buf.size() < sizeof kMagic || std::memcmp(buf.data(), kMagic, sizeof kMagic) != 0)
-    throw Error(what + ": not a stencilc checkpoint (bad magic)");
-  if (buf.size() < 16 + 8)
-    throw Error(what + ": truncated (" + std::to_string(buf.size()) + " bytes)");
-  const auto version = get_le<std::uint32_t>(buf.data() + 8);
-  if (version != kVersion)
-    throw Error(what + ": checkpoint format version " + std::to_string(version) +
-                ", this executable reads version " + std::to_string(kVersion));
-  const std::size_t hlen = get_le<std::uint32_t>(buf.data() + 12);
-  if (16 + hlen + 8 > buf.size())
-    throw Error(what + ": truncated (" + std::to_string(buf.size()) + " bytes)");
+  const std::size_t hlen = check_head(what, buf.data(), buf.size());
   Fnv fnv;
   fnv.add(buf.data(), buf.size() - 8);
   if (fnv.h != get_le<std::uint64_t>(buf.data() + buf.size() - 8))
@@ -287,6 +300,66 @@ Checkpoint read_checkpoint(const std::string &path) {
     throw Error(what + ": corrupt: " + std::to_string(buf.size() - 8 - at) +
                 " bytes after the grids");
   return c;
+}
+
+void check_identity(const std::string &path, const CheckpointHeader &h, const std::string &stencil,
+                    const std::string &fingerprint) {
+  const std::string what = "--restart " + path;
+  if (h.stencil != stencil)
+    throw Error(what + ": a checkpoint of stencil '" + h.stencil + "', not '" + stencil + "'");
+  if (h.fingerprint != fingerprint)
+    throw Error(what + ": a checkpoint of another version of " + h.stencil +
+                " or other param values (fingerprint " + h.fingerprint + ", this run " +
+                fingerprint + ")");
+}
+
+void check_checkpoint(const std::string &path, const std::string &stencil,
+                      const std::string &fingerprint) {
+  const std::string what = "--restart " + path;
+  std::FILE *f = open_to_read(what, path);
+  std::vector<unsigned char> head(16);
+  std::size_t size = 0;
+  std::string text;
+  Fnv fnv;
+  std::uint64_t stored = 0;
+  try {
+    std::fseek(f, 0, SEEK_END);
+    size = static_cast<std::size_t>(std::ftell(f));
+    std::rewind(f);
+    head.resize(std::fread(head.data(), 1, head.size(), f));
+    const std::size_t hlen = check_head(what, head.data(), size);
+    text.resize(hlen);
+    if (std::fread(text.data(), 1, hlen, f) != hlen)
+      throw Error(what + ": read failed");
+    fnv.add(head.data(), head.size());
+    fnv.add(text.data(), text.size());
+    // The grids, a block at a time: nothing of their size is allocated.
+    std::size_t left = size - 16 - hlen - 8, n = 0;
+    unsigned char block[1 << 16];
+    while (left > 0 && (n = std::fread(block, 1, std::min(left, sizeof block), f)) > 0) {
+      fnv.add(block, n);
+      left -= n;
+    }
+    unsigned char tail[8] = {};
+    if (left > 0 || std::fread(tail, 1, 8, f) != 8)
+      throw Error(what + ": read failed");
+    stored = get_le<std::uint64_t>(tail);
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
+  std::fclose(f);
+  if (fnv.h != stored)
+    throw Error(what + ": truncated or corrupt (checksum mismatch)");
+  CheckpointHeader h;
+  try {
+    const auto j = nlohmann::json::parse(text);
+    h.stencil = j.at("stencil").get<std::string>();
+    h.fingerprint = j.at("fingerprint").get<std::string>();
+  } catch (const nlohmann::json::exception &e) {
+    throw Error(what + ": corrupt header (" + e.what() + ")");
+  }
+  check_identity(path, h, stencil, fingerprint);
 }
 
 template <typename T>

@@ -95,20 +95,13 @@ std::int64_t restart_from(Program &program, const std::string &path) {
   std::vector<double> carried;
   on_root(program, [&] {
     c = read_checkpoint(path);
-    const std::string what = "--restart " + path;
     const CheckpointHeader &h = c.header;
-    if (h.stencil != program.name())
-      throw Error(what + ": a checkpoint of stencil '" + h.stencil + "', not '" + program.name() +
-                  "'");
-    if (h.fingerprint != program.fingerprint())
-      throw Error(what + ": a checkpoint of another version of " + h.stencil +
-                  " or other param values (fingerprint " + h.fingerprint + ", this run " +
-                  program.fingerprint() + ")");
+    check_identity(path, h, program.name(), program.fingerprint());
     bool same = c.grids.size() == names.size();
     for (std::size_t i = 0; same && i < names.size(); ++i)
       same = grid_name(c.grid(i)) == names[i];
     if (!same || h.state.size() != program.run_state().size() || h.step < 0)
-      throw Error(what + ": corrupt: its grids or state do not match " + h.stencil);
+      throw Error("--restart " + path + ": corrupt: its grids or state do not match " + h.stencil);
     carried = h.state;
     carried.insert(carried.begin(), static_cast<double>(h.step));
   });
