@@ -10,8 +10,8 @@
 #   cuda     poisson_jacobi on cuda through the CPU execution layer, restarted mid-run
 #   mpi      heat3d on mpi-openmp: the checkpoint is the same bytes on 1 and 4 ranks, one written
 #            by 4 ranks restarts on 1 and vice versa, and a bad file is one error on 4 ranks
-#   mpi_until poisson_jacobi on mpi-openmp, 1 and 4 ranks: restarted mid-run, stops at the same
-#            iteration with the same reductions
+#   mpi_until poisson_jacobi on mpi-openmp, 4 ranks: restarted mid-run, stops at the same
+#            iteration with the same reductions (1 rank: the mpi case)
 # Usage: checkpoint.sh STENCILC SAMPLES_DIR CASE
 set -euo pipefail
 stencilc=$1
@@ -105,20 +105,16 @@ cuda)
 mpi)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
   args=(--set NX=16 --set NY=16 --set NZ=16 --init-random 2 --json)
+  # A run of 10 steps with a checkpoint after every 4 (the last is the final state), and one
+  # at step 4 from a shorter run, on 1 and 4 ranks: the same bytes.
   for np in 1 4; do
     "${mpirun[@]}" -np $np "$tmp/heat" "${args[@]}" --steps 10 --save "u=$tmp/full$np.npy" \
-      >"$tmp/full$np.json"
-    "${mpirun[@]}" -np $np "$tmp/heat" "${args[@]}" --steps 10 --checkpoint "$tmp/c$np.ckpt" \
-      --every 4 --save "u=$tmp/u8_$np.npy" >/dev/null
-  done
-  cmp "$tmp/full1.npy" "$tmp/full4.npy" || fail "1 and 4 ranks differ"
-  # The last checkpoint of an --every 4 run of 10 steps is the final state; one at step 4
-  # comes from a shorter run.
-  cmp "$tmp/c1.ckpt" "$tmp/c4.ckpt" || fail "the checkpoints of 1 and 4 ranks differ"
-  for np in 1 4; do
+      --checkpoint "$tmp/c$np.ckpt" --every 4 >"$tmp/full$np.json"
     "${mpirun[@]}" -np $np "$tmp/heat" "${args[@]}" --steps 4 --checkpoint "$tmp/m$np.ckpt" \
       >/dev/null
   done
+  cmp "$tmp/full1.npy" "$tmp/full4.npy" || fail "1 and 4 ranks differ"
+  cmp "$tmp/c1.ckpt" "$tmp/c4.ckpt" || fail "the checkpoints of 1 and 4 ranks differ"
   cmp "$tmp/m1.ckpt" "$tmp/m4.ckpt" || fail "the step-4 checkpoints of 1 and 4 ranks differ"
   # Written by 4, restarted on 1, and the other way round.
   "${mpirun[@]}" -np 1 "$tmp/heat" "${args[@]}" --steps 10 --restart "$tmp/m4.ckpt" \
@@ -142,14 +138,11 @@ mpi)
   [ "$(grep -c '^error: ' "$tmp/out")" -eq 1 ] || fail "other params on 4 ranks: not one error"
   grep -q "^error: --restart $tmp/m4.ckpt: a checkpoint of another version of heat3d or other param values (fingerprint [0-9a-f]*, this run [0-9a-f]*)\$" \
     "$tmp/out" || fail "other params on 4 ranks: wrong message"
-  expect_error "--restart $tmp/m4.ckpt: the checkpoint is at step 4, beyond the run's 3 steps (--steps counts the whole run, the steps before the checkpoint too)" \
-    "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}" --steps 3 --restart "$tmp/m4.ckpt"
   expect_error "--checkpoint $tmp/no/dir/c.ckpt: cannot open for writing: No such file or directory" \
     "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}" --checkpoint "$tmp/no/dir/c.ckpt"
   ;;
 mpi_until)
   "$stencilc" build "$samples/poisson_jacobi.stn" --target mpi-openmp -o "$tmp/pj" >/dev/null
-  until_restart np1 "${mpirun[@]}" -np 1 "$tmp/pj"
   until_restart np4 "${mpirun[@]}" -np 4 "$tmp/pj"
   ;;
 *)
