@@ -54,6 +54,15 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   }
   d.set("params", params);
   d.set("param_list", param_list);
+  // A checkpoint's fingerprint: the IR's hash and the values of the params.
+  d.set("program_hash", ir::program_hash(p));
+  std::string param_texts;
+  for (const auto &q : p.params)
+    param_texts += fmt::format("{}{{\"{}\", stencilc::param_text(static_cast<{}>(params.{}))}}",
+                               param_texts.empty() ? "" : ", ", q.name,
+                               q.type == ir::Type::Int ? "std::int64_t" : "double", q.name);
+  d.set("param_texts", param_texts);
+  d.set("state_size", std::to_string(3 * p.reductions.size() + 1));
 
   mus::data grids{mus::data::type::list};
   std::string names, list;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "stencilc/boundary.h"
+#include "stencilc/checkpoint.h"
 #include "stencilc/error.h"
 #include "stencilc/npy.h"
 
@@ -203,6 +204,40 @@ std::vector<std::pair<std::string, double>> Interpreter::reductions() const {
   for (std::size_t i = 0; i < prog_.reductions.size(); ++i)
     out.emplace_back(prog_.reductions[i].name, reduction_[i]);
   return out;
+}
+
+std::string Interpreter::fingerprint() const {
+  std::vector<std::pair<std::string, std::string>> values;
+  for (std::size_t i = 0; i < prog_.params.size(); ++i)
+    values.emplace_back(prog_.params[i].name, prog_.params[i].type == ir::Type::Int
+                                                  ? stencilc::param_text(params_[i].i)
+                                                  : stencilc::param_text(params_[i].d));
+  return stencilc::fingerprint(ir::program_hash(prog_), values);
+}
+
+std::vector<double> Interpreter::run_state() const {
+  std::vector<double> s;
+  for (std::size_t i = 0; i < reduction_.size(); ++i)
+    s.insert(s.end(), {reduction_[i], reduction_first_[i], reduced_[i] ? 1.0 : 0.0});
+  s.push_back(converged_ ? 1.0 : 0.0);
+  return s;
+}
+
+void Interpreter::set_run_state(const std::vector<double> &s) {
+  if (s.size() != 3 * reduction_.size() + 1)
+    throw stencilc::Error(
+        fmt::format("a run state of {} values, not {}", s.size(), 3 * reduction_.size() + 1));
+  for (std::size_t i = 0; i < reduction_.size(); ++i) {
+    reduction_[i] = s[3 * i];
+    reduction_first_[i] = s[3 * i + 1];
+    reduced_[i] = s[3 * i + 2] != 0;
+  }
+  converged_ = s.back() != 0;
+}
+
+// The interpreter refills ghost cells before every read, so the interior is all there is.
+void Interpreter::restore(const std::string &grid, const stencilc::GridRef &whole) {
+  std::visit([&](auto &g) { stencilc::restore_grid(g, whole); }, grids_[grid_index(grid)]);
 }
 
 ir::Scalar Interpreter::at(int grid, const std::array<std::int64_t, 4> &p) const {

@@ -37,6 +37,10 @@ public:
   bool has_condition() const override { return prog_.until != nullptr; }
   bool converged() const override { return converged_; }
   std::vector<std::pair<std::string, double>> reductions() const override;
+  std::string fingerprint() const override;
+  std::vector<double> run_state() const override;
+  void set_run_state(const std::vector<double> &state) override;
+  void restore(const std::string &grid, const stencilc::GridRef &whole) override;
 
   /// Value of grid g at a point (in the grid's type), for tests.
   ir::Scalar at(int grid, const std::array<std::int64_t, 4> &point) const;

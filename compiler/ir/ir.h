@@ -224,5 +224,8 @@ std::set<int> grids_written(const std::vector<Stmt> &body);
 /// Readable dump of the program (for --print-ir and tests).
 std::string print(const Program &p);
 std::string print(const Program &p, const ExprPtr &e);
+/// The program's part of a checkpoint's fingerprint (stencilc/checkpoint.h): a hash of print(p),
+/// so the interpreter and every target agree on it and no source path enters it.
+std::string program_hash(const Program &p);
 
 } // namespace stc::ir

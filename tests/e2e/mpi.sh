@@ -15,27 +15,8 @@ set -euo pipefail
 stencilc=$1
 samples=$2
 case=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mpirun=(mpirun --allow-run-as-root --oversubscribe)
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-# Exactly one line starting with "error: ", equal to $2, and exit code 1, for the command after.
-expect_error() {
-  local want=$1
-  shift
-  local rc=0
-  timeout 60 "$@" >"$tmp/out" 2>&1 || rc=$?
-  cat "$tmp/out"
-  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1: $*"
-  local n
-  n=$(grep -c '^error: ' "$tmp/out" || true)
-  [ "$n" -eq 1 ] || fail "$n error lines, expected 1: $*"
-  grep -qxF "error: $want" "$tmp/out" || fail "expected 'error: $want'"
-}
+# shellcheck source=mpi_common.sh
+source "$(dirname "$0")/mpi_common.sh"
 
 case $case in
 bytes)

@@ -22,6 +22,9 @@ struct RunOptions {
   std::string plan;                                       // --plan KEY=VALUE,... (raw)
   bool json = false;                                      // --json
   std::optional<std::uint64_t> init_random;               // --init-random SEED
+  std::string checkpoint;                                 // --checkpoint FILE
+  std::int64_t checkpoint_every = 0;                      // --every N (N >= 1; 0: at the end)
+  std::string restart;                                    // --restart FILE
 };
 
 /// Adds the run options to a CLI11 app (used by the stencilc driver and by parse_run_options).

@@ -14,6 +14,10 @@ class Program;
 /// The file of a .npy time series at `step`: "out.npy" -> "out_000040.npy" (at least six
 /// digits; the name without its extension, then the extension).
 std::string npy_series_path(const std::string &path, std::int64_t step);
+/// Fails before a run rather than after it: throws stencilc::Error ("PATH: cannot open for
+/// writing: ...") unless the file's directory exists and is writable and the file is not a
+/// directory. The words are those of the .npy writer.
+void check_writable(const std::string &path);
 /// The dataset of a grid at `step` in an HDF5 time series: "/u/000040".
 std::string h5_series_dataset(const std::string &grid, std::int64_t step);
 

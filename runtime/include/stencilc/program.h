@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "stencilc/error.h"
 #include "stencilc/grid.h"
 
 namespace stencilc {
@@ -51,6 +52,27 @@ public:
   /// sent (collective: every rank calls it).
   virtual int ranks() const { return 0; }
   virtual std::int64_t messages() const { return 0; }
+
+  // Checkpoints (checkpoint.h, execute()). A program without a fingerprint has none.
+  /// The program's identity for checkpoints: stencilc::fingerprint() of its IR and param values.
+  virtual std::string fingerprint() const { return {}; }
+  /// The scalars a run carries from one step to the next besides its grids: for every
+  /// reduction its latest value, its first value (first(r)) and whether it was computed (1 or
+  /// 0), then whether the last run converged.
+  virtual std::vector<double> run_state() const { return {}; }
+  virtual void set_run_state(const std::vector<double> &state) { (void)state; }
+  /// Replaces a grid's interior with `whole`'s (the whole grid, no halo; MPI: rank 0's is
+  /// scattered, the others pass a null pointer). Collective. Throws stencilc::Error for an
+  /// unknown grid or a `whole` of another type or shape.
+  virtual void restore(const std::string &grid, const GridRef &whole) { (void)grid, (void)whole; }
+  /// MPI: rank 0's `values` on every rank; elsewhere `values`. Collective.
+  virtual std::vector<double> broadcast(std::vector<double> values) const { return values; }
+  /// Throws on every rank if rank 0's `message` is not empty: a file only rank 0 reads or
+  /// writes gives every rank the same verdict (MPI: CollectiveError). Collective.
+  virtual void agree(const std::string &message) const {
+    if (!message.empty())
+      throw Error(message);
+  }
 };
 
 } // namespace stencilc

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <set>
 
+#include "stencilc/checkpoint.h"
 #include "stencilc/error.h"
 #include "stencilc/history.h"
 #include "stencilc/output.h"
@@ -22,12 +24,15 @@ struct RunResult {
   double seconds = 0; // in program.run() only
 };
 
-// Runs `steps` steps in chunks, for what has to happen between them: a series entry after
-// every `every` steps, a history line after every step, the progress line. run(n) composes
-// (n steps in two calls compute what one call does), so the chunks change no result.
-RunResult run_in_chunks(Program &program, std::int64_t steps, std::int64_t every,
-                        RunOutputs &outputs, History *history, Progress &progress, Clock &clock) {
-  RunResult r;
+// Runs from step `r.done` to `steps` in chunks, for what has to happen between them: a series
+// entry after every `every` steps, a checkpoint after every `ckpt_every` steps, a history line
+// after every step, the progress line. Steps count from the start of the run (a restart's too),
+// so a restarted run writes the same entries. run(n) composes (n steps in two calls compute
+// what one call does), so the chunks change no result.
+void run_in_chunks(Program &program, std::int64_t steps, std::int64_t every,
+                   std::int64_t ckpt_every, RunOutputs &outputs,
+                   const std::function<void(std::int64_t)> &checkpoint, History *history,
+                   Progress &progress, Clock &clock, RunResult &r) {
   ChunkSizer sizer;
   while (r.done < steps) {
     std::int64_t n = steps - r.done;
@@ -37,6 +42,8 @@ RunResult run_in_chunks(Program &program, std::int64_t steps, std::int64_t every
       n = std::min(n, sizer.next());
     if (every)
       n = std::min(n, every - r.done % every);
+    if (ckpt_every)
+      n = std::min(n, ckpt_every - r.done % ckpt_every);
     Timer timer; // the summary's time is real even under the test clock
     const double start = clock.seconds();
     const std::int64_t got = program.run(n);
@@ -47,12 +54,63 @@ RunResult run_in_chunks(Program &program, std::int64_t steps, std::int64_t every
     r.done += got;
     if (every && got > 0 && r.done % every == 0)
       outputs.write(program, r.done);
+    if (ckpt_every && got > 0 && r.done % ckpt_every == 0)
+      checkpoint(r.done);
     progress.update(r.done);
     // A `run until` program whose condition held stops here, as one run(steps) would.
     if (got < n || (program.has_condition() && program.converged()))
       break;
   }
-  return r;
+}
+
+// A file only rank 0 touches: its error, if any, becomes every rank's (Program::agree).
+template <typename F> void on_root(const Program &program, F &&f) {
+  std::string error;
+  if (program.writes_files()) {
+    try {
+      f();
+    } catch (const Error &e) {
+      error = e.what();
+    }
+  }
+  program.agree(error);
+}
+
+// Writes the checkpoint after `step` steps (collective: the grids are gathered to rank 0).
+void write_checkpoint_of(const Program &program, const std::string &path, std::int64_t step) {
+  std::vector<GridRef> grids;
+  for (const auto &n : program.grid_names())
+    grids.push_back(program.grid(n));
+  on_root(program, [&] {
+    write_checkpoint(path, {program.name(), program.fingerprint(), step, program.run_state()},
+                     grids);
+  });
+}
+
+// Rank 0 reads and checks the checkpoint, every rank gets its verdict, step, state and (by
+// scatter) grids. Returns the step it was written at.
+std::int64_t restart_from(Program &program, const std::string &path) {
+  Checkpoint c;
+  const std::vector<std::string> names = program.grid_names();
+  std::vector<double> carried;
+  on_root(program, [&] {
+    c = read_checkpoint(path);
+    const CheckpointHeader &h = c.header;
+    check_identity(path, h, program.name(), program.fingerprint());
+    bool same = c.grids.size() == names.size();
+    for (std::size_t i = 0; same && i < names.size(); ++i)
+      same = grid_name(c.grid(i)) == names[i];
+    if (!same || h.state.size() != program.run_state().size() || h.step < 0)
+      throw Error("--restart " + path + ": corrupt: its grids or state do not match " + h.stencil);
+    carried = h.state;
+    carried.insert(carried.begin(), static_cast<double>(h.step));
+  });
+  carried = program.broadcast(carried);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    program.restore(names[i], c.grids.empty() ? GridRef(static_cast<const Grid<float> *>(nullptr))
+                                              : c.grid(i));
+  program.set_run_state(std::vector<double>(carried.begin() + 1, carried.end()));
+  return static_cast<std::int64_t>(carried.front());
 }
 
 } // namespace
@@ -76,6 +134,12 @@ void check_run_options(const Program &program, const RunOptions &opts) {
   if (opts.save_every < 0 || (opts.save_every > 0 && opts.saves.empty()))
     throw Error("--save-every " + std::to_string(opts.save_every) +
                 ": needs N >= 1 and at least one --save");
+  if (opts.checkpoint_every < 0 || (opts.checkpoint_every > 0 && opts.checkpoint.empty()))
+    throw Error("--every " + std::to_string(opts.checkpoint_every) +
+                ": needs N >= 1 and --checkpoint");
+  if ((!opts.checkpoint.empty() || !opts.restart.empty()) && program.fingerprint().empty())
+    throw Error(std::string(opts.restart.empty() ? "--checkpoint" : "--restart") + ": target " +
+                program.target() + " does not write checkpoints");
   if (!opts.history.empty() && program.reductions().empty())
     throw Error("--history " + opts.history + ": " + program.name() +
                 " has no reductions to record (declare one with `reduce`)");
@@ -93,6 +157,8 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
     history = std::make_unique<History>(opts.history, reductions);
   }
   RunOutputs outputs(program, opts.saves, opts.save_every);
+  if (!opts.checkpoint.empty())
+    on_root(program, [&] { check_checkpoint_path(opts.checkpoint); });
 
   if (opts.init_random)
     program.init_random(*opts.init_random);
@@ -102,19 +168,40 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   const std::int64_t steps = opts.steps ? *opts.steps : program.default_steps();
   if (steps < 0)
     throw Error("the step count is " + std::to_string(steps) + "; it must be at least 0");
+  // A restart replaces every grid and the carried state; --steps still counts from step 0.
+  RunResult r;
+  if (!opts.restart.empty()) {
+    r.done = restart_from(program, opts.restart);
+    if (r.done > steps)
+      program.agree("--restart " + opts.restart + ": the checkpoint is at step " +
+                    std::to_string(r.done) + ", beyond the run's " + std::to_string(steps) +
+                    " steps (--steps counts the whole run, the steps before the checkpoint too)");
+  }
+  const std::int64_t start = r.done;
+  // A `run until` checkpointed after its condition held has nothing left to do.
+  const bool finished = start > 0 && program.has_condition() && program.converged();
   Clock clock = Clock::from_environment();
   Progress progress(program.name(), steps, program.has_condition(),
                     !opts.json && program.writes_files() && ::isatty(STDERR_FILENO), clock);
-  RunResult r;
+  std::int64_t checkpointed = -1; // the step of the latest checkpoint written
+  const auto checkpoint = [&](std::int64_t step) {
+    write_checkpoint_of(program, opts.checkpoint, step);
+    checkpointed = step;
+  };
   // Every rank of an MPI program takes the same chunks (its reductions agree on every rank).
-  if (progress.enabled() || opts.save_every || !opts.history.empty()) {
-    r = run_in_chunks(program, steps, opts.save_every, outputs, history.get(), progress, clock);
-  } else {
+  const bool chunked =
+      progress.enabled() || opts.save_every || opts.checkpoint_every || !opts.history.empty();
+  if (!finished && chunked) {
+    run_in_chunks(program, steps, opts.save_every, opts.checkpoint_every, outputs, checkpoint,
+                  history.get(), progress, clock, r);
+  } else if (!finished) {
     Timer timer;
-    r.done = program.run(steps);
+    r.done += program.run(steps - start);
     r.seconds = timer.seconds();
   }
   progress.finish();
+  if (!opts.checkpoint.empty() && checkpointed != r.done)
+    checkpoint(r.done);
 
   if (outputs.last_step() != r.done) // the final state (a series' last entry)
     outputs.write(program, r.done);
@@ -128,7 +215,7 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.plan = program.plan();
   s.steps = r.done;
   s.seconds = r.seconds;
-  s.cell_updates = program.cell_updates_per_step() * static_cast<double>(r.done);
+  s.cell_updates = program.cell_updates_per_step() * static_cast<double>(r.done - start);
   s.until = program.has_condition();
   s.converged = program.converged();
   s.reductions = program.reductions();

@@ -89,6 +89,21 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
                  "write every reduction's value after every step to a CSV file (the run then "
                  "goes one step at a time: temporal plans run unblocked)")
       ->type_name("FILE.csv");
+  CLI::Option *checkpoint =
+      app.add_option("--checkpoint", opts.checkpoint,
+                     "write a checkpoint of the run (every grid, the step, the reductions) to "
+                     "FILE at the end, and after every N steps with --every; written to FILE.tmp "
+                     "then renamed, so an interrupted write leaves the previous one")
+          ->type_name("FILE");
+  app.add_option("--every", opts.checkpoint_every,
+                 "write the --checkpoint after every N steps (and at the end)")
+      ->type_name("N")
+      ->needs(checkpoint)
+      ->check(at_least(1));
+  app.add_option("--restart", opts.restart,
+                 "continue from a checkpoint of the same program and params: --steps still "
+                 "counts the whole run, so it ends as a run that never stopped")
+      ->type_name("FILE");
   app.add_option("--plan", opts.plan, "override the optimizer's plan")->type_name("KEY=VALUE,...");
   app.add_flag("--json", opts.json, "print a one-line JSON summary");
   app.add_option_function<std::uint64_t>(

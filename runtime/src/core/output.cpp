@@ -24,8 +24,8 @@ std::string step_digits(std::int64_t step) {
   return buf;
 }
 
-// Fails before the run rather than after it: the file's directory must exist and be writable,
-// and the file must not be a directory. The words are those of the .npy writer.
+} // namespace
+
 void check_writable(const std::string &path) {
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
@@ -38,8 +38,6 @@ void check_writable(const std::string &path) {
   if (err)
     throw Error(path + ": cannot open for writing: " + std::strerror(err));
 }
-
-} // namespace
 
 std::string npy_series_path(const std::string &path, std::int64_t step) {
   const std::size_t slash = path.find_last_of('/');

@@ -342,18 +342,36 @@ double Cart::max(double local) const {
   return r;
 }
 
-void Cart::agree(const std::string &message) const {
-  int n = rank_ == 0 ? static_cast<int>(message.size()) : 0;
-  check(MPI_Bcast(&n, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+namespace {
+
+void agree_over(MPI_Comm comm, const std::string &message) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int n = rank == 0 ? static_cast<int>(message.size()) : 0;
+  check(MPI_Bcast(&n, 1, MPI_INT, 0, comm), "MPI_Bcast");
   if (n == 0)
     return;
-  std::string text = rank_ == 0 ? message : std::string(static_cast<std::size_t>(n), ' ');
-  check(MPI_Bcast(text.data(), n, MPI_CHAR, 0, comm_), "MPI_Bcast");
+  std::string text = rank == 0 ? message : std::string(static_cast<std::size_t>(n), ' ');
+  check(MPI_Bcast(text.data(), n, MPI_CHAR, 0, comm), "MPI_Bcast");
   throw CollectiveError(text);
 }
 
+} // namespace
+
+void agree_world(const std::string &message) { agree_over(MPI_COMM_WORLD, message); }
+
+void Cart::agree(const std::string &message) const { agree_over(comm_, message); }
+
 double Cart::broadcast(double v) const {
   check(MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm_), "MPI_Bcast");
+  return v;
+}
+
+std::vector<double> Cart::broadcast(std::vector<double> v) const {
+  int n = static_cast<int>(v.size());
+  check(MPI_Bcast(&n, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+  v.resize(static_cast<std::size_t>(n));
+  check(MPI_Bcast(v.data(), n, MPI_DOUBLE, 0, comm_), "MPI_Bcast");
   return v;
 }
 

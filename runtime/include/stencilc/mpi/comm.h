@@ -53,6 +53,10 @@ public:
 /// The rank in MPI_COMM_WORLD (0 before MPI_Init).
 int world_rank();
 
+/// Every rank throws CollectiveError(message of rank 0) if rank 0's `message` is not empty, over
+/// MPI_COMM_WORLD: for what is checked before the process grid exists. Collective.
+void agree_world(const std::string &message);
+
 /// Prints "error: rank R: message" and ends every rank of the job (MPI_Abort, exit 1).
 [[noreturn]] void abort_job(const std::string &message);
 
@@ -133,6 +137,8 @@ public:
   void agree(const std::string &message) const;
   /// Rank 0's value on every rank.
   double broadcast(double v) const;
+  /// Rank 0's values (and their count) on every rank.
+  std::vector<double> broadcast(std::vector<double> v) const;
 
 private:
   /// Every rank's `local`, in rank order, on every rank.
