@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The mpi-openmp executables under real mpirun, beyond verify (tests/e2e/CMakeLists.txt):
 #   bytes  the .npy and .h5 files of a run (and a --save-every series) are the same bytes on 1,
-#          2 and 4 ranks, and a --load of them
-#          on 4 ranks (a scatter) saves them back unchanged (a gather)
+#          2, 3 and 4 ranks (uneven blocks, x split too) and as the interpreter writes them; a
+#          --load of them on 4 ranks saves them back unchanged and runs on as the interpreter
 #   errors what every rank finds alike -- a split that does not fit, a --procs that does not
 #          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
 #          before anything is allocated or run
@@ -41,25 +41,45 @@ case $case in
 bytes)
   "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
   sizes=(--set N=13 --steps 7 --init-random 3)
-  # Each rank count writes the same file names in its own directory (an XDMF file names its
-  # HDF5 file).
-  for np in 1 2 4; do
-    mkdir "$tmp/$np"
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/$np/u.npy" \
-      --save "r=$tmp/$np/r.npy" --save "b=$tmp/$np/b.h5" >"$tmp/$np/sum.json"
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$np/s.h5" --save-every 3 \
-      >/dev/null
+  # Each run writes the same file names in its own directory (an XDMF file names its HDF5
+  # file): 1 to 4 ranks (13 cells split unevenly), and 3 ranks splitting x (rows cut in three).
+  runs=(1 2 3 4 3x)
+  for run in "${runs[@]}"; do
+    np=${run%x}
+    procs=()
+    [ "$run" = 3x ] && procs=(--procs 3x1x1)
+    mkdir "$tmp/$run"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" "${procs[@]}" --save "u=$tmp/$run/u.npy" \
+      --save "r=$tmp/$run/r.npy" --save "b=$tmp/$run/b.h5" >/dev/null
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" "${procs[@]}" --save "u=$tmp/$run/s.h5" \
+      --save "r=$tmp/$run/s.h5" --save-every 3 >/dev/null
   done
-  for np in 2 4; do
+  # The interpreter writes the whole grids with the core's serial writers: the same bytes.
+  mkdir "$tmp/interp"
+  "$stencilc" run "$samples/poisson_rbgs.stn" "${sizes[@]}" --save "u=$tmp/interp/u.npy" \
+    --save "r=$tmp/interp/r.npy" --save "b=$tmp/interp/b.h5" >/dev/null
+  "$stencilc" run "$samples/poisson_rbgs.stn" "${sizes[@]}" --save "u=$tmp/interp/s.h5" \
+    --save "r=$tmp/interp/s.h5" --save-every 3 >/dev/null
+  for run in interp "${runs[@]:1}"; do
     for f in u.npy r.npy b.h5 b.xmf s.h5 s.xmf; do
-      cmp "$tmp/1/$f" "$tmp/$np/$f" || fail "$f differs between 1 and $np ranks"
+      cmp "$tmp/1/$f" "$tmp/$run/$f" || fail "$f differs between 1 rank and $run"
     done
   done
-  # Scatter and gather: load on 4 ranks (split 2x2x1, uneven), no step, save.
+  # Loads on 4 ranks (split 2x2x1, uneven) of files written on 1: saved back unchanged, and
+  # run on from them as the interpreter does.
   "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/1/u.npy" \
     --save "u=$tmp/back.npy" >/dev/null
   cmp "$tmp/1/u.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
-  echo "same bytes on 1, 2 and 4 ranks; load and save on 4 ranks round-trip"
+  for ext in npy h5; do
+    [ $ext = npy ] && src=$tmp/1/u.npy || src=$tmp/1/b.h5
+    [ $ext = npy ] && grid=u || grid=b
+    "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 3 --procs 2x2x1 \
+      --load "$grid=$src" --save "u=$tmp/more4.$ext" >/dev/null
+    "$stencilc" run "$samples/poisson_rbgs.stn" --set N=13 --steps 3 --load "$grid=$src" \
+      --save "u=$tmp/more1.$ext" >/dev/null
+    cmp "$tmp/more1.$ext" "$tmp/more4.$ext" || fail "a run from a loaded .$ext differs on 4 ranks"
+  done
+  echo "same bytes on 1 to 4 ranks and in the interpreter; loads on 4 ranks of files from 1"
   ;;
 errors)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
@@ -76,6 +96,17 @@ errors)
   "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.npy" >/dev/null
   expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
     "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
+  # A .npy cut short, HDF5 files that are not HDF5, cut short, of the wrong shape: the message
+  # of the interpreter (the core's serial readers), once.
+  head -c -100 "$tmp/u8.npy" >"$tmp/cut.npy"
+  "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.h5" >/dev/null
+  head -c -100 "$tmp/u8.h5" >"$tmp/cut.h5"
+  cp "$tmp/bad.npy" "$tmp/bad.h5"
+  for f in cut.npy bad.h5 cut.h5 u8.h5; do
+    args=(--set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/$f")
+    expect_error "$("$stencilc" run "$samples/heat3d.stn" "${args[@]}" 2>&1 | sed -n 's/^error: //p')" \
+      "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}"
+  done
   echo "every error: one line, exit 1"
   ;;
 procs)

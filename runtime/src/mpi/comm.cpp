@@ -352,6 +352,18 @@ void Cart::agree(const std::string &message) const {
   throw CollectiveError(text);
 }
 
+void Cart::agree_any(const std::string &message) const {
+  int mine = message.empty() ? size_ : rank_, first = size_;
+  check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  if (first == size_)
+    return;
+  int n = rank_ == first ? static_cast<int>(message.size()) : 0;
+  check(MPI_Bcast(&n, 1, MPI_INT, first, comm_), "MPI_Bcast");
+  std::string text = rank_ == first ? message : std::string(static_cast<std::size_t>(n), ' ');
+  check(MPI_Bcast(text.data(), n, MPI_CHAR, first, comm_), "MPI_Bcast");
+  throw CollectiveError(text);
+}
+
 double Cart::broadcast(double v) const {
   check(MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm_), "MPI_Bcast");
   return v;
@@ -362,39 +374,6 @@ template <typename T> Grid<T> global_grid(const Grid<T> &local, const Part &p) {
   return Grid<T>(local.name(), p.rank, p.global, Halos{0, 0, 0, 0});
 }
 } // namespace
-
-template <typename T>
-void load(const Cart &c, Grid<T> &local, const Part &p, const std::string &path) {
-  Grid<T> global;
-  std::string message;
-  if (c.root()) {
-    try {
-      global = global_grid(local, p);
-      load_grid(global, path);
-    } catch (const Error &e) {
-      message = e.what();
-    }
-  }
-  c.agree(message);
-  c.scatter(&global, local, p);
-}
-
-template <typename T>
-void save(const Cart &c, const Grid<T> &local, const Part &p, const std::string &path) {
-  Grid<T> global;
-  if (c.root())
-    global = global_grid(local, p);
-  c.gather(local, p, &global);
-  std::string message;
-  if (c.root()) {
-    try {
-      save_grid(global, path);
-    } catch (const Error &e) {
-      message = e.what();
-    }
-  }
-  c.agree(message);
-}
 
 template <typename T> double checksum(const Cart &c, const Grid<T> &local, const Part &p) {
   Grid<T> global;
@@ -464,8 +443,6 @@ Plan parse_run_plan(const std::string &text, const Plan &current, const std::str
   template void Cart::exchange(Grid<T> &, const Part &, int) const;                                \
   template void Cart::gather(const Grid<T> &, const Part &, Grid<T> *) const;                      \
   template void Cart::scatter(const Grid<T> *, Grid<T> &, const Part &) const;                     \
-  template void load(const Cart &, Grid<T> &, const Part &, const std::string &);                  \
-  template void save(const Cart &, const Grid<T> &, const Part &, const std::string &);            \
   template double checksum(const Cart &, const Grid<T> &, const Part &);                           \
   template void fill_random(Grid<T> &, const Part &, std::uint64_t, std::uint64_t);
 STENCILC_MPI_INSTANTIATE(float)
