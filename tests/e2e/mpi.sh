@@ -51,17 +51,17 @@ bytes)
     mkdir "$tmp/$run"
     "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" "${procs[@]}" --save "u=$tmp/$run/u.npy" \
       --save "r=$tmp/$run/r.npy" --save "b=$tmp/$run/b.h5" >/dev/null
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" "${procs[@]}" --save "u=$tmp/$run/s.h5" \
+    [ "$run" = 3x ] && continue # series: 1, 2 and 4 ranks
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$run/s.h5" \
       --save "r=$tmp/$run/s.h5" --save-every 3 >/dev/null
   done
   # The interpreter writes the whole grids with the core's serial writers: the same bytes.
   mkdir "$tmp/interp"
   "$stencilc" run "$samples/poisson_rbgs.stn" "${sizes[@]}" --save "u=$tmp/interp/u.npy" \
     --save "r=$tmp/interp/r.npy" --save "b=$tmp/interp/b.h5" >/dev/null
-  "$stencilc" run "$samples/poisson_rbgs.stn" "${sizes[@]}" --save "u=$tmp/interp/s.h5" \
-    --save "r=$tmp/interp/s.h5" --save-every 3 >/dev/null
   for run in interp "${runs[@]:1}"; do
     for f in u.npy r.npy b.h5 b.xmf s.h5 s.xmf; do
+      case $run:$f in interp:s.* | 3x:s.*) continue ;; esac # no series there
       cmp "$tmp/1/$f" "$tmp/$run/$f" || fail "$f differs between 1 rank and $run"
     done
   done
@@ -90,12 +90,11 @@ errors)
   "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.npy" >/dev/null
   expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
     "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
-  # A .npy cut short, HDF5 files cut short and of the wrong shape: the message of the
-  # interpreter (the core's serial readers), once.
+  # A .npy cut short, an HDF5 file of the wrong shape: the message of the interpreter (the
+  # core's serial readers), once. (tests/mpi has more bad files.)
   head -c -100 "$tmp/u8.npy" >"$tmp/cut.npy"
   "$stencilc" run "$samples/heat3d.stn" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.h5" >/dev/null
-  head -c -100 "$tmp/u8.h5" >"$tmp/cut.h5"
-  for f in cut.npy cut.h5 u8.h5; do
+  for f in cut.npy u8.h5; do
     args=(--set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/$f")
     expect_error "$("$stencilc" run "$samples/heat3d.stn" "${args[@]}" 2>&1 | sed -n 's/^error: //p')" \
       "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}"
