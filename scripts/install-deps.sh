@@ -26,6 +26,7 @@ packages=(
   python3                 # runs lit
   python3-numpy           # reading and writing the .npy grid files from Python
   libhdf5-dev             # HDF5 grid files (serial libhdf5)
+  libhdf5-openmpi-dev     # parallel HDF5 (Open MPI flavour): the MPI runtime's collective .h5 I/O
   python3-h5py            # tests and scripts/plot.py read the HDF5 files
   bsdutils                # script(1): tests run the progress line on a pseudo-terminal
   python3-matplotlib      # scripts/plot.py: pictures of grids and residual histories

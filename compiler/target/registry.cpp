@@ -32,11 +32,15 @@ std::vector<std::string> cpu_compiler(const CompileRequest &r) {
 }
 
 // What links the runtime core after the sources: the core, then what it links (libhdf5, the
-// paths separated by spaces), then the runtime's link flags (sanitizers).
-void add_core_libraries(std::vector<std::string> &cmd) {
+// paths separated by spaces: the serial library, or for the MPI targets the Open MPI flavour,
+// never both), then the runtime's link flags (sanitizers).
+void add_core_libraries(std::vector<std::string> &cmd, bool mpi = false) {
   cmd.push_back(runtime_library("core"));
-  const char *env = std::getenv("STENCILC_RT_LINK_LIBRARIES");
-  std::istringstream libs(env && *env ? env : STENCILC_RT_LINK_LIBRARIES);
+  const char *var = mpi ? "STENCILC_RT_MPI_LINK_LIBRARIES" : "STENCILC_RT_LINK_LIBRARIES";
+  const char *env = std::getenv(var);
+  std::istringstream libs(env && *env ? env
+                          : mpi       ? STENCILC_RT_MPI_LINK_LIBRARIES
+                                      : STENCILC_RT_LINK_LIBRARIES);
   for (std::string lib; libs >> lib;)
     cmd.push_back(lib);
   for (const char *f : {STENCILC_RT_LINK_FLAGS})
@@ -130,7 +134,7 @@ public:
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
     cmd.push_back(runtime_library("mpi")); // before the core it uses
-    add_core_libraries(cmd);
+    add_core_libraries(cmd, true);
     add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;

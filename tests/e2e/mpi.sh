@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The mpi-openmp executables under real mpirun, beyond verify (tests/e2e/CMakeLists.txt):
 #   bytes  the .npy and .h5 files of a run (and a --save-every series) are the same bytes on 1,
-#          2 and 4 ranks, and a --load of them
-#          on 4 ranks (a scatter) saves them back unchanged (a gather)
+#          2, 3 (splitting x) and 4 ranks (uneven blocks) and as the interpreter writes them; a
+#          --load of them on 4 ranks runs on as the interpreter and saves them back unchanged
 #   errors what every rank finds alike -- a split that does not fit, a --procs that does not
 #          match the job, a corrupt or missing --load file -- is one "error:" line and exit 1,
 #          before anything is allocated or run
@@ -22,25 +22,39 @@ case $case in
 bytes)
   "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
   sizes=(--set N=13 --steps 7 --init-random 3)
-  # Each rank count writes the same file names in its own directory (an XDMF file names its
-  # HDF5 file).
-  for np in 1 2 4; do
-    mkdir "$tmp/$np"
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --json --save "u=$tmp/$np/u.npy" \
-      --save "r=$tmp/$np/r.npy" --save "b=$tmp/$np/b.h5" >"$tmp/$np/sum.json"
-    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$np/s.h5" --save-every 3 \
-      >/dev/null
+  # Each run writes the same file names in its own directory (an XDMF file names its HDF5
+  # file): 1 to 4 ranks, 13 cells split unevenly (3 ranks split x: rows cut in three).
+  runs=(1 2 3x 4)
+  for run in "${runs[@]}"; do
+    np=${run%x}
+    procs=()
+    [ "$run" = 3x ] && procs=(--procs 3x1x1)
+    mkdir "$tmp/$run"
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" "${procs[@]}" --save "u=$tmp/$run/u.npy" \
+      --save "r=$tmp/$run/r.npy" --save "b=$tmp/$run/b.h5" >/dev/null
+    [ "$run" = 3x ] && continue # series: 1, 2 and 4 ranks
+    "${mpirun[@]}" -np $np "$tmp/rbgs" "${sizes[@]}" --save "u=$tmp/$run/s.h5" \
+      --save "r=$tmp/$run/s.h5" --save-every 3 >/dev/null
   done
-  for np in 2 4; do
+  # The interpreter writes the whole grids with the core's serial writers: the same bytes.
+  mkdir "$tmp/interp"
+  "$stencilc" run "$samples/poisson_rbgs.stn" "${sizes[@]}" --save "u=$tmp/interp/u.npy" \
+    --save "r=$tmp/interp/r.npy" --save "b=$tmp/interp/b.h5" >/dev/null
+  for run in interp "${runs[@]:1}"; do
     for f in u.npy r.npy b.h5 b.xmf s.h5 s.xmf; do
-      cmp "$tmp/1/$f" "$tmp/$np/$f" || fail "$f differs between 1 and $np ranks"
+      case $run:$f in interp:s.* | 3x:s.*) continue ;; esac # no series there
+      cmp "$tmp/1/$f" "$tmp/$run/$f" || fail "$f differs between 1 rank and $run"
     done
   done
-  # Scatter and gather: load on 4 ranks (split 2x2x1, uneven), no step, save.
-  "${mpirun[@]}" -np 4 "$tmp/rbgs" --set N=13 --steps 0 --procs 2x2x1 --load "u=$tmp/1/u.npy" \
-    --save "u=$tmp/back.npy" >/dev/null
-  cmp "$tmp/1/u.npy" "$tmp/back.npy" || fail "load then save on 4 ranks changed the grid"
-  echo "same bytes on 1, 2 and 4 ranks; load and save on 4 ranks round-trip"
+  # Loads on 4 ranks (split 2x2x1, uneven) of a .npy and an .h5 written on 1: the run goes on
+  # as the interpreter's from the same files, and b (read only) is saved back unchanged.
+  load=(--set N=13 --steps 3 --load "u=$tmp/1/u.npy" --load "b=$tmp/1/b.h5")
+  "${mpirun[@]}" -np 4 "$tmp/rbgs" "${load[@]}" --procs 2x2x1 --save "u=$tmp/u4.npy" \
+    --save "b=$tmp/back.h5" >/dev/null
+  "$stencilc" run "$samples/poisson_rbgs.stn" "${load[@]}" --save "u=$tmp/u1.npy" >/dev/null
+  cmp "$tmp/u1.npy" "$tmp/u4.npy" || fail "a run from loaded files differs on 4 ranks"
+  cmp "$tmp/1/b.h5" "$tmp/back.h5" || fail "load then save on 4 ranks changed the grid"
+  echo "same bytes on 1 to 4 ranks and in the interpreter; loads on 4 ranks of files from 1"
   ;;
 errors)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
@@ -57,6 +71,15 @@ errors)
   "${mpirun[@]}" -np 1 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.npy" >/dev/null
   expect_error "$(cd "$tmp" && "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy" 2>&1 | sed -n 's/^error: //p')" \
     "${mpirun[@]}" -np 4 "$tmp/heat" --set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/u8.npy"
+  # A .npy cut short, an HDF5 file of the wrong shape: the message of the interpreter (the
+  # core's serial readers), once. (tests/mpi has more bad files.)
+  head -c -100 "$tmp/u8.npy" >"$tmp/cut.npy"
+  "$stencilc" run "$samples/heat3d.stn" --set NX=8 --set NY=8 --set NZ=8 --steps 0 --save "u=$tmp/u8.h5" >/dev/null
+  for f in cut.npy u8.h5; do
+    args=(--set NX=9 --set NY=8 --set NZ=8 --load "u=$tmp/$f")
+    expect_error "$("$stencilc" run "$samples/heat3d.stn" "${args[@]}" 2>&1 | sed -n 's/^error: //p')" \
+      "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}"
+  done
   echo "every error: one line, exit 1"
   ;;
 procs)

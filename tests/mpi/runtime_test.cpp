@@ -3,14 +3,23 @@
 // and mixed faces, on every process grid the job's size can make that fits the grid, the ghost
 // cells after exchange + physical faces equal -- every one, corners included -- those
 // boundary.h fills on the whole grid; fill_random gives the whole grid's values; gather,
-// scatter and checksum see the whole grid; reductions agree on every rank.
+// scatter and checksum see the whole grid; reductions agree on every rank. The collective I/O
+// (io.h): every process grid writes the bytes the core's writers make of the whole grid (.npy
+// through MPI-IO, .h5 through parallel HDF5) and reads its block back from them.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "stencilc/boundary.h"
 #include "stencilc/mpi/comm.h"
+#include "stencilc/mpi/io.h"
+#include "stencilc/npy.h"
 
 namespace sm = stencilc::mpi;
 using stencilc::Extents;
@@ -184,6 +193,130 @@ TEST(MpiRuntime, RankZerosMessageIsEveryRanksError) {
     FAIL() << "no error";
   } catch (const sm::CollectiveError &e) {
     EXPECT_STREQ(e.what(), "bad file");
+  }
+}
+
+std::string file_bytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A directory rank 0 made, named on every rank.
+std::string shared_tmpdir(const sm::Cart &cart) {
+  char dir[] = "/tmp/mpi_io_test_XXXXXX";
+  if (cart.root() && !::mkdtemp(dir))
+    std::abort();
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, cart.comm());
+  return dir;
+}
+
+// The process grid splitting x most (uneven blocks, rows cut), and with `both` the one
+// splitting the slowest dimension most, write grid g of type T through io.h: the same bytes as
+// save_grid of the whole grid on one process, and each block reads back from them.
+template <typename T> int check_io(const Case &c, bool both) {
+  int checked = 0;
+  std::vector<std::vector<int>> fit;
+  for (const auto &procs : process_grids(world_size(), c.rank))
+    if (sm::split_error(procs, "g", c.rank, c.extent, c.halo).empty())
+      fit.push_back(procs);
+  if (fit.size() > 1)
+    fit.erase(fit.begin() + (both ? 1 : 0), fit.end() - 1);
+  for (const auto &procs : fit) {
+    SCOPED_TRACE(std::string(stencilc::type_name<T>()) + ", rank " + std::to_string(c.rank) +
+                 ", procs " + sm::procs_text(procs));
+    sm::Cart cart(c.rank, procs);
+    const sm::Part part = cart.part("g", c.rank, c.extent, c.halo, {});
+    Grid<T> g("g", c.rank, part.count, c.halo);
+    sm::fill_random(g, part, 5, 1);
+    const std::string dir = shared_tmpdir(cart);
+    for (const char *ext : {".npy", ".h5"}) {
+      SCOPED_TRACE(ext);
+      const std::string ours = dir + "/blocks" + ext, ref = dir + "/whole" + ext;
+      if (cart.root()) {
+        Grid<T> whole("g", c.rank, c.extent, Halos{0, 0, 0, 0});
+        stencilc::fill_random(whole, 5, 1);
+        stencilc::save_grid(whole, ref);
+      }
+      sm::save(cart, g, part, ours);
+      MPI_Barrier(cart.comm());
+      if (cart.root()) {
+        const std::string a = file_bytes(ref), b = file_bytes(ours);
+        EXPECT_FALSE(a.empty());
+        std::size_t i = 0;
+        while (i < a.size() && i < b.size() && a[i] == b[i])
+          ++i;
+        EXPECT_TRUE(a == b) << ours << " differs from " << ref << " from byte " << i;
+      }
+      Grid<T> back("g", c.rank, part.count, c.halo);
+      sm::load(cart, back, part, ref);
+      std::int64_t wrong = 0;
+      for (std::int64_t z = 0; z < g.extent(2); ++z)
+        for (std::int64_t y = 0; y < g.extent(1); ++y)
+          for (std::int64_t x = 0; x < g.extent(0); ++x)
+            wrong += back.at(x, y, z) != g.at(x, y, z);
+      EXPECT_EQ(wrong, 0) << "cells of the block read back from " << ref;
+    }
+    MPI_Barrier(cart.comm());
+    if (cart.root())
+      std::system(("rm -rf " + dir).c_str());
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(MpiRuntime, CollectiveIoWritesTheCoreWritersBytesOnEveryProcessGrid) {
+  const Case c1{1, {13, 1, 1, 1}, {2, 0, 0, 0}, {}};
+  const Case c2{2, {9, 7, 1, 1}, {1, 2, 0, 0}, {}};
+  const Case c3{3, {7, 6, 5, 1}, {1, 2, 1, 0}, {}};
+  const int checked = check_io<double>(c1, false) + check_io<double>(c2, false) +
+                      check_io<double>(c3, true) + check_io<float>(c3, false) +
+                      check_io<std::int32_t>(c3, false);
+  EXPECT_GT(checked, 0);
+}
+
+TEST(MpiRuntime, ABadFileIsOneErrorOnEveryRank) {
+  sm::Cart cart(1, {world_size()});
+  const sm::Part part = cart.part("g", 1, Extents{8, 1, 1, 1}, Halos{1, 0, 0, 0}, {});
+  Grid<double> g("g", 1, part.count, Halos{1, 0, 0, 0});
+  const std::string dir = shared_tmpdir(cart);
+  if (cart.root()) {
+    std::ofstream(dir + "/bad.npy") << "not numpy";
+    std::ofstream(dir + "/bad.h5") << "not HDF5 either";
+    stencilc::save_grid(Grid<double>("g", 1, Extents{9, 1, 1, 1}, Halos{}), dir + "/nine.h5");
+    const std::string nine = file_bytes(dir + "/nine.h5");
+    std::ofstream(dir + "/cut.h5", std::ios::binary) << nine.substr(0, nine.size() - 40);
+  }
+  MPI_Barrier(cart.comm());
+  for (const std::string &f : {"bad.npy", "none.npy", "nine.h5", "cut.h5", "bad.h5", "none.h5"}) {
+    try {
+      sm::load(cart, g, part, dir + "/" + f);
+      ADD_FAILURE() << f << ": no error";
+    } catch (const sm::CollectiveError &e) {
+      // The message of the core's reader of the whole grid.
+      std::string want;
+      try {
+        Grid<double> whole("g", 1, Extents{8, 1, 1, 1}, Halos{});
+        stencilc::load_grid(whole, dir + "/" + f);
+      } catch (const stencilc::Error &w) {
+        want = w.what();
+      }
+      EXPECT_EQ(e.what(), want);
+    }
+  }
+  MPI_Barrier(cart.comm());
+  if (cart.root())
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(MpiRuntime, AnyRanksMessageIsEveryRanksError) {
+  sm::Cart cart(1, {world_size()});
+  EXPECT_NO_THROW(cart.agree_any(""));
+  const int last = cart.size() - 1;
+  try {
+    cart.agree_any(cart.rank() == last ? "rank " + std::to_string(last) : "");
+    FAIL() << "no error";
+  } catch (const sm::CollectiveError &e) {
+    EXPECT_EQ(std::string(e.what()), "rank " + std::to_string(last));
   }
 }
 

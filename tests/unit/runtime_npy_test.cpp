@@ -294,6 +294,38 @@ TEST_F(RuntimeNpy, TruncatedAndLyingFiles) {
   EXPECT_CONTAINS(msg, "header length 4294967295 is too large");
 }
 
+// What the MPI runtime's parallel reader asks first: the header alone, with npy_read's verdict
+// (its checks of the data's size included) on every kind of bad file.
+TEST_F(RuntimeNpy, HeaderAloneHasNpyReadsVerdict) {
+  Grid<double> g("u", 2, {4, 3, 1, 1}, {0, 0, 0, 0});
+  save_grid(g, path("good.npy"));
+  const std::string good = read_raw(path("good.npy"));
+  const NpyHeader h = npy_read_header(path("good.npy"));
+  EXPECT_EQ(h.descr, "<f8");
+  EXPECT_TRUE(h.fortran_order);
+  EXPECT_EQ(h.shape, (std::vector<std::int64_t>{4, 3}));
+  EXPECT_EQ(h.data_offset, 128u);
+  EXPECT_EQ(npy_header(path("x.npy"), "<f8", true, {4, 3}), good.substr(0, 128));
+  std::string lie = good;
+  lie[8] = char(20);
+  const std::vector<std::string> bad = {"",
+                                        "\x93NUMPX",
+                                        good.substr(0, 9),
+                                        good.substr(0, 100),
+                                        good.substr(0, good.size() - 1),
+                                        good + "xx",
+                                        lie,
+                                        std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12)};
+  for (const std::string &content : bad) {
+    const std::string f = write_raw("bad.npy", content);
+    const std::string want = error_of([&] { npy_read(f); });
+    ASSERT_NE(want, "<no error>");
+    EXPECT_EQ(error_of([&] { npy_read_header(f); }), want);
+  }
+  EXPECT_EQ(error_of([&] { npy_read_header(path("none.npy")); }),
+            error_of([&] { npy_read(path("none.npy")); }));
+}
+
 TEST_F(RuntimeNpy, GarbageHeaders) {
   struct Case {
     std::string dict, expect;

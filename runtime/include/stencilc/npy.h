@@ -26,6 +26,30 @@ NpyArray npy_read(const std::string &path);
 void npy_write(const std::string &path, const std::string &descr, bool fortran_order,
                const std::vector<std::int64_t> &shape, const void *data, std::size_t bytes);
 
+/// The header npy_write and save_grid write before the data (magic, version 1.0, the dict padded
+/// to a multiple of 64 bytes). Throws stencilc::Error naming `path` for what it cannot write.
+std::string npy_header(const std::string &path, const std::string &descr, bool fortran_order,
+                       const std::vector<std::int64_t> &shape);
+
+/// A .npy file's header and where its data start.
+struct NpyHeader {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<std::int64_t> shape;
+  std::uint64_t data_offset = 0; // bytes before the data
+};
+
+/// Reads only the header of a regular .npy file, with npy_read's checks and messages (the
+/// data's size included): for readers of parts of the data (MPI-IO).
+NpyHeader npy_read_header(const std::string &path);
+
+/// load_grid's checks of a file's dtype, order and shape against a grid named `grid` whose
+/// element type is `type` (npy dtype `descr`) and extents `extents`: throws its messages.
+/// Either order it accepts stores x fastest, as grids do.
+void npy_check_grid(const std::string &path, const NpyHeader &h, const std::string &grid,
+                    const std::string &type, const std::string &descr,
+                    const std::vector<std::int64_t> &extents);
+
 /// save_grid and load_grid go by the file name: a path ending in .h5 or .hdf5 is an HDF5 file
 /// (h5_save_grid and h5_load_grid in hdf5.h), anything else a .npy file as described here.
 

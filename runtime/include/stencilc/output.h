@@ -7,9 +7,36 @@
 #include <utility>
 #include <vector>
 
+#include "stencilc/grid.h"
+
 namespace stencilc {
 
 class Program;
+
+/// An HDF5 file a distributed program writes where its grids are: each process writes its
+/// blocks, and every process makes every call alike (collective).
+class GridFile {
+public:
+  virtual ~GridFile() = default;
+  /// Writes grid `grid` as the dataset `dataset` ("/u", "/u/000040"). Returns the grid's block
+  /// on this process (the grid's name and element type, the block's extents).
+  virtual GridRef write(const std::string &dataset, const std::string &grid) = 0;
+  /// Pushes what was written to the file, so that readers see every dataset so far.
+  virtual void flush() = 0;
+  virtual void close() = 0;
+};
+
+/// What a Program whose grids are spread over processes (MPI) implements besides Program:
+/// RunOutputs then has every process write its blocks (Program::save, create_h5) rather than
+/// one process write grid(), which would gather every grid to it.
+class BlockOutput {
+public:
+  virtual ~BlockOutput() = default;
+  /// Creates the HDF5 file `path`, replacing an existing one (collective).
+  virtual std::unique_ptr<GridFile> create_h5(const std::string &path) const = 0;
+  /// A grid's global extents, x first.
+  virtual std::vector<std::int64_t> global_extents(const std::string &grid) const = 0;
+};
 
 /// The file of a .npy time series at `step`: "out.npy" -> "out_000040.npy" (at least six
 /// digits; the name without its extension, then the extension).

@@ -367,15 +367,17 @@ template <typename T> std::vector<std::int64_t> grid_shape(const Grid<T> &g) {
 
 } // namespace
 
-NpyArray npy_read(const std::string &path) {
-  std::vector<char> buf = read_file(path);
-  const std::size_t n = buf.size();
-  if (n == 0)
+namespace {
+
+// Checks the first `n` bytes of a .npy file of `size` bytes (n covers the header whenever the
+// file does) and parses its header; the data's size is checked against the file's.
+NpyHeader parse_npy(const std::string &path, const char *buf, std::size_t n, std::uint64_t size) {
+  if (size == 0)
     fail(path, "not a .npy file (it is empty)");
-  if (std::memcmp(buf.data(), kMagic, std::min(n, kMagicLen)) != 0)
+  if (std::memcmp(buf, kMagic, std::min(n, kMagicLen)) != 0)
     fail(path, "not a .npy file (bad magic; it should start with \\x93NUMPY)");
-  if (n < kMagicLen + 2)
-    fail(path, "truncated header (the file has only " + std::to_string(n) + " bytes)");
+  if (size < kMagicLen + 2)
+    fail(path, "truncated header (the file has only " + std::to_string(size) + " bytes)");
   const unsigned major = static_cast<unsigned char>(buf[6]);
   const unsigned minor = static_cast<unsigned char>(buf[7]);
   std::size_t len_bytes;
@@ -387,19 +389,19 @@ NpyArray npy_read(const std::string &path) {
     fail(path, "unsupported .npy format version " + std::to_string(major) + "." +
                    std::to_string(minor) + " (supported: 1.0, 2.0, 3.0)");
   const std::size_t pre = 8 + len_bytes;
-  if (n < pre)
-    fail(path, "truncated header (the file has only " + std::to_string(n) + " bytes)");
+  if (size < pre)
+    fail(path, "truncated header (the file has only " + std::to_string(size) + " bytes)");
   std::uint64_t hlen = 0;
   for (std::size_t k = 0; k < len_bytes; ++k)
     hlen |= std::uint64_t(static_cast<unsigned char>(buf[8 + k])) << (8 * k);
   if (hlen > kMaxHeaderLen)
     fail(path, "header length " + std::to_string(hlen) + " is too large (limit " +
                    std::to_string(kMaxHeaderLen) + ")");
-  if (hlen > n - pre)
+  if (hlen > size - pre)
     fail(path, "truncated header: it declares " + std::to_string(hlen) + " bytes but only " +
-                   std::to_string(n - pre) + " follow");
+                   std::to_string(size - pre) + " follow");
 
-  Header h = HeaderParser(std::string_view(buf.data() + pre, hlen), path).parse();
+  Header h = HeaderParser(std::string_view(buf + pre, hlen), path).parse();
   const Kind kind = kind_of(h.descr);
   if (kind == Kind::Unknown)
     fail(path, "unsupported dtype '" + excerpt(h.descr) +
@@ -407,19 +409,51 @@ NpyArray npy_read(const std::string &path) {
   std::uint64_t count = 0, bytes = 0;
   if (!element_count(h.shape, count) || __builtin_mul_overflow(count, itemsize_of(kind), &bytes))
     fail(path, "shape " + shape_str(h.shape) + " is too large");
-  const std::uint64_t have = n - pre - hlen;
+  const std::uint64_t have = size - pre - hlen;
   if (bytes != have)
     fail(path, std::string(have < bytes ? "truncated data" : "data size mismatch") + ": shape " +
                    shape_str(h.shape) + " of " + h.descr + " needs " + std::to_string(bytes) +
                    " bytes but the file has " + std::to_string(have) + " after the header");
+  return NpyHeader{std::move(h.descr), h.fortran_order, std::move(h.shape), pre + hlen};
+}
 
+} // namespace
+
+NpyArray npy_read(const std::string &path) {
+  std::vector<char> buf = read_file(path);
+  NpyHeader h = parse_npy(path, buf.data(), buf.size(), buf.size());
   NpyArray a;
   a.descr = std::move(h.descr);
   a.fortran_order = h.fortran_order;
   a.shape = std::move(h.shape);
-  buf.erase(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(pre + hlen));
+  buf.erase(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(h.data_offset));
   a.data = std::move(buf);
   return a;
+}
+
+NpyHeader npy_read_header(const std::string &path) {
+  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f)
+    fail(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fileno(f.get()), &st) != 0)
+    fail(path, std::string("cannot read: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    fail(path, "cannot read: it is a directory");
+  if (!S_ISREG(st.st_mode))
+    fail(path, "cannot read in parts: it is not a regular file");
+  const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+  std::vector<char> buf(
+      static_cast<std::size_t>(std::min<std::uint64_t>(size, 12 + kMaxHeaderLen)));
+  buf.resize(std::fread(buf.data(), 1, buf.size(), f.get()));
+  if (std::ferror(f.get()))
+    fail(path, std::string("cannot read: ") + std::strerror(errno));
+  return parse_npy(path, buf.data(), buf.size(), size);
+}
+
+std::string npy_header(const std::string &path, const std::string &descr, bool fortran_order,
+                       const std::vector<std::int64_t> &shape) {
+  return make_header(path, descr, fortran_order, shape);
 }
 
 void npy_write(const std::string &path, const std::string &descr, bool fortran_order,
@@ -450,17 +484,12 @@ template <typename T> void save_grid(const Grid<T> &g, const std::string &path) 
   w.close();
 }
 
-template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
-  if (is_hdf5_path(path))
-    return h5_load_grid(g, path);
-  if (g.rank() == 0)
-    fail(path, "grid '" + g.name() + "' has no storage");
-  NpyArray a = npy_read(path);
-  const std::string want = npy_descr<T>();
+void npy_check_grid(const std::string &path, const NpyHeader &a, const std::string &grid,
+                    const std::string &type, const std::string &want,
+                    const std::vector<std::int64_t> &fshape) {
   if (a.descr != want)
-    fail(path, "dtype '" + a.descr + "' does not match grid '" + g.name() + "' of type " +
-                   type_name<T>() + " ('" + want + "')");
-  const std::vector<std::int64_t> fshape = grid_shape(g);
+    fail(path, "dtype '" + a.descr + "' does not match grid '" + grid + "' of type " + type +
+                   " ('" + want + "')");
   const std::vector<std::int64_t> cshape(fshape.rbegin(), fshape.rend());
   // When the extents read the same backwards (a cube), a C-order array may be indexed
   // [x, y, z] (np.save of an array in the grid's order) or [z, y, x]: refuse to guess.
@@ -471,7 +500,7 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
       fwd += std::string(d ? ", " : "") + letters[d];
       back += std::string(d ? ", " : "") + letters[fshape.size() - 1 - d];
     }
-    fail(path, "shape " + shape_str(a.shape) + " in C order is ambiguous for grid '" + g.name() +
+    fail(path, "shape " + shape_str(a.shape) + " in C order is ambiguous for grid '" + grid +
                    "': numpy may index it [" + fwd + "] or [" + back +
                    "]; save it in Fortran order, indexed [" + fwd +
                    "]: np.save(f, np.asfortranarray(a)), or np.asfortranarray(a.T) if a is "
@@ -480,7 +509,7 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
   // A rank-1 array has the same shape in both orders.
   const bool ok = a.shape == fshape && (a.fortran_order || fshape.size() == 1);
   if (!ok && !(a.shape == cshape && !a.fortran_order)) {
-    std::string msg = "shape " + shape_str(a.shape) + " does not match grid '" + g.name() +
+    std::string msg = "shape " + shape_str(a.shape) + " does not match grid '" + grid +
                       "' of shape " + shape_str(fshape) + ": expected ";
     if (fshape.size() == 1)
       msg += shape_str(fshape);
@@ -495,6 +524,17 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
              (a.fortran_order ? "Fortran order" : "C order");
     fail(path, msg);
   }
+}
+
+template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
+  if (is_hdf5_path(path))
+    return h5_load_grid(g, path);
+  if (g.rank() == 0)
+    fail(path, "grid '" + g.name() + "' has no storage");
+  NpyArray a = npy_read(path);
+  npy_check_grid(path, NpyHeader{a.descr, a.fortran_order, a.shape, 0}, g.name(), type_name<T>(),
+                 npy_descr<T>(), grid_shape(g));
+  // Both orders the check lets through store x fastest, as the grid does.
   const char *src = a.data.data();
   const std::size_t row_bytes = static_cast<std::size_t>(g.extent(0)) * sizeof(T);
   for_each_interior_row(g, [&](T *row) {

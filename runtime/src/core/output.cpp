@@ -54,9 +54,10 @@ std::string h5_series_dataset(const std::string &grid, std::int64_t step) {
 struct RunOutputs::File {
   std::string path;
   bool hdf5 = false;
-  std::vector<std::string> grids; // with their --save order
-  std::unique_ptr<H5File> series; // an HDF5 time series, open during the run
-  std::vector<XdmfStep> steps;    // its entries so far, for the XDMF file
+  std::vector<std::string> grids;   // with their --save order
+  std::unique_ptr<H5File> series;   // an HDF5 time series, open during the run
+  std::unique_ptr<GridFile> blocks; // the same written by every process (BlockOutput)
+  std::vector<XdmfStep> steps;      // its entries so far, for the XDMF file
 };
 
 RunOutputs::RunOutputs(const Program &program,
@@ -85,8 +86,13 @@ RunOutputs::RunOutputs(const Program &program,
     for (const auto &g : same->grids)
       if (g == grid)
         throw Error(opt + " is given twice");
-    const auto mine = grid_extents(program.grid(grid));
-    const auto theirs = grid_extents(program.grid(first));
+    // A distributed program's extents without gathering its grids.
+    const auto *blocks = dynamic_cast<const BlockOutput *>(&program);
+    const auto extents = [&](const std::string &g) {
+      return blocks ? blocks->global_extents(g) : grid_extents(program.grid(g));
+    };
+    const auto mine = extents(grid);
+    const auto theirs = extents(first);
     if (mine != theirs)
       throw Error(opt + ": grid '" + grid + "' of shape " + shape_text(mine) + " cannot share " +
                   path + " with grid '" + first + "' of shape " + shape_text(theirs) +
@@ -97,8 +103,58 @@ RunOutputs::RunOutputs(const Program &program,
 
 RunOutputs::~RunOutputs() = default;
 
+namespace {
+
+// write() of a distributed program: every process writes its blocks of every grid, each call
+// collective; the one that writes_files() also writes the XDMF sidecars.
+void write_blocks(const Program &program, const BlockOutput &blocks, RunOutputs::File &f,
+                  std::int64_t every, std::int64_t step) {
+  if (!f.hdf5)
+    return program.save(f.grids.front(), every ? npy_series_path(f.path, step) : f.path);
+  const bool root = program.writes_files();
+  const std::vector<std::int64_t> extents = blocks.global_extents(f.grids.front());
+  const bool xdmf = root && xdmf_describes(static_cast<int>(extents.size()));
+  if (!every) {
+    std::unique_ptr<GridFile> file = blocks.create_h5(f.path);
+    std::vector<XdmfAttribute> attrs;
+    try {
+      for (const auto &g : f.grids)
+        attrs.push_back(xdmf_attribute(file->write("/" + g, g), xdmf_data_ref(f.path, "/" + g)));
+      file->close();
+    } catch (const Error &) {
+      file.reset();
+      if (root)
+        std::remove(f.path.c_str()); // no half-written file
+      throw;
+    }
+    if (xdmf)
+      write_text_file(xdmf_path_of(f.path), xdmf_uniform(program.name(), extents, attrs));
+    return;
+  }
+  // Created at the first entry, not before the run: --load may read the same file.
+  if (!f.blocks)
+    f.blocks = blocks.create_h5(f.path);
+  XdmfStep entry{step, {}};
+  for (const auto &g : f.grids) {
+    const std::string dataset = h5_series_dataset(g, step);
+    entry.attrs.push_back(
+        xdmf_attribute(f.blocks->write(dataset, g), xdmf_data_ref(f.path, dataset)));
+  }
+  f.blocks->flush();
+  f.steps.push_back(std::move(entry));
+  if (xdmf)
+    write_text_file(xdmf_path_of(f.path), xdmf_temporal(program.name(), extents, f.steps));
+}
+
+} // namespace
+
 void RunOutputs::write(const Program &program, std::int64_t step) {
   last_step_ = step;
+  if (const auto *blocks = dynamic_cast<const BlockOutput *>(&program)) {
+    for (auto &f : files_)
+      write_blocks(program, *blocks, *f, every_, step);
+    return;
+  }
   for (auto &f : files_) {
     std::vector<GridRef> grids;
     for (const auto &g : f->grids)
@@ -130,9 +186,12 @@ void RunOutputs::write(const Program &program, std::int64_t step) {
 }
 
 void RunOutputs::close() {
-  for (auto &f : files_)
+  for (auto &f : files_) {
     if (f->series)
       f->series->close();
+    if (f->blocks)
+      f->blocks->close();
+  }
 }
 
 } // namespace stencilc

@@ -1,7 +1,7 @@
 // The distributed runtime of the MPI targets (namespace stencilc::mpi), written once for
 // mpi-openmp and, later, mpi-cuda and mpi-hip: the process grid (a Cartesian communicator),
-// each grid's block of it, halo exchange, reductions, and the gathers and scatters behind
-// --load, --save and checksums. Links the core only.
+// each grid's block of it, halo exchange, reductions, and the gathers behind checksums and
+// grid() (--load and --save read and write blocks in parallel: io.h). Links the core only.
 //
 // Ghost cells: fill_ghosts() refreshes a grid dimension by dimension, as boundary.h does on
 // one process: along dimension d, first the exchange with the neighbour blocks (the slab sent
@@ -11,7 +11,7 @@
 // the value it has when one process fills the whole grid.
 //
 // Errors: what every rank finds alike (sizes, a decomposition that does not fit, a bad --load
-// file, read by rank 0 and its verdict broadcast) is a CollectiveError: every rank throws it,
+// file, its header read by rank 0 and the verdict broadcast) is a CollectiveError: every rank throws it,
 // rank 0 prints it once and all exit 1. Anything else one rank finds alone aborts the job
 // (MPI_Abort), which ends every rank instead of leaving them waiting.
 #pragma once
@@ -135,6 +135,9 @@ public:
   double max(double local) const;
   /// Every rank throws CollectiveError(message of rank 0) if rank 0's `message` is not empty.
   void agree(const std::string &message) const;
+  /// Every rank throws CollectiveError(message of the first rank whose `message` is not empty)
+  /// if any rank's is not.
+  void agree_any(const std::string &message) const;
   /// Rank 0's value on every rank.
   double broadcast(double v) const;
   /// Rank 0's values (and their count) on every rank.
@@ -162,18 +165,10 @@ Plan with_procs(const Plan &compiled, const Cart &c);
 /// version, and the process grid it runs on (given by --procs). Throws stencilc::Error.
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target);
 
-/// --load of one grid: rank 0 reads the global file (load_grid's checks and messages), then
-/// scatters; a bad file is a CollectiveError.
-template <typename T>
-void load(const Cart &c, Grid<T> &local, const Part &p, const std::string &path);
-/// --save of one grid: gathered to rank 0, which writes it (save_grid); a failure is a
-/// CollectiveError.
-template <typename T>
-void save(const Cart &c, const Grid<T> &local, const Part &p, const std::string &path);
 /// fill_random() of the global grid, on this rank's block: the same values as one process.
 template <typename T>
 void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_t grid_index);
-/// checksum() of the global grid, on every rank.
+/// checksum() of the global grid, on every rank (gathered to rank 0, which sums it).
 template <typename T> double checksum(const Cart &c, const Grid<T> &local, const Part &p);
 
 } // namespace stencilc::mpi
