@@ -18,6 +18,54 @@
 
 namespace stc {
 
+namespace {
+
+// Latency and bandwidth of a halo message between two ranks, measured by a small MPI program
+// built with the mpi-openmp target's flags and started by its launch step (mpirun). Returns
+// false (and says why) when it cannot run here: the CPU figures are still worth writing.
+bool measure_mpi(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
+  const std::string src = tmp.path() + "/mpi.cpp", exe = tmp.path() + "/mpi";
+  {
+    std::ofstream out(src);
+    out << template_text("calibrate/mpi.cpp.mustache");
+  }
+  const Target &t = code_target("mpi-openmp");
+  CompileRequest req;
+  req.sources = {src};
+  req.exe = exe;
+  req.cxx = opts.cxx;
+  req.link_runtime = false;
+  const std::vector<std::string> cmd = t.compile_command(req);
+  if (opts.verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
+  if (run_process(cmd) != 0) {
+    std::printf("  MPI: not measured (the measuring program did not compile: %s)\n",
+                command_line(cmd).c_str());
+    return false;
+  }
+  const std::vector<std::string> run = t.launch(exe, 2);
+  if (opts.verbose)
+    std::fprintf(stderr, "stencilc: %s\n", command_line(run).c_str());
+  if (run_process(run, tmp.path() + "/mpi.json") != 0) {
+    std::printf("  MPI: not measured (%s failed)\n", command_line(run).c_str());
+    return false;
+  }
+  const auto j = read_json_line(tmp.path() + "/mpi.json", "cannot read the MPI calibration output");
+  const double latency = j["net_latency"].get<double>(), bandwidth = j["net_bandwidth"].get<double>();
+  if (!(latency > 0) || !(bandwidth > 0)) {
+    std::printf("  MPI: not measured (the measurement gave latency %g s, bandwidth %g B/s)\n",
+                latency, bandwidth);
+    return false;
+  }
+  m.net_latency = latency;
+  m.net_bandwidth = bandwidth;
+  std::printf("  MPI, 2 ranks under %s: %.3g us per message, %s\n", run.front().c_str(),
+              latency * 1e6, si(bandwidth, "B/s").c_str());
+  return true;
+}
+
+} // namespace
+
 int calibrate(const CalibrateOptions &opts) {
   TempDir tmp;
   const std::string src = tmp.path() + "/calibrate.cpp", exe = tmp.path() + "/calibrate";
@@ -89,7 +137,9 @@ int calibrate(const CalibrateOptions &opts) {
     std::printf("  7-point stencil, 512-cell rows, a thread's share of L3 full: %s (%s cells/s)\n",
                 si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
-  std::printf("  MPI: not measured (no mpirun on this machine); network figures are defaults\n");
+  const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
+  if (!opts.mpi)
+    std::printf("  MPI: not measured (--no-mpi); network figures are defaults\n");
   const std::string path = opts.output.empty() ? model::calibrated_machine_path() : opts.output;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
@@ -98,7 +148,10 @@ int calibrate(const CalibrateOptions &opts) {
       m, "this machine, measured by stencilc calibrate",
       "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil on 512-cell "
       "rows, per thread two grids in half its L2; shared_cache_flops: the same filling a thread's "
-      "share of the L3 (half of it / threads); caches: sysfs (cpu0); barrier: averaged over 20000");
+      "share of the L3 (half of it / threads); caches: sysfs (cpu0); barrier: averaged over 20000" +
+          std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
+                            "16 MiB messages, best of batches"
+                          : "; net: defaults, not measured"));
   if (!out.good())
     throw stencilc::Error("cannot write '" + path + "'");
   std::printf("wrote %s\n", path.c_str());

@@ -1,5 +1,5 @@
 // `stencilc calibrate`: measures this machine (bandwidth, in-cache stencil rates, caches,
-// barriers) and writes the model's machine profile.
+// barriers, messages between MPI ranks) and writes the model's machine profile.
 #pragma once
 #include <string>
 
@@ -12,6 +12,7 @@ struct CalibrateOptions {
   std::string cxx;
   std::string target = kDefaultTarget; // whose compiler builds the measuring program
   bool verbose = false;
+  bool mpi = true; // also measure messages between 2 ranks under mpirun
 };
 
 int calibrate(const CalibrateOptions &opts);

@@ -223,6 +223,9 @@ int main(int argc, char **argv) {
                     "profile to write (default: " + model::calibrated_machine_path() + ")");
   calib->add_option("--cxx", copts.cxx, "C++ compiler (default: $CXX or c++)");
   calib->add_flag("-v,--verbose", copts.verbose, "print the compiler command");
+  calib->add_flag("!--no-mpi", copts.mpi,
+                  "do not measure the latency and bandwidth between MPI ranks (2 processes under "
+                  "mpirun; the network figures stay the defaults)");
 
   std::string ptxas_log;
   auto *ptxasc = app.add_subcommand(

@@ -133,8 +133,10 @@ public:
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
-    cmd.push_back(runtime_library("mpi")); // before the core it uses
-    add_core_libraries(cmd, true);
+    if (r.link_runtime) {
+      cmd.push_back(runtime_library("mpi")); // before the core it uses
+      add_core_libraries(cmd, true);
+    }
     add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;

@@ -1,0 +1,54 @@
+"""`stencilc calibrate` writes a machine profile the model reads, with the network figures
+measured between 2 MPI ranks under mpirun (issue #15: calibrate under mpirun).
+
+  calibrate.py STENCILC SAMPLES_DIR
+
+Checks: the profile's net_latency and net_bandwidth are measured (plausible for loopback, not
+the built-in defaults, its sources say how) and explain reads the profile back; with --no-mpi
+they are the defaults and the sources say they were not measured. Exits 1 at the first failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+stencilc, samples = sys.argv[1], sys.argv[2]
+failed = False
+
+
+def check(ok, what):
+    global failed
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        failed = True
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    prof = os.path.join(tmp, "m.json")
+    out = subprocess.run([stencilc, "calibrate", "-o", prof], capture_output=True, text=True)
+    print(out.stdout, out.stderr)
+    check(out.returncode == 0, "calibrate exits 0")
+    m = json.load(open(prof))
+    lat, bw = m["net_latency"], m["net_bandwidth"]
+    # Loopback through shared memory: well under a millisecond per message, and more than
+    # 10 MB/s; the defaults (1e-6 s, 1e10 B/s) would be a sign it was not measured.
+    check(0 < lat < 1e-3 and lat != 1e-6, f"net_latency measured: {lat} s")
+    check(1e7 < bw < 1e12 and bw != 1e10, f"net_bandwidth measured: {bw} B/s")
+    check("MPI_Sendrecv between 2 ranks under mpirun" in m["sources"], "sources say how")
+    check("MPI, 2 ranks under mpirun" in out.stdout, "calibrate reports the MPI figures")
+    ex = subprocess.run([stencilc, "explain", os.path.join(samples, "heat3d.stn"), "--target",
+                         "mpi-openmp", "--ranks", "2", "--machine", prof, "--json"],
+                        capture_output=True, text=True)
+    check(ex.returncode == 0, "explain reads the calibrated profile")
+
+    prof2 = os.path.join(tmp, "n.json")
+    out = subprocess.run([stencilc, "calibrate", "--no-mpi", "-o", prof2], capture_output=True,
+                         text=True)
+    check(out.returncode == 0, "calibrate --no-mpi exits 0")
+    n = json.load(open(prof2))
+    check(n["net_latency"] == 1e-6 and n["net_bandwidth"] == 1e10,
+          "--no-mpi keeps the default network figures")
+    check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
+    check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
+sys.exit(1 if failed else 0)
