@@ -110,6 +110,26 @@ read -r plan_h2 pred_h2 < <(explain "$spec_heat2d" --set NX=$H2N --set NY=$H2N -
 read -r plan_hm pred_hm < <(explain "$spec_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ) --steps $HM_ITER)
 read -r plan_ic pred_ic < <(explain "$spec_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y - 2)) $((IC_Z - 2))) \
                                     --steps $IC_STEPS)
+# The roofline bounds of each workload on the calibrated profile (explain --json .roofline:
+# cells/s at the vector peak and streaming from memory, L3, L2), recorded for the summary.
+roofline() {
+  local wl=$1 j
+  shift
+  j=$("$stencilc" explain "$@" --json)
+  python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+r = d.get("roofline", {})
+bounds = {k: r[k]["cells_per_second"] if k in r else 0 for k in ("memory", "L3", "L2")}
+bounds["peak"] = r.get("peak_flops", 0) / d["flops_per_cell"]
+for k, v in bounds.items():
+    print(f"{sys.argv[2]}\troof.{k}\t{v}")' "$j" "$wl" >>"$results"
+}
+roofline heat3d_f32 "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
+roofline heat3d_f32_naive "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
+roofline heat3d_f64 "$spec_heat3d_f64" $(sets3 $H3N $H3N $H3N)
+roofline heat2d "$spec_heat2d" --set NX=$H2N --set NY=$H2N
+roofline himeno "$spec_himeno" $(sets3 $HM_NX $HM_NY $HM_NZ)
 for v in plan_h3 plan_h3d plan_h2 plan_hm plan_ic; do
   [ -n "${!v}" ] || { echo "error: stencilc explain gave no plan ($v)" >&2; exit 1; }
 done
@@ -284,6 +304,16 @@ for wl in ("heat3d_f32", "heat3d_f32_naive", "heat3d_f64", "heat2d", "himeno"):
     d = rows[wl]
     print(f"{names[wl]:<36} {med(d['baseline']):>13.3e} {med(d['stencilc']):>13.3e} "
           f"{med(d['ratio']):>7.3f}  {plans(d['plan'])}")
+if all(float(rows[wl]["roof.peak"][0]) > 0 for wl in ("heat3d_f32", "heat3d_f64", "heat2d", "himeno")):
+    print("stencilc's median rate as a fraction of the roofline bound of its intensity (calibrated"
+          " profile: cells/s at the vector peak, and streaming from memory, L3 and L2):")
+    for wl in ("heat3d_f32", "heat3d_f32_naive", "heat3d_f64", "heat2d", "himeno"):
+        d, v = rows[wl], med(rows[wl]["stencilc"])
+        fr = "  ".join(f"{k} {v / float(d['roof.' + k][0]):.3f}" for k in ("memory", "L3", "L2", "peak")
+                       if float(d["roof." + k][0]) > 0)
+        print(f"  {names[wl]:<34} {fr}")
+else:
+    print("(no roofline: the machine profile has no peak_flops; run stencilc calibrate)")
 d = rows["ceiling"]
 print(f"{names['ceiling']:<36} {med(d['baseline']):>13.3e} {med(d['stencilc']):>13.3e} "
       f"{med(d['stencilc']) / med(d['baseline']):>7.3f}  {plans(d['plan'])}  (ratio of the medians)")

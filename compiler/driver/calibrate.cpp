@@ -123,6 +123,10 @@ int calibrate(const CalibrateOptions &opts) {
   // in a slow spell.
   m.shared_cache_flops = l3 > 0 ? std::min(m.flops, j["shared_cache_stencil_flops"].get<double>())
                                 : 0.0;
+  m.peak_flops = j["peak_flops"].get<double>();
+  m.l1_bandwidth = j["l1_bandwidth"].get<double>();
+  m.l2_bandwidth = j["l2_bandwidth"].get<double>();
+  m.l3_bandwidth = j["l3_bandwidth"].get<double>();
   m.net_latency = 1e-6;
   m.net_bandwidth = 1e10;
   std::string stream_list;
@@ -136,6 +140,11 @@ int calibrate(const CalibrateOptions &opts) {
   if (l3 > 0)
     std::printf("  7-point stencil, 512-cell rows, a thread's share of L3 full: %s (%s cells/s)\n",
                 si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
+  std::printf("  roofline: vector peak %s (%d-byte vectors, FMA); loads from L1 %s, L2 %s, L3 %s, "
+              "memory %s\n",
+              si(m.peak_flops, "flop/s").c_str(), j["vector_bytes"].get<int>(),
+              si(m.l1_bandwidth, "B/s").c_str(), si(m.l2_bandwidth, "B/s").c_str(),
+              si(m.l3_bandwidth, "B/s").c_str(), si(m.bandwidth, "B/s").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
   if (!opts.mpi)
@@ -148,7 +157,9 @@ int calibrate(const CalibrateOptions &opts) {
       m, "this machine, measured by stencilc calibrate",
       "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil on 512-cell "
       "rows, per thread two grids in half its L2; shared_cache_flops: the same filling a thread's "
-      "share of the L3 (half of it / threads); caches: sysfs (cpu0); barrier: averaged over 20000" +
+      "share of the L3 (half of it / threads); caches: sysfs (cpu0); peak_flops: 12 FMA chains of native vectors per "
+      "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half the L2, "
+      "a thread's share of the L3 per thread, best of 3 passes of 50 ms; barrier: averaged over 20000" +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"
                           : "; net: defaults, not measured"));

@@ -21,6 +21,19 @@ namespace stc {
 
 namespace {
 
+// The levels a calibrated CPU profile measured, fastest first, with their load bandwidth: a
+// kernel streaming from one of them is bounded by min(peak / flops, bandwidth / bytes) per cell.
+std::vector<std::pair<std::string, double>> roofline_levels(const model::Machine &m) {
+  std::vector<std::pair<std::string, double>> v;
+  for (const auto &[name, bw] : {std::pair<const char *, double>{"L1", m.l1_bandwidth},
+                                 {"L2", m.l2_bandwidth},
+                                 {"L3", m.l3_bandwidth},
+                                 {"memory", m.bandwidth}})
+    if (bw > 0)
+      v.emplace_back(name, bw);
+  return v;
+}
+
 // The registers and spills ptxas reported for the program's sweeps (the widest kernel of each
 // plan), on the profile's architecture, into the cost: the model's occupancy term.
 void add_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const model::Machine &m,
@@ -101,6 +114,15 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     j["intensity"] = intensity;
     j["balance"] = balance;
     j["memory_bandwidth"] = m.bandwidth; // bytes/s: the ceiling of effective bandwidth
+    if (m.peak_flops > 0) { // calibrated: the roofline bound of this kernel at each level
+      nlohmann::ordered_json rl;
+      rl["peak_flops"] = m.peak_flops;
+      for (const auto &[level, bw] : roofline_levels(m))
+        rl[level] = {{"bandwidth", bw},
+                     {"cells_per_second",
+                      std::min(m.peak_flops / cost.flops_per_cell, bw / cost.bytes_per_cell)}};
+      j["roofline"] = rl;
+    }
     if (m.kind == "gpu") // the least a GPU sweep moves (each input, its ghost ring, each output once)
       j["min_global_bytes_per_cell"] = model::gpu_min_bytes(cost);
     auto row = [&](const model::Prediction &p) {
@@ -150,6 +172,16 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                 si(m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops, "flop/s").c_str());
   else if (m.kind == "cpu")
     std::printf("  cache: L2 %s per core\n", si(m.cache_bytes, "B").c_str());
+  if (m.peak_flops > 0) {
+    std::string levels;
+    for (const auto &[level, bw] : roofline_levels(m))
+      levels += fmt::format("{}{} {} ({} cells/s)", levels.empty() ? "" : ", ", level,
+                            si(bw, "B/s"),
+                            si(std::min(m.peak_flops / cost.flops_per_cell, bw / cost.bytes_per_cell), ""));
+    std::printf("  roofline: vector peak %s (%s cells/s); streaming from %s\n",
+                si(m.peak_flops, "flop/s").c_str(), si(m.peak_flops / cost.flops_per_cell, "").c_str(),
+                levels.c_str());
+  }
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);
   const bool only_naive = std::all_of(cands.begin(), cands.end(),

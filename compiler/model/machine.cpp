@@ -61,6 +61,10 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("shared_cache_bytes", m.shared_cache_bytes, false);
   num("shared_cache_flops", m.shared_cache_flops, false);
   num("barrier_seconds", m.barrier_seconds, false);
+  num("peak_flops", m.peak_flops, false);
+  num("l1_bandwidth", m.l1_bandwidth, false);
+  num("l2_bandwidth", m.l2_bandwidth, false);
+  num("l3_bandwidth", m.l3_bandwidth, false);
   v = 0;
   num("sms", v, m.kind == "gpu");
   m.sms = static_cast<int>(v);
@@ -108,6 +112,12 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   j["shared_cache_bytes"] = m.shared_cache_bytes;
   j["shared_cache_flops"] = m.shared_cache_flops;
   j["barrier_seconds"] = m.barrier_seconds;
+  if (m.peak_flops > 0) { // measured by calibrate (CPU)
+    j["peak_flops"] = m.peak_flops;
+    j["l1_bandwidth"] = m.l1_bandwidth;
+    j["l2_bandwidth"] = m.l2_bandwidth;
+    j["l3_bandwidth"] = m.l3_bandwidth;
+  }
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;

@@ -25,6 +25,11 @@ struct Machine {
   double shared_cache_flops = 0; // CPU: F with each thread's share of the shared cache full
                                  // (kSharedCacheShare of it / threads; 0: flops)
   double barrier_seconds = 0; // CPU: one OpenMP barrier
+  // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
+  // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
+  // the plans' predictions do not use them yet.
+  double peak_flops = 0;
+  double l1_bandwidth = 0, l2_bandwidth = 0, l3_bandwidth = 0;
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
   int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the

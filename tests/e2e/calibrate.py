@@ -3,7 +3,8 @@ measured between 2 MPI ranks under mpirun (issue #15: calibrate under mpirun).
 
   calibrate.py STENCILC SAMPLES_DIR
 
-Checks: the profile's net_latency and net_bandwidth are measured (plausible for loopback, not
+Checks: the roofline (vector peak, L1/L2/L3 load bandwidths) is there and ordered as a
+roofline must be, explain --json shows the kernel's bound at each level; the profile's net_latency and net_bandwidth are measured (plausible for loopback, not
 the built-in defaults, its sources say how) and explain reads the profile back; with --no-mpi
 they are the defaults and the sources say they were not measured. Exits 1 at the first failure.
 """
@@ -41,6 +42,17 @@ with tempfile.TemporaryDirectory() as tmp:
                          "mpi-openmp", "--ranks", "2", "--machine", prof, "--json"],
                         capture_output=True, text=True)
     check(ex.returncode == 0, "explain reads the calibrated profile")
+    # The roofline: an FMA peak above the 7-point stencil's rate (which mixes adds and
+    # multiplies and loads), and L1 loads faster than streaming from memory.
+    check(m["peak_flops"] > m["flops"], f"peak_flops {m['peak_flops']:.3g} > stencil flops {m['flops']:.3g}")
+    check(m["l1_bandwidth"] > m["bandwidth"],
+          f"l1_bandwidth {m['l1_bandwidth']:.3g} > memory bandwidth {m['bandwidth']:.3g}")
+    check(m["l2_bandwidth"] > 0 and m["l3_bandwidth"] > 0, "L2 and L3 load bandwidths measured")
+    roof = json.loads(ex.stdout)["roofline"] if ex.returncode == 0 else {}
+    mem = roof.get("memory", {}).get("cells_per_second", 0)
+    check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,
+          f"explain's memory roofline bound is bandwidth / bytes per cell: {mem:.4g} cells/s")
+    check("roofline: vector peak" in out.stdout, "calibrate reports the roofline")
 
     prof2 = os.path.join(tmp, "n.json")
     out = subprocess.run([stencilc, "calibrate", "--no-mpi", "-o", prof2], capture_output=True,

@@ -1002,6 +1002,12 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.threads = 8;
   m.shared_cache_bytes = 32 << 20;
   m.shared_cache_flops = 2.5e10;
+  m.peak_flops = 2.4e11;
+  m.l1_bandwidth = 4e11;
+  m.l2_bandwidth = 2e11;
+  m.l3_bandwidth = 1e11;
+  m.net_latency = 4e-7;
+  m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
   EXPECT_EQ(back.name, "calibrated");
   EXPECT_EQ(back.kind, "cpu");
@@ -1012,8 +1018,23 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.shared_cache_bytes, 32 << 20);
   EXPECT_DOUBLE_EQ(back.shared_cache_flops, 2.5e10);
   EXPECT_DOUBLE_EQ(back.barrier_seconds, 1.5e-6);
-  EXPECT_DOUBLE_EQ(back.net_latency, 1e-6);
-  EXPECT_DOUBLE_EQ(back.net_bandwidth, 1e10);
+  EXPECT_DOUBLE_EQ(back.peak_flops, 2.4e11);
+  EXPECT_DOUBLE_EQ(back.l1_bandwidth, 4e11);
+  EXPECT_DOUBLE_EQ(back.l2_bandwidth, 2e11);
+  EXPECT_DOUBLE_EQ(back.l3_bandwidth, 1e11);
+  EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
+  EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
+}
+
+// A profile without the roofline (the built-in ones, older calibrations) reads as not measured.
+TEST(ModelMachine, RooflineIsOptional) {
+  const auto m = model::machine_from_json(
+      R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1048576})", "p.json");
+  EXPECT_EQ(m.peak_flops, 0);
+  EXPECT_EQ(m.l1_bandwidth, 0);
+  EXPECT_EQ(m.l2_bandwidth, 0);
+  EXPECT_EQ(m.l3_bandwidth, 0);
+  EXPECT_EQ(model::machine_to_json(m, "d", "s").find("peak_flops"), std::string::npos);
 }
 
 // ---- once known problems (docs/MODEL.md), fixed -------------------------------------------
