@@ -49,7 +49,10 @@ block : '{' stmt* '}' ;
 stmt
   : gridAccess '=' expr ';'                                   # AssignStmt
   | 'let' ID '=' expr ';'                                     # LetStmt
+  | 'var' ID '=' expr ';'                                     # VarStmt
+  | ID '=' expr ';'                                           # SetStmt
   | 'if' '(' expr ')' block ('else' (block | elseIf=stmt))?   # IfStmt
+  | 'for' ID 'in' '[' expr ':' expr ']' block                 # ForStmt
   ;
 
 reduceDecl : 'reduce' ID '(' ID (',' ID)* ')' domain? '=' fname '(' expr ')' ';' ;

@@ -51,6 +51,10 @@ const char *op_text(ir::Op op) {
 std::string fn_text(ir::Fn fn, ir::Type t) {
   if (fn == ir::Fn::Abs && t != ir::Type::Int)
     return "std::fabs";
+  // The type spelled out: std::min and std::max deduce it from both arguments, which fails
+  // when one is a proxy for a grid element (the GPU targets' CPU execution layer).
+  if (fn == ir::Fn::Min || fn == ir::Fn::Max)
+    return fmt::format("std::{}<{}>", ir::fn_name(fn), ir::cxx_type_name(t));
   return std::string("std::") + ir::fn_name(fn);
 }
 

@@ -18,11 +18,15 @@ std::string BodyEmitter::statements(const std::vector<ir::Stmt> &body) const {
     case ir::Stmt::Kind::Assign:
       s += store(p.grids[st.grid], x, expr(st.value));
       break;
-    case ir::Stmt::Kind::Let:
-      s += fmt::format("[[maybe_unused]] const {} {} = {};\n",
-                       ir::cxx_type_name((*locals_)[st.local].type), (*locals_)[st.local].name,
-                       expr(st.value));
+    case ir::Stmt::Kind::Let: {
+      const ir::Local &l = (*locals_)[st.local];
+      if (st.reassign)
+        s += fmt::format("{} = {};\n", l.name, expr(st.value));
+      else
+        s += fmt::format("[[maybe_unused]] {}{} {} = {};\n", l.mut ? "" : "const ",
+                         ir::cxx_type_name(l.type), l.name, expr(st.value));
       break;
+    }
     case ir::Stmt::Kind::If:
       s += fmt::format("if ({}) {{\n{}}}", expr(st.value), statements(st.then_body));
       if (!st.else_body.empty())

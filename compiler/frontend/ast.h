@@ -78,13 +78,16 @@ struct Domain {
 };
 
 struct Stmt {
-  enum class Kind { Assign, Let, If };
+  // Var declares a mutable local, Set assigns one; For repeats then_body with `name` bound to
+  // each integer of [from, to) (constants: sema unrolls it).
+  enum class Kind { Assign, Let, Var, Set, If, For };
   Kind kind;
   SourceLoc loc;
   ExprPtr target;           // Assign: an Access
-  std::string name;         // Let
-  ExprPtr value;            // Assign, Let: the value; If: the condition
-  std::vector<Stmt> then_body, else_body;
+  std::string name;         // Let, Var, Set: the local; For: the loop variable
+  ExprPtr value;            // Assign, Let, Var, Set: the value; If: the condition
+  std::vector<Stmt> then_body, else_body; // If; For: the body in then_body
+  ExprPtr from, to;         // For
 };
 
 struct Kernel {

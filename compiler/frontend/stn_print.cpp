@@ -14,7 +14,8 @@ const std::set<std::string> &keywords() {
   static const std::set<std::string> k = {"stencil", "param", "grid",  "readonly", "like",
                                           "boundary", "init",  "kernel", "on",      "let",
                                           "if",      "else",  "reduce", "run",     "until",
-                                          "max",     "swap",  "int",    "float",   "double"};
+                                          "max",     "swap",  "int",    "float",   "double",
+                                          "var",     "for",   "in"};
   return k;
 }
 
@@ -110,7 +111,8 @@ public:
 
 private:
   void collect(const ast::Stmt &st) {
-    if (st.kind == ast::Stmt::Kind::Let)
+    if (st.kind == ast::Stmt::Kind::Let || st.kind == ast::Stmt::Kind::Var ||
+        st.kind == ast::Stmt::Kind::For)
       used_.insert(st.name);
     for (const auto &x : st.then_body)
       collect(x);
@@ -197,6 +199,17 @@ private:
     switch (st.kind) {
     case ast::Stmt::Kind::Let:
       return fmt::format("{}let {} = {};\n", ind, name(st.name), expr(st.value));
+    case ast::Stmt::Kind::Var:
+      return fmt::format("{}var {} = {};\n", ind, name(st.name), expr(st.value));
+    case ast::Stmt::Kind::Set:
+      return fmt::format("{}{} = {};\n", ind, name(st.name), expr(st.value));
+    case ast::Stmt::Kind::For: {
+      std::string s = fmt::format("{}for {} in [{}:{}] {{\n", ind, name(st.name), expr(st.from),
+                                  expr(st.to));
+      for (const auto &x : st.then_body)
+        s += stmt(x, depth + 1);
+      return s + ind + "}\n";
+    }
     case ast::Stmt::Kind::Assign:
       return fmt::format("{}{} = {};\n", ind, expr(st.target), expr(st.value));
     case ast::Stmt::Kind::If: {

@@ -210,9 +210,13 @@ void print_body(const Program &p, const Kernel &k, const std::vector<Stmt> &body
       s += fmt::format("{}{} = {}\n", pad, p.grids[st.grid].name, print(p, st.value));
       break;
     case Stmt::Kind::Let:
-      s += fmt::format("{}let local{} {} ({}) = {}\n", pad, st.local,
-                       type_name(k.locals[st.local].type), k.locals[st.local].name,
-                       print(p, st.value));
+      if (st.reassign)
+        s += fmt::format("{}set local{} ({}) = {}\n", pad, st.local, k.locals[st.local].name,
+                         print(p, st.value));
+      else
+        s += fmt::format("{}{} local{} {} ({}) = {}\n", pad, k.locals[st.local].mut ? "var" : "let",
+                         st.local, type_name(k.locals[st.local].type), k.locals[st.local].name,
+                         print(p, st.value));
       break;
     case Stmt::Kind::If:
       s += fmt::format("{}if {}\n", pad, print(p, st.value));

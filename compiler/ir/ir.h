@@ -112,6 +112,7 @@ struct Stmt {
   int local = -1; // Let
   ExprPtr value;  // Assign, Let: the value (of the grid's or local's type); If: the condition
   std::vector<Stmt> then_body, else_body;
+  bool reassign = false; // Let: a new value of a var declared before (not a declaration)
 };
 
 /// Where a kernel or reduction applies.
@@ -124,6 +125,7 @@ struct Domain {
 struct Local {
   std::string name;
   Type type;
+  bool mut = false; // a var: Let statements with `reassign` assign it again
 };
 
 struct Kernel {

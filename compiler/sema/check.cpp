@@ -201,7 +201,9 @@ private:
     std::string name;
     int id;
     Type type;
-    bool bad = false; // its value had errors: uses stay silent
+    bool bad = false;      // its value had errors: uses stay silent
+    bool mut = false;      // a var: assignments allowed
+    bool loop_var = false; // a for loop's variable (its uses were replaced by its value)
   };
 
   // Where an expression appears decides which names it may use.
@@ -500,19 +502,22 @@ private:
     }
   }
 
-  // Subscript d of an access must be index d plus or minus a constant.
+  // Subscript d of an access must be index d plus or minus constants: `x`, `x + 1`, `1 + x`,
+  // and sums of those with more constants, `x + i + 1` once a loop's `i` is a number.
   std::optional<std::int64_t> offset_of(const ast::ExprPtr &e, const std::string &index) {
     using K = ast::Expr::Kind;
     if (e->kind == K::Name && e->text == index)
       return 0;
     if (e->kind == K::Add || e->kind == K::Sub) {
       const auto &l = e->args[0], &r = e->args[1];
-      if (l->kind == K::Name && l->text == index) {
+      if (auto o = offset_of(l, index)) {
         if (auto c = const_int(r))
-          return e->kind == K::Add ? *c : -*c;
-      } else if (e->kind == K::Add && r->kind == K::Name && r->text == index) {
-        if (auto c = const_int(l))
-          return *c;
+          return std::clamp(e->kind == K::Add ? *o + *c : *o - *c, -kFoldLimit - 1,
+                            kFoldLimit + 1);
+      } else if (e->kind == K::Add) {
+        if (auto o = offset_of(r, index))
+          if (auto c = const_int(l))
+            return std::clamp(*o + *c, -kFoldLimit - 1, kFoldLimit + 1);
       }
     }
     return std::nullopt;
@@ -1019,6 +1024,64 @@ private:
     SourceLoc loc;
   };
 
+  // A for loop runs at most this many times, and a kernel's loops unroll to at most
+  // kMaxUnrolled iterations in all (nested loops multiply).
+  static constexpr std::int64_t kMaxLoopTrips = 1024, kMaxUnrolled = 4096;
+
+  // Whether `st` (a let, var or for) may declare its name here: not an index or a visible
+  // local (no shadowing), not a name of the program, not reserved.
+  bool new_local_name(const ast::Stmt &st, const Scope &scope, const ir::Kernel &ik) {
+    bool clash = std::any_of(scope.locals->begin(), scope.locals->end(),
+                             [&](const LocalSym &l) { return l.name == st.name; }) ||
+                 std::find(scope.indices->begin(), scope.indices->end(), st.name) !=
+                     scope.indices->end();
+    if (clash) {
+      diags_.error(st.loc, fmt::format("redeclaration of '{}' in kernel '{}'", st.name, ik.name));
+      return false;
+    }
+    if (const Sym *s = lookup(st.name)) {
+      diags_.error(st.loc, fmt::format("{} '{}' has the same name as {}",
+                                       st.kind == ast::Stmt::Kind::For ? "loop variable" : "local",
+                                       st.name, kind_name(s->kind)));
+      return false;
+    }
+    return declare_name(st.name, st.loc, st.kind == ast::Stmt::Kind::For ? "loop variable" : "local");
+  }
+
+  // A loop body with its variable replaced by one iteration's value (an int literal, negated
+  // if negative, located where the variable was): offsets like u[x + i] become constants.
+  static ast::ExprPtr substitute(const ast::ExprPtr &e, const std::string &var, std::int64_t v) {
+    if (!e)
+      return e;
+    if (e->kind == ast::Expr::Kind::Name && e->text == var) {
+      auto lit = std::make_shared<ast::Expr>(
+          ast::Expr{ast::Expr::Kind::Int, e->loc, std::to_string(v < 0 ? -v : v), {}, {}});
+      if (v >= 0)
+        return lit;
+      return std::make_shared<ast::Expr>(
+          ast::Expr{ast::Expr::Kind::Neg, e->loc, "-", {lit}, {}});
+    }
+    auto copy = std::make_shared<ast::Expr>(*e);
+    for (auto &a : copy->args)
+      a = substitute(a, var, v);
+    return copy;
+  }
+  static std::vector<ast::Stmt> substitute(const std::vector<ast::Stmt> &body,
+                                           const std::string &var, std::int64_t v) {
+    std::vector<ast::Stmt> out;
+    for (const auto &st : body) {
+      ast::Stmt c = st;
+      c.target = substitute(st.target, var, v);
+      c.value = substitute(st.value, var, v);
+      c.from = substitute(st.from, var, v);
+      c.to = substitute(st.to, var, v);
+      c.then_body = substitute(st.then_body, var, v);
+      c.else_body = substitute(st.else_body, var, v);
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
   // Statements of a kernel body; `scope.locals` grows with each let and shrinks after blocks.
   void check_body(const std::vector<ast::Stmt> &body, Scope &scope, ir::Kernel &ik,
                   std::vector<ir::Stmt> &out, std::set<int> &written, std::vector<Read> &reads) {
@@ -1050,37 +1113,122 @@ private:
         out.push_back(std::move(s));
         break;
       }
-      case ast::Stmt::Kind::Let: {
+      case ast::Stmt::Kind::Let:
+      case ast::Stmt::Kind::Var: {
+        const bool mut = st.kind == ast::Stmt::Kind::Var;
         auto value = expr(st.value, scope);
-        bool clash = std::any_of(scope.locals->begin(), scope.locals->end(),
-                                 [&](const LocalSym &l) { return l.name == st.name; }) ||
-                     std::find(scope.indices->begin(), scope.indices->end(), st.name) !=
-                         scope.indices->end();
-        if (clash) {
-          diags_.error(st.loc, fmt::format("redeclaration of '{}' in kernel '{}'", st.name,
-                                           ik.name));
-          break;
-        }
-        if (const Sym *s = lookup(st.name)) {
-          diags_.error(st.loc, fmt::format("local '{}' has the same name as {}", st.name,
-                                           kind_name(s->kind)));
-          break;
-        }
-        if (!declare_name(st.name, st.loc, "local"))
+        if (!new_local_name(st, scope, ik))
           break;
         if (!value) {
-          scope.locals->push_back({st.name, -1, Type::Double, true});
+          scope.locals->push_back({st.name, -1, Type::Double, true, mut});
+          break;
+        }
+        if (value->e->type == Type::Bool && mut) {
+          diags_.error(start_loc(st.value), fmt::format("var '{}' cannot hold a condition (only a "
+                                                        "let can); use c ? 1 : 0",
+                                                        st.name));
+          scope.locals->push_back({st.name, -1, Type::Double, true, mut});
           break;
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
             reads.push_back({x.id, x.offset, x.loc});
         });
-        // A let keeps the type of its value (a weak literal becomes a double).
+        // A let or var keeps the type of its value (a weak literal becomes a double). Inside an
+        // unrolled loop each iteration declares its own (the generated code's names differ).
         const int id = static_cast<int>(ik.locals.size());
-        ik.locals.push_back({st.name, value->e->type});
-        scope.locals->push_back({st.name, id, value->e->type});
+        ik.locals.push_back({st.name + unroll_suffix_, value->e->type, mut});
+        scope.locals->push_back({st.name, id, value->e->type, false, mut});
         out.push_back({ir::Stmt::Kind::Let, st.loc, -1, id, value->e, {}, {}});
+        break;
+      }
+      case ast::Stmt::Kind::Set: {
+        auto value = expr(st.value, scope);
+        auto it = std::find_if(scope.locals->rbegin(), scope.locals->rend(),
+                               [&](const LocalSym &l) { return l.name == st.name; });
+        if (it == scope.locals->rend()) {
+          const bool index = std::find(scope.indices->begin(), scope.indices->end(), st.name) !=
+                             scope.indices->end();
+          const Sym *s = lookup(st.name);
+          if (index)
+            diags_.error(st.loc, fmt::format("cannot assign index '{}' of kernel '{}'", st.name,
+                                             ik.name));
+          else if (s && s->kind == Kind::Grid)
+            diags_.error(st.loc, fmt::format("grid '{}' is assigned at its centre point: {}[{}] = "
+                                             "...",
+                                             st.name, st.name, fmt::join(*scope.indices, ", ")));
+          else if (s)
+            diags_.error(st.loc, fmt::format("cannot assign '{}', {}: only a var of the kernel "
+                                             "can be assigned",
+                                             st.name, kind_name(s->kind)));
+          else
+            diags_.error(st.loc, fmt::format("assignment to undeclared '{}': declare it first "
+                                             "with var {} = ...;",
+                                             st.name, st.name));
+          break;
+        }
+        if (it->loop_var) {
+          diags_.error(st.loc, fmt::format("cannot assign loop variable '{}'", st.name));
+          break;
+        }
+        if (!it->mut) {
+          diags_.error(st.loc, fmt::format("cannot assign '{}': it is a let (immutable); declare "
+                                           "it with var to assign it",
+                                           st.name));
+          break;
+        }
+        if (it->bad || !value)
+          break;
+        ExprPtr v = convert_to(*value, it->type, start_loc(st.value),
+                               fmt::format("var '{}'", st.name));
+        if (!v)
+          break;
+        ir::walk(v, [&](const ir::Expr &x) {
+          if (x.op == Op::GridRead)
+            reads.push_back({x.id, x.offset, x.loc});
+        });
+        ir::Stmt s{ir::Stmt::Kind::Let, st.loc, -1, it->id, v, {}, {}};
+        s.reassign = true;
+        out.push_back(std::move(s));
+        break;
+      }
+      case ast::Stmt::Kind::For: {
+        const auto lo = const_int(st.from), hi = const_int(st.to);
+        if (!lo || !hi) {
+          diags_.error(start_loc(!lo ? st.from : st.to),
+                       "the bounds of a for loop must be integer constants (literals with + - * "
+                       "and parentheses): the loop is unrolled when compiling");
+          break;
+        }
+        if (!new_local_name(st, scope, ik))
+          break;
+        const std::int64_t trips = std::max<std::int64_t>(0, *hi - *lo);
+        if (trips > kMaxLoopTrips) {
+          diags_.error(st.loc, fmt::format("for loop over [{}:{}] runs {} times; a loop is "
+                                           "unrolled when compiling and may run at most {} times",
+                                           *lo, *hi, trips, kMaxLoopTrips));
+          break;
+        }
+        if (unrolled_ + trips > kMaxUnrolled) {
+          diags_.error(st.loc, fmt::format("the loops of kernel '{}' unroll to more than {} "
+                                           "iterations in all",
+                                           ik.name, kMaxUnrolled));
+          break;
+        }
+        unrolled_ += trips;
+        const std::string outer_suffix = unroll_suffix_;
+        const int errors = diags_.error_count();
+        for (std::int64_t v = *lo; v < *hi; ++v) {
+          unroll_suffix_ = fmt::format("{}__{}{}{}", outer_suffix, st.name, v < 0 ? "m" : "",
+                                       v < 0 ? -v : v);
+          const std::vector<ast::Stmt> body = substitute(st.then_body, st.name, v);
+          scope.locals->push_back({st.name, -1, Type::Int, false, false, true});
+          check_body(body, scope, ik, out, written, reads);
+          scope.locals->pop_back();
+          if (diags_.error_count() > errors)
+            break; // one report, not one per iteration
+        }
+        unroll_suffix_ = outer_suffix;
         break;
       }
       case ast::Stmt::Kind::If: {
@@ -1179,6 +1327,7 @@ private:
     std::set<int> written;
     std::vector<Read> reads;
     const int errors_before = diags_.error_count() + silent_failures_;
+    unrolled_ = 0;
     check_body(k.body, scope, ik, ik.body, written, reads);
     // Races. Points are computed independently, so a grid the kernel writes may be read only
     // at the point being written -- except that a colour may read the other colour, which
@@ -1421,6 +1570,11 @@ private:
   std::set<int> bad_grids_;
   std::set<int> used_reductions_;
   int silent_failures_ = 0; // uses of names whose declaration already failed (not reported)
+  // Unrolling for loops: the iterations of the current kernel so far, and what the generated
+  // code's names of locals declared in the current iteration get (`t` -> `t__i2`; `__` is
+  // reserved, so they cannot clash with a program's names).
+  std::int64_t unrolled_ = 0;
+  std::string unroll_suffix_;
 };
 
 } // namespace

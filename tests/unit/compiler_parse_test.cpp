@@ -633,6 +633,40 @@ TEST(CompilerParse, LetIfElseIfElse) {
   EXPECT_TRUE(body[3].else_body.empty());
 }
 
+TEST(CompilerParse, VarAssignAndFor) {
+  auto p = parse_text("stencil s;\n"
+                      "kernel k(x) {\n"
+                      "  var a = u[x];\n"
+                      "  for i in [-1:2 * 2] {\n"
+                      "    a = a + u[x + i];\n"
+                      "  }\n"
+                      "  v[x] = a;\n"
+                      "}\n");
+  ASSERT_TRUE(p.prog) << p.diags->render();
+  const auto &body = p.prog->kernels[0].body;
+  ASSERT_EQ(body.size(), 3u);
+  EXPECT_EQ(body[0].kind, ast::Stmt::Kind::Var);
+  EXPECT_EQ(body[0].name, "a");
+  expect_loc(body[0].loc, 3, 7);
+  EXPECT_EQ(tree(body[0].value), "u[x]");
+
+  const auto &f = body[1];
+  EXPECT_EQ(f.kind, ast::Stmt::Kind::For);
+  EXPECT_EQ(f.name, "i");
+  expect_loc(f.loc, 4, 7); // the loop variable
+  EXPECT_EQ(tree(f.from), "(-1)");
+  EXPECT_EQ(tree(f.to), "(2 * 2)");
+  ASSERT_EQ(f.then_body.size(), 1u);
+  EXPECT_EQ(f.then_body[0].kind, ast::Stmt::Kind::Set);
+  EXPECT_EQ(f.then_body[0].name, "a");
+  expect_loc(f.then_body[0].loc, 5, 5);
+  EXPECT_EQ(tree(f.then_body[0].value), "(a + u[(x + i)])");
+  EXPECT_EQ(f.then_body[0].target, nullptr);
+  EXPECT_TRUE(f.else_body.empty());
+
+  EXPECT_EQ(body[2].kind, ast::Stmt::Kind::Assign);
+}
+
 TEST(CompilerParse, Reductions) {
   auto p = parse_text("stencil s;\n"
                       "reduce res(x, y) on [1:3, 0:2] = norm2(u[x,y] - v[x,y]);\n"
@@ -797,7 +831,8 @@ TEST(CompilerParse, NewOperatorLocationsAreTheOperators) {
 }
 
 TEST(CompilerParse, NewKeywordsCannotBeNames) {
-  for (const char *kw : {"init", "let", "if", "else", "reduce", "until", "max", "on"}) {
+  for (const char *kw :
+       {"init", "let", "if", "else", "reduce", "until", "max", "on", "var", "for", "in"}) {
     auto p = parse_text(std::string("stencil s;\nparam int ") + kw + " = 1;\n");
     EXPECT_FALSE(p.prog) << kw;
     EXPECT_TRUE(p.diags->has_errors()) << kw;

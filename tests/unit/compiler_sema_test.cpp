@@ -247,6 +247,46 @@ TEST(CompilerSema, OffsetsMayBeConstantExpressions) {
   EXPECT_EQ(r[2][0], -4);
 }
 
+// A for loop is unrolled: its variable becomes each value (negative ones too) in offsets and
+// values, nested bounds may use it, a let of the body is one local per iteration, and a var is
+// one mutable local assigned again (a float value into a double var converted).
+TEST(CompilerSema, ForLoopsAreUnrolledAndVarsReassigned) {
+  auto p = valid("stencil s;\n"
+                 "grid double u[20];\n"
+                 "grid double v like u;\n"
+                 "kernel k(x) {\n"
+                 "  var a = 0.0;\n"
+                 "  for i in [-1:1] {\n"
+                 "    for j in [0:i + 2] {\n"
+                 "      let t = u[x + i + j];\n"
+                 "      a = a + t * float(j);\n"
+                 "    }\n"
+                 "  }\n"
+                 "  v[x] = a;\n"
+                 "}\n"
+                 "run steps { k; }\n");
+  const auto &k = p.kernels[0];
+  // var a; (i=-1: j=0) let, set; (i=0: j=0, j=1) let, set, let, set; the store.
+  ASSERT_EQ(k.body.size(), 8u);
+  ASSERT_EQ(k.locals.size(), 4u);
+  EXPECT_TRUE(k.locals[0].mut);
+  EXPECT_EQ(k.locals[0].name, "a");
+  EXPECT_EQ(k.locals[1].name, "t__im1__j0");
+  EXPECT_EQ(k.locals[2].name, "t__i0__j0");
+  EXPECT_EQ(k.locals[3].name, "t__i0__j1");
+  EXPECT_FALSE(k.locals[1].mut);
+  std::vector<int> offsets;
+  for (const auto &st : k.body)
+    for (const auto &o : reads_of(st.value))
+      offsets.push_back(o[0]);
+  EXPECT_EQ(offsets, (std::vector<int>{-1, 0, 1}));
+  EXPECT_FALSE(k.body[0].reassign);
+  EXPECT_TRUE(k.body[2].reassign);
+  EXPECT_EQ(k.body[2].local, 0);
+  EXPECT_EQ(value_of(p, 0, 2), "(local0 + (local1 * double(float(0))))");
+  EXPECT_EQ(value_of(p, 0, 6), "(local0 + (local3 * double(float(1))))");
+}
+
 TEST(CompilerSema, HaloIsTheWidestReadOffset) {
   auto p = valid("stencil s;\n"
                  "grid float u[16, 16];\n"
