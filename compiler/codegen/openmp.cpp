@@ -191,17 +191,20 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
 }
 
 // The ghost cells of a grid from its faces, in the order the interpreter fills them.
-std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi) {
+// `exchange` false (mpi only): fill_faces__, the physical faces alone (a grid the temporal plan
+// overwrites before reading: its ghost cells on faces between blocks are never read).
+std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi,
+                            bool exchange = true) {
   SetupEmitter setup(p);
   std::string s =
-      fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
+      fmt::format("void Stencil::fill_{}_{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
                   "const Params &prm__ = params_;\n",
-                  g.name, ir::cxx_elem_name(g.type));
+                  exchange ? "" : "faces_", g.name, ir::cxx_elem_name(g.type));
   // A block of a distributed grid: per dimension, the exchange, then the faces on the physical
   // boundary, with the ghost cell's global indices in a Dirichlet value.
   const std::string part = "part__" + g.name + "_";
   for (int d = 0; d < g.rank; ++d) {
-    if (mpi)
+    if (mpi && exchange)
       s += fmt::format("  cart__->exchange(g__, {}, {});\n", part, d);
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
@@ -209,9 +212,9 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi) {
         s += fmt::format("  if ({}.physical[{}][{}])\n  ", part, d, side);
       if (mpi && f.kind == ir::BoundaryKind::Dirichlet) {
         s += fmt::format(
-            "  stencilc::fill_dirichlet(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
+            "  stencilc::fill_dirichlet{}(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
             "l1__, std::int64_t l2__, std::int64_t l3__) {{\n",
-            d, side);
+            exchange ? "" : "_across", d, side);
         for (int k = 0; k < ir::kMaxRank; ++k)
           s += fmt::format(
               "    [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + {1}.offset[{0}];\n", k,
@@ -247,10 +250,8 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   if (l.distributed != mpi)
     internal_error("emit: the lowering is not for this target's kind of process layout");
   mus::data d = program_data(p, l, opts, mpi ? "mpi-openmp" : "openmp");
-  // mpi-openmp has the naive plan only in this version.
-  const TemporalCode tc = mpi ? TemporalCode{} : temporal_code(p, l);
-  d.set("temporal",
-        tc.why_not.empty() && !mpi ? mus::data::type::bool_true : mus::data::type::bool_false);
+  const TemporalCode tc = temporal_code(p, l, mpi);
+  d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
   d.set("row_fns", tc.row_fns);
   d.set("temporal_describe", tc.describe);
@@ -258,6 +259,8 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   d.set("temporal_alloc", tc.alloc);
   d.set("temporal_views", tc.views);
   d.set("shadow_members", tc.shadows);
+  d.set("temporal_fits", tc.fits);
+  d.set("temporal_deepen", tc.deepen);
   d.set("keep_steps", tc.reductions ? std::string("1") : std::string("0"));
 
   std::string inits, fills, defs;
@@ -265,6 +268,8 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
     if (g.init)
       inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)", mpi);
     fills += fill_definition(p, g, mpi) + "\n";
+    if (mpi)
+      fills += fill_definition(p, g, mpi, false) + "\n";
   }
   d.set("inits", inits);
   d.set("fill_defs", fills);

@@ -74,10 +74,15 @@ std::map<Slot, int> slots_of(const ir::Kernel &k) {
 
 class RowEmitter : public BodyEmitter {
 public:
-  RowEmitter(const ir::Program &p, const ir::Kernel &k, const std::map<Slot, int> &slots)
-      : BodyEmitter(p, k.indices, &k.locals), k_(k), slots_(slots) {}
+  RowEmitter(const ir::Program &p, const ir::Kernel &k, const std::map<Slot, int> &slots,
+             bool global)
+      : BodyEmitter(p, k.indices, &k.locals), k_(k), slots_(slots), global_(global) {}
 
 protected:
+  // mpi: the engine's coordinates are the widened block's; the program's are global.
+  std::string index(const ir::Expr &e) const override {
+    return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
+  }
   std::string grid_read(const ir::Expr &e) const override {
     const std::string x = x_index(e);
     if (own_row(k_, e))
@@ -89,20 +94,32 @@ protected:
 private:
   const ir::Kernel &k_;
   const std::map<Slot, int> &slots_;
+  bool global_;
 };
 
-std::string row_function(const ir::Program &p, const ir::Kernel &k) {
+// mpi: what the row and ghost functions get as ctx (RowContext__ of the generated code).
+std::string context_preamble(bool mpi, const char *params) {
+  if (!mpi)
+    return fmt::format("  [[maybe_unused]] const Params &{} = *static_cast<const Params *>(ctx__);\n",
+                       params);
+  return fmt::format("  const RowContext__ &rc__ = *static_cast<const RowContext__ *>(ctx__);\n"
+                     "  [[maybe_unused]] const Params &{} = *rc__.params;\n"
+                     "  [[maybe_unused]] const std::int64_t off0__ = rc__.off[0], off1__ = "
+                     "rc__.off[1], off2__ = rc__.off[2];\n",
+                     params);
+}
+
+std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
   const auto slots = slots_of(k);
-  RowEmitter em(p, k, slots);
+  RowEmitter em(p, k, slots, mpi);
   const std::string y = k.indices[1], z = k.rank > 2 ? k.indices[2] : "z__";
   std::string s = fmt::format(
       "// Kernel '{}', a run of x-rows, for the temporal plan.\n"
       "void row__{}(void *const *out__, const std::int64_t *out_step__, const void *const *in__, "
       "const std::int64_t *in_step__, [[maybe_unused]] std::int64_t lo0__, std::int64_t hi0__, "
       "std::int64_t y0__, std::int64_t rows__, [[maybe_unused]] std::int64_t {}, "
-      "const void *ctx__) {{\n"
-      "  [[maybe_unused]] const Params &params_ = *static_cast<const Params *>(ctx__);\n",
-      k.name, k.name, z);
+      "const void *ctx__) {{\n{}",
+      k.name, k.name, z, context_preamble(mpi, "params_"));
   s += param_copies(p, params_of(k.body));
   // Row r of a slot is r row steps (bytes) past its first row.
   for (const auto &[slot, i] : slots)
@@ -130,30 +147,41 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k) {
     ++o;
   }
   // The naive sweep's x loop, colours with the same parity of global coordinates.
-  s += "#pragma omp simd\n" + x_loop(k.domain, k.indices, k.rank) + " {\n" +
+  std::string xloop = x_loop(k.domain, k.indices, k.rank);
+  if (mpi) {
+    std::vector<std::string> global = k.indices;
+    for (int d = 1; d < k.rank; ++d)
+      global[d] = fmt::format("({} + off{}__)", k.indices[d], d);
+    xloop = x_loop(k.domain, global, k.rank, "off0__");
+  }
+  s += "#pragma omp simd\n" + xloop + " {\n" +
        em.kernel_statements(k) + "}\n  }\n}\n\n";
   return s;
 }
 
 // Dirichlet ghosts of dimension 0 of one row, computed as the naive plan's fill computes them
 // (the same expression and conversion), so the engine need not read them from memory.
-std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g) {
+std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g, bool mpi) {
   const char *t = ir::cxx_elem_name(g.type);
+  // mpi: the row's coordinates are the widened block's; x0__..x2__ the global ones.
   std::string s = fmt::format(
-      "void xghost__{}(void *row__, std::int64_t n0__, [[maybe_unused]] std::int64_t x1__, "
-      "[[maybe_unused]] std::int64_t x2__, const void *ctx__) {{\n"
-      "  [[maybe_unused]] const Params &prm__ = *static_cast<const Params *>(ctx__);\n"
+      "void xghost__{}(void *row__, std::int64_t n0__, [[maybe_unused]] std::int64_t {}, "
+      "[[maybe_unused]] std::int64_t {}, const void *ctx__) {{\n{}"
       "  [[maybe_unused]] const std::int64_t x3__ = 0;\n"
       "  {} *r__ = static_cast<{} *>(row__);\n",
-      g.name, t, t);
+      g.name, mpi ? "l1__" : "x1__", mpi ? "l2__" : "x2__", context_preamble(mpi, "prm__"), t, t);
+  if (mpi)
+    s += "  [[maybe_unused]] const std::int64_t x1__ = l1__ + off1__, x2__ = l2__ + off2__;\n";
+  const std::string x0 = mpi ? "l0__" : "x0__";
+  const std::string global = mpi ? "    [[maybe_unused]] const std::int64_t x0__ = l0__ + off0__;\n" : "";
   if (g.faces[0].kind == ir::BoundaryKind::Dirichlet)
-    s += fmt::format("  for (std::int64_t x0__ = -{}; x0__ < 0; ++x0__)\n    r__[x0__] = "
-                     "static_cast<{}>({});\n",
-                     g.halo[0], t, setup_expr(p, g.faces[0].value));
+    s += fmt::format("  for (std::int64_t {0} = -{1}; {0} < 0; ++{0}) {{\n{2}    r__[{0}] = "
+                     "static_cast<{3}>({4});\n  }}\n",
+                     x0, g.halo[0], global, t, setup_expr(p, g.faces[0].value));
   if (g.faces[1].kind == ir::BoundaryKind::Dirichlet)
-    s += fmt::format("  for (std::int64_t x0__ = n0__; x0__ < n0__ + {}; ++x0__)\n    r__[x0__] = "
-                     "static_cast<{}>({});\n",
-                     g.halo[0], t, setup_expr(p, g.faces[1].value));
+    s += fmt::format("  for (std::int64_t {0} = n0__; {0} < n0__ + {1}; ++{0}) {{\n{2}    r__[{0}] = "
+                     "static_cast<{3}>({4});\n  }}\n",
+                     x0, g.halo[0], global, t, setup_expr(p, g.faces[1].value));
   return s + "}\n\n";
 }
 
@@ -249,6 +277,145 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
   return stencilc::cpu::unsupported(st, {});
 }
 
+// Where a kernel of the step, or a Dirichlet value of one of its grids, depends on the position
+// of a cell (an index, a colour, a sub-domain): "" if nowhere, else what does. A block widened
+// across a periodic face would compute cells beyond the global grid with coordinates that are
+// not wrapped.
+std::string position_use(const ir::Program &p, const std::vector<int> &grids) {
+  auto uses_index = [](const ir::ExprPtr &e) {
+    bool any = false;
+    if (e)
+      ir::walk(e, [&](const ir::Expr &x) { any |= x.op == ir::Op::Index; });
+    return any;
+  };
+  for (const auto &r : p.run) {
+    if (r.kind != ir::RunStmt::Kind::Call)
+      continue;
+    const auto &k = p.kernels[r.a];
+    bool index = false;
+    ir::walk(k.body, [&](const ir::Expr &x) { index |= x.op == ir::Op::Index; });
+    if (index)
+      return fmt::format("kernel '{}' uses its indices", k.name);
+    if (k.domain.kind != ir::Domain::Kind::Interior)
+      return fmt::format("kernel '{}' runs on a {}", k.name,
+                         k.domain.kind == ir::Domain::Kind::Range ? "sub-domain" : "colour");
+  }
+  for (int g : grids)
+    for (const auto &f : p.grids[g].faces)
+      if (f.kind == ir::BoundaryKind::Dirichlet && uses_index(f.value))
+        return fmt::format("a Dirichlet value of grid '{}' uses the indices", p.grids[g].name);
+  return "";
+}
+
+// Grids whose values at the start of a block the block reads: the run block followed through
+// enough steps that every storage is overwritten or cycles back, storage by storage (swaps
+// exchange storages). A kernel on part of the grid (a sub-domain, a colour) keeps the rest of
+// the old values, so it does not overwrite.
+std::set<int> read_before_block(const ir::Program &p) {
+  const int n = static_cast<int>(p.grids.size());
+  std::vector<int> storage(n); // grid -> the storage it holds now
+  std::vector<bool> fresh(n);  // storage -> overwritten during the block
+  for (int g = 0; g < n; ++g)
+    storage[g] = g;
+  std::set<int> needed;
+  for (int step = 0; step < 2 * n + 2; ++step)
+    for (const auto &r : p.run) {
+      if (r.kind == ir::RunStmt::Kind::Swap) {
+        std::swap(storage[r.a], storage[r.b]);
+      } else if (r.kind == ir::RunStmt::Kind::Call) {
+        const auto &k = p.kernels[r.a];
+        for (int g : ir::grids_read(k.body))
+          if (!fresh[storage[g]])
+            needed.insert(storage[g]);
+        if (k.domain.kind == ir::Domain::Kind::Interior)
+          for (int g : ir::grids_written(k.body))
+            fresh[storage[g]] = true;
+      }
+    }
+  return needed;
+}
+
+// mpi-openmp: the checks of a depth k (temporal_fits__) and the reallocation of the step's grids
+// with halos k * step_reach deeper in the split dimensions (temporal_deepen__), values kept.
+void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<int> &grids,
+              TemporalCode &tc) {
+  const int rank = p.grids[grids.front()].rank;
+  const ir::Offsets &reach = l.schedule.step_reach;
+  const std::string position = position_use(p, grids);
+  std::string &f = tc.fits;
+  f += "  const std::string engine__ = stencilc::cpu::unsupported(step__, temporal_views__());\n"
+       "  if (!engine__.empty())\n    return engine__;\n"
+       "  const std::vector<int> &procs__ = cart__->procs();\n"
+       // The engine's rows are whole x rows of a grid's storage pitch; a block widened in x
+       // has a wider pitch than its rows (not supported yet).
+       "  if (!procs__.empty() && procs__[0] > 1)\n"
+       "    return \"the temporal plan across ranks keeps x rows whole, and dimension 1 is split "
+       "over \" + std::to_string(procs__[0]) + \" processes (--procs with 1 first)\";\n";
+  for (int d = 0; d < std::min(rank, 3); ++d) {
+    f += fmt::format("  if (procs__.size() > {0} && procs__[{0}] > 1) {{\n", d);
+    bool periodic = false;
+    for (int g : grids)
+      periodic |= p.grids[g].faces[2 * d].kind == ir::BoundaryKind::Periodic;
+    if (periodic && !position.empty())
+      f += fmt::format("    return \"dimension {} is periodic and split over \" + "
+                       "std::to_string(procs__[{}]) + \" processes, and {}: a block widened "
+                       "across the periodic face would see coordinates that do not wrap\";\n",
+                       d + 1, d, position);
+    for (int g : grids) {
+      const auto &grid = p.grids[g];
+      f += fmt::format(
+          "    if (part__{0}_.global[{1}] / procs__[{1}] < {2} + k * {3})\n"
+          "      return \"k=\" + std::to_string(k) + \" needs ghost layers \" + std::to_string({2} + "
+          "k * {3}) + \" cells deep in dimension {4} (k x {3}, the reach of a step, + the {2} "
+          "of grid '{0}'), more than the smallest block has: \" + "
+          "std::to_string(part__{0}_.global[{1}] / procs__[{1}]) + \" cells (\" + "
+          "std::to_string(part__{0}_.global[{1}]) + \" over \" + std::to_string(procs__[{1}]) + "
+          "\" processes)\";\n",
+          grid.name, d, grid.halo[d], reach[d], d + 1);
+    }
+    f += "  }\n";
+  }
+  f += "  return \"\";\n";
+
+  std::string &e = tc.deepen;
+  e += "  if (k == deep_k__)\n    return;\n  const std::vector<int> &procs__ = cart__->procs();\n"
+       "  auto split__ = [&](int d) { return static_cast<int>(procs__.size()) > d && procs__[d] > 1; };\n";
+  for (int g : grids) {
+    const auto &grid = p.grids[g];
+    std::string halos, periodic;
+    for (int d = 0; d < ir::kMaxRank; ++d) {
+      halos += fmt::format("{}{}", d ? ", " : "",
+                           d < std::min(grid.rank, 3)
+                               ? fmt::format("{} + (split__({}) ? k * {} : 0)", grid.halo[d], d, reach[d])
+                               : std::to_string(d < grid.rank ? grid.halo[d] : 0));
+      periodic += fmt::format("{}{}", d ? ", " : "",
+                              d < grid.rank && grid.faces[2 * d].kind == ir::BoundaryKind::Periodic
+                                  ? "true"
+                                  : "false");
+    }
+    e += fmt::format(
+        "  {{\n    const stencilc::Halos h__{{{1}}};\n"
+        "    part__{0}_ = cart__->part(\"{0}\", {2}, part__{0}_.global, h__, {{{3}}});\n"
+        "    if ({0}_.halo(0) != h__[0] || {0}_.halo(1) != h__[1] || {0}_.halo(2) != h__[2]) {{\n"
+        "      stencilc::Grid<{4}> g__(\"{0}\", {2}, part__{0}_.count, h__);\n"
+        "      stencilc::copy_interior({0}_, g__);\n      {0}_ = std::move(g__);\n"
+        "      dirty__{0}_ = true;\n    }}\n  }}\n",
+        grid.name, halos, grid.rank, periodic, ir::cxx_elem_name(grid.type));
+  }
+  // The widened block: k * reach beyond every face between blocks.
+  const std::string &first = p.grids[grids.front()].name;
+  e += fmt::format(
+      "  for (int d = 0; d < 3; ++d) {{\n"
+      "    const std::int64_t r__ = d < {0} && split__(d) ? k * std::array<std::int64_t, 3>{{{1}, "
+      "{2}, {3}}}[d] : 0;\n"
+      "    ext_lo__[d] = part__{4}_.physical[d][0] ? 0 : r__;\n"
+      "    ext_hi__[d] = part__{4}_.physical[d][1] ? 0 : r__;\n"
+      "    eoff__[d] = part__{4}_.offset[d] - ext_lo__[d];\n"
+      "    eext__[d] = part__{4}_.count[d] + ext_lo__[d] + ext_hi__[d];\n  }}\n"
+      "  deep_k__ = k;\n  shadows__ = false;\n  temporal_describe__();\n",
+      std::min(rank, 3), reach[0], rank > 1 ? reach[1] : 0, rank > 2 ? reach[2] : 0, first);
+}
+
 } // namespace
 
 std::string temporal_unsupported(const ir::Program &p) {
@@ -256,7 +423,7 @@ std::string temporal_unsupported(const ir::Program &p) {
   return grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
 }
 
-TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi) {
   TemporalCode tc;
   const std::vector<int> grids = step_grids(p);
   tc.why_not = grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
@@ -268,7 +435,11 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
   const int rank = p.grids[grids.front()].rank;
 
   std::string &d = tc.describe;
+  d += "  step__ = stencilc::cpu::Step();\n";
   d += fmt::format("  step__.rank = {};\n", rank);
+  if (mpi)
+    tc.row_fns += "// What the row functions get: the params and the widened block's global offset.\n"
+                  "struct RowContext__ {\n  const Params *params;\n  std::int64_t off[3];\n};\n\n";
   for (int g : grids) {
     const auto &grid = p.grids[g];
     std::string faces;
@@ -281,8 +452,14 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
     d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}, {}}});\n",
                      grid.name, ir::cxx_elem_name(grid.type), faces,
                      xd ? "xghost__" + grid.name : "nullptr", cxx_string(faces_key(p, grid)));
+    if (mpi) // a face between blocks: its ghost cells lie beyond the widened block, whose
+             // edge cells the block's own results do not depend on (docs/MPI.md)
+      d += fmt::format("  for (int d = 0; d < {}; ++d)\n    for (int side = 0; side < 2; ++side)\n"
+                       "      if (!part__{}_.physical[d][side])\n"
+                       "        step__.grids.back().faces[d][side] = F::Neumann;\n",
+                       std::min(grid.rank, 3), grid.name);
     if (xd)
-      tc.row_fns += x_dirichlet_function(p, grid);
+      tc.row_fns += x_dirichlet_function(p, grid, mpi);
   }
   std::set<int> kernels_done;
   const std::set<int> &state = l.schedule.state;
@@ -297,7 +474,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
     case ir::RunStmt::Kind::Call: {
       const auto &k = p.kernels[r.a];
       if (!kernels_done.count(r.a))
-        tc.row_fns += row_function(p, k);
+        tc.row_fns += row_function(p, k, mpi);
       kernels_done.insert(r.a);
       d += fmt::format("  {{\n    Call c;\n    c.name = \"{}\";\n    c.fn = row__{};\n", k.name,
                        k.name);
@@ -325,9 +502,16 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
         d += "    c.in_place = true;\n";
       const std::string &dom = p.grids[k.domain_grid].name;
       for (int dim = 0; dim < std::min(rank, 3); ++dim) {
-        if (k.domain.kind == ir::Domain::Kind::Range)
+        if (k.domain.kind == ir::Domain::Kind::Range && mpi) // global, clipped to the widened block
+          d += fmt::format("    c.lo[{0}] = std::clamp<std::int64_t>(({1}) - eoff__[{0}], 0, "
+                           "eext__[{0}]);\n    c.hi[{0}] = std::clamp<std::int64_t>(({2}) - "
+                           "eoff__[{0}], 0, eext__[{0}]);\n",
+                           dim, setup_expr(p, k.domain.lo[dim]), setup_expr(p, k.domain.hi[dim]));
+        else if (k.domain.kind == ir::Domain::Kind::Range)
           d += fmt::format("    c.lo[{0}] = {1};\n    c.hi[{0}] = {2};\n", dim,
                            setup_expr(p, k.domain.lo[dim]), setup_expr(p, k.domain.hi[dim]));
+        else if (mpi)
+          d += fmt::format("    c.hi[{0}] = eext__[{0}];\n", dim);
         else
           d += fmt::format("    c.hi[{0}] = {1}_.extent({0});\n", dim, dom);
       }
@@ -346,11 +530,32 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
   }
 
   // Views of the current storage, and the shadows the results go to.
+  auto halo3 = [&](const ir::Grid &g) {
+    return fmt::format("{}, {}, {}", g.halo[0], g.rank > 1 ? g.halo[1] : 0, g.rank > 2 ? g.halo[2] : 0);
+  };
+  // mpi: the block widened by ext_lo__/ext_hi__ into its (deep) halo, the program's ghost
+  // layers around that.
+  auto view = [&](const ir::Grid &g, const std::string &storage) {
+    return mpi ? fmt::format("stencilc::cpu::widened_view({}, ext_lo__, ext_hi__, {{{}}})", storage,
+                             halo3(g))
+               : fmt::format("stencilc::cpu::view_of({})", storage);
+  };
   for (int g : grids)
-    tc.views += fmt::format("  v.push_back(stencilc::cpu::view_of({}_));\n", p.grids[g].name);
+    tc.views += fmt::format("  v.push_back({});\n", view(p.grids[g], p.grids[g].name + "_"));
   std::string &b = tc.block;
-  for (int g : grids)
-    b += fill_if_stale(p.grids[g]);
+  if (mpi) {
+    // Only grids whose values from before the block it reads are exchanged (k-fold fewer
+    // messages than naive, not more); the others get their physical faces, which the engine
+    // copies Dirichlet ghost rows from.
+    const std::set<int> needed = read_before_block(p);
+    for (int g : grids)
+      b += needed.count(g) ? fill_if_stale(p.grids[g])
+                           : fmt::format("  if (dirty__{0}_)\n    fill_faces__{0}({0}_);\n",
+                                         p.grids[g].name);
+  } else {
+    for (int g : grids)
+      b += fill_if_stale(p.grids[g]);
+  }
   std::string &a = tc.alloc;
   a += "  if (shadows__)\n    return;\n";
   for (int g : state) {
@@ -361,23 +566,37 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l) {
                      grid.name, ir::cxx_elem_name(grid.type), grid.rank);
     // Ghost cells stay with a storage: a shadow gets its grid's once, then keeps them unless
     // they follow the interior (Neumann, periodic).
-    a += fmt::format("  fill__{0}(shadow__{0}_);\n", grid.name);
+    // (mpi: a result is marked stale when swapped in, and filled before it is read.)
+    if (!mpi)
+      a += fmt::format("  fill__{0}(shadow__{0}_);\n", grid.name);
     tc.shadows += fmt::format("  stencilc::Grid<{}> shadow__{}_; // the temporal plan's results\n",
                               ir::cxx_elem_name(grid.type), grid.name);
   }
+  if (mpi)
+    tc.shadows += "  // The engine's block: this rank's, widened by ext_lo__/ext_hi__ cells into halos\n"
+                  "  // deep_k__ steps deep; eoff__ is its global offset, eext__ its extent.\n"
+                  "  std::array<std::int64_t, 3> ext_lo__{}, ext_hi__{}, eoff__{}, eext__{};\n"
+                  "  int deep_k__ = -1;\n";
   a += "  shadows__ = true;\n";
   b += "  temporal_alloc__();\n  std::vector<stencilc::cpu::View> s;\n";
   for (int g : grids)
-    b += state.count(g) ? fmt::format("  s.push_back(stencilc::cpu::view_of(shadow__{}_));\n",
-                                      p.grids[g].name)
+    b += state.count(g) ? fmt::format("  s.push_back({});\n",
+                                      view(p.grids[g], "shadow__" + p.grids[g].name + "_"))
                         : "  s.emplace_back();\n";
   b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
-       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
-       "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
-  // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.)
+       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n";
+  if (mpi)
+    b += "  const RowContext__ ctx__{&params_, {eoff__[0], eoff__[1], eoff__[2]}};\n"
+         "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &ctx__, workspace__);\n";
+  else
+    b += "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
+  // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.
+  // mpi: the neighbours' cells in a result's halo are stale.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,
-                     p.grids[g].time_dependent_ghosts() ? mark_stale(p.grids[g]) : "");
+                     p.grids[g].time_dependent_ghosts() || mpi ? mark_stale(p.grids[g]) : "");
+  if (mpi)
+    mpi_code(p, l, grids, tc);
   return tc;
 }
 

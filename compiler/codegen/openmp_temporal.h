@@ -19,7 +19,13 @@ struct TemporalCode {
   std::string views;    // body of Stencil::temporal_views__()
   std::string shadows;  // member declarations of the shadow grids
   bool reductions = false; // the step computes reductions: the last step runs unblocked
+  // mpi-openmp only: bodies of Stencil::temporal_fits__(k) (why halos k steps deep cannot be
+  // used here, "" if they can) and Stencil::temporal_deepen__(k) (the grids reallocated with
+  // them, values kept).
+  std::string fits, deepen;
 };
-TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l);
+/// `mpi`: for mpi-openmp, where the engine runs on each rank's block widened into halos k
+/// steps deep (exchanged once per block), with global indices from the block's offset.
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi = false);
 
 } // namespace stc

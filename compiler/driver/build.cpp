@@ -374,33 +374,40 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
               ok ? "the generated code agrees with the interpreter"
                  : "the generated code DIFFERS from the interpreter");
   // Other plans of the same build: the same bits as naive, grid by grid.
+  // A distributed target: on every process count, against its own naive run.
   if (!opts.bitwise.empty()) {
-    run_exe("scheme=naive", "naive", nps.front());
-    const auto naive = summary("naive.json");
     bool all = true;
-    for (std::size_t i = 0; i < opts.bitwise.size(); ++i) {
-      const std::string prefix = fmt::format("plan{}", i);
-      run_exe(opts.bitwise[i], prefix, nps.front());
-      const auto sum = summary(prefix + ".json");
-      std::string differs;
-      for (const auto &g : p.grids) {
-        const auto diff = stencilc::npy_compare(tmp.path() + "/" + prefix + "_" + g.name + ".npy",
-                                                tmp.path() + "/naive_" + g.name + ".npy");
-        if (diff.differing)
-          differs += fmt::format("{}grid {}: {}", differs.empty() ? "" : "; ", g.name,
-                                 grid_verdict(diff, "this plan", "naive", 0));
+    for (const int ranks : distributed ? nps : std::vector<int>{nps.front()}) {
+      const std::string tag = distributed ? fmt::format("{}", ranks) : std::string();
+      const std::string where =
+          distributed ? fmt::format(" on {} process{}", ranks, ranks == 1 ? "" : "es") : "";
+      run_exe("scheme=naive", "naive" + tag, ranks);
+      const auto naive = summary("naive" + tag + ".json");
+      for (std::size_t i = 0; i < opts.bitwise.size(); ++i) {
+        const std::string prefix = fmt::format("plan{}_{}", tag, i);
+        run_exe(opts.bitwise[i], prefix, ranks);
+        const auto sum = summary(prefix + ".json");
+        std::string differs;
+        for (const auto &g : p.grids) {
+          const auto diff =
+              stencilc::npy_compare(tmp.path() + "/" + prefix + "_" + g.name + ".npy",
+                                    tmp.path() + "/naive" + tag + "_" + g.name + ".npy");
+          if (diff.differing)
+            differs += fmt::format("{}grid {}: {}", differs.empty() ? "" : "; ", g.name,
+                                   grid_verdict(diff, "this plan", "naive", 0));
+        }
+        if (sum["steps"] != naive["steps"])
+          differs += (differs.empty() ? "" : "; ") + std::string("the step count");
+        auto reductions = [](const nlohmann::json &j) {
+          return j.contains("reductions") ? j["reductions"].dump() : std::string();
+        };
+        if (reductions(sum) != reductions(naive))
+          differs += (differs.empty() ? "" : "; ") + std::string("the reductions");
+        all &= differs.empty();
+        std::printf("  plan %-40s%s %s\n", sum["plan"].get<std::string>().c_str(), where.c_str(),
+                    differs.empty() ? "bitwise equal to scheme=naive  ok"
+                                    : ("DIFFERS from scheme=naive: " + differs).c_str());
       }
-      if (sum["steps"] != naive["steps"])
-        differs += (differs.empty() ? "" : "; ") + std::string("the step count");
-      auto reductions = [](const nlohmann::json &j) {
-        return j.contains("reductions") ? j["reductions"].dump() : std::string();
-      };
-      if (reductions(sum) != reductions(naive))
-        differs += (differs.empty() ? "" : "; ") + std::string("the reductions");
-      all &= differs.empty();
-      std::printf("  plan %-40s %s\n", sum["plan"].get<std::string>().c_str(),
-                  differs.empty() ? "bitwise equal to scheme=naive  ok"
-                                  : ("DIFFERS from scheme=naive: " + differs).c_str());
     }
     std::printf("%s: %s\n", p.name.c_str(),
                 all ? "every plan gives the naive plan's bits"

@@ -326,8 +326,22 @@ Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
       cj *= n[d] + (dist.procs[d] > 1 ? 2.0 * rad * (k - j) : 0.0);
     cells_total += cj;
   }
-  const double t_inner = inner * k * tau;
-  const double t_boundary = (cells_total - inner * k) * tau;
+  double t_inner = inner * k * tau;
+  double t_boundary = (cells_total - inner * k) * tau;
+  if (const auto *t = p.get<stencilc::scheme::CpuTemporal>()) {
+    // The CPU engine inside the rank: k steps over the block widened by k*r per split face,
+    // priced as the temporal plan of one process on a grid of that size (its own tiles' ghost
+    // zones included). The widened part is the redundant work at the block's edges.
+    Cost wide = c;
+    for (int d = 0; d < std::min(c.rank, 3); ++d)
+      wide.extent[d] = static_cast<std::int64_t>(n[d]) + (dist.procs[d] > 1 ? 2 * k * rad : 0);
+    Plan local;
+    local.scheme = *t;
+    const double per_step = device(wide, m, local, wide.cells()).seconds_per_step;
+    const double share = inner * k / std::max(1.0, cells_total);
+    t_inner = per_step * k * share;
+    t_boundary = per_step * k * (1 - share);
+  }
   double bytes = 0, t_mpi = 0;
   for (int d = 0; d < 3; ++d) {
     if (dist.procs[d] <= 1)
@@ -395,6 +409,14 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
               continue;
             add(sch::Naive{});
             plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, overlap};
+            // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
+            // (x rows stay whole: the runtime refuses it on process grids that split x.)
+            if (k > 1 && !overlap && px == 1 && rules.platform == stencilc::Platform::Cpu &&
+                (c.rank == 2 || c.rank == 3))
+              for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
+                add(sch::CpuTemporal{k, rows, 0});
+                plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, false};
+              }
           }
       }
   } else if (rules.platform == stencilc::Platform::Cpu) {

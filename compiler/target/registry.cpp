@@ -98,7 +98,8 @@ private:
   std::string name_ = "openmp";
 };
 
-// MPI ranks with OpenMP threads inside each: the naive plan in this version (docs/MPI.md), over
+// MPI ranks with OpenMP threads inside each: the naive plan, and the CPU engine's temporal plan
+// on halos k steps deep exchanged every k steps (docs/MPI.md), over
 // the distributed runtime (stencilc_rt_mpi), built with Open MPI's wrapper flags and started
 // under mpirun.
 class MpiOpenmpTarget final : public Target {
@@ -111,17 +112,20 @@ public:
             "omp_get_wtime", "MPI_COMM_WORLD"};
   }
   std::string why_not_blocked(const ir::Program &p) const override {
-    return fmt::format("{} has no temporal plan across ranks yet (it runs {} with the naive plan)",
-                       name_, p.name);
+    const std::string why = temporal_unsupported(p);
+    return why.empty() ? why
+                       : fmt::format("temporal blocking does not apply to {}: {}", p.name, why);
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
-    if (!plan.naive())
-      return why_not_blocked(p);
-    if (plan.distribution && (plan.distribution->k != 1 || plan.distribution->overlap))
-      return fmt::format("{} exchanges halos every step without overlap in this version (k=1, "
-                         "overlap=off)",
+    if (plan.distribution && plan.distribution->overlap)
+      return fmt::format("{} runs with overlap=off in this version (the exchange does not "
+                         "overlap the interior's computation yet)",
                          name_);
-    return "";
+    if (plan.naive() && plan.distribution && plan.distribution->k != 1)
+      return fmt::format("{} exchanges halos every k steps under scheme=temporal only (naive "
+                         "takes k=1)",
+                         name_);
+    return plan.naive() ? "" : why_not_blocked(p);
   }
   std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a, const lower::Lowered &l,
                                   const EmitOptions &opts) const override {
@@ -134,7 +138,9 @@ public:
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
     if (r.link_runtime) {
-      cmd.push_back(runtime_library("mpi")); // before the core it uses
+      // The CPU engine (the temporal plan) and the distributed runtime, before the core they use.
+      cmd.push_back(runtime_library("cpu"));
+      cmd.push_back(runtime_library("mpi"));
       add_core_libraries(cmd, true);
     }
     add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);

@@ -108,6 +108,9 @@ TEST(Plan, PrintedPlansParseBack) {
     EXPECT_EQ(key(text, kGpu), text);
   EXPECT_EQ(key("scheme=naive,k=2,procs=1x2x2,overlap=on", kMpi),
             "scheme=naive,k=2,procs=1x2x2,overlap=on");
+  // The CPU engine inside each rank: the halo depth is the scheme's k.
+  EXPECT_EQ(key("scheme=temporal,k=3,rows=16,procs=2x1x1", kMpi),
+            "scheme=temporal,k=3,rows=16,procs=2x1x1,overlap=off");
 }
 
 TEST(Plan, SchemesMustSuitTheTarget) {
@@ -118,8 +121,9 @@ TEST(Plan, SchemesMustSuitTheTarget) {
   EXPECT_EQ(error_of("scheme=streaming,k=2,tile=32x8", kGpu),
             "--plan scheme=streaming,k=2,tile=32x8: streaming takes k=1 (temporal blocking is "
             "scheme=temporal)");
-  EXPECT_EQ(error_of("scheme=temporal,k=2", kMpi),
-            "--plan scheme=temporal,k=2: scheme temporal is not a plan of the mpi-openmp target");
+  EXPECT_EQ(error_of("scheme=streaming,tile=32x8", kMpi),
+            "--plan scheme=streaming,tile=32x8: scheme streaming is not a plan of the mpi-openmp "
+            "target");
   EXPECT_EQ(error_of("scheme=temporal,k=4,tile=64x32", kCpu),
             "--plan scheme=temporal,k=4,tile=64x32: the openmp temporal plan keeps x-rows whole; "
             "give its tile as rows=N");

@@ -49,6 +49,27 @@ template <typename T, typename F> void fill_dirichlet(Grid<T> &g, int d, int sid
   });
 }
 
+/// Dirichlet on face (d, side) across the whole storage of the other dimensions, their ghost
+/// layers included (fill_dirichlet covers the interior of the dimensions after d, whose ghost
+/// layers a block of a distributed grid gets from its neighbours): for a grid whose
+/// neighbours' cells are not exchanged (mpi-openmp's temporal plan, a grid it overwrites before
+/// reading), the same values the exchange would bring.
+template <typename T, typename F>
+void fill_dirichlet_across(Grid<T> &g, int d, int side, F &&value) {
+  std::int64_t lo[kMaxRank], hi[kMaxRank];
+  for (int k = 0; k < kMaxRank; ++k) {
+    lo[k] = -g.halo(k);
+    hi[k] = g.extent(k) + g.halo(k);
+  }
+  lo[d] = side == 0 ? -g.halo(d) : g.extent(d);
+  hi[d] = side == 0 ? 0 : g.extent(d) + g.halo(d);
+  for (std::int64_t w = lo[3]; w < hi[3]; ++w)
+    for (std::int64_t z = lo[2]; z < hi[2]; ++z)
+      for (std::int64_t y = lo[1]; y < hi[1]; ++y)
+        for (std::int64_t x = lo[0]; x < hi[0]; ++x)
+          g.at(x, y, z, w) = value(x, y, z, w);
+}
+
 /// Neumann (zero gradient): the ghost layers mirror the interior across the face, so
 /// u[-k] = u[k-1] and u[n-1+k] = u[n-k].
 template <typename T> void fill_neumann(Grid<T> &g, int d, int side) {

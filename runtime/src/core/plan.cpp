@@ -155,7 +155,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   }
 
   const bool gpu = rules.platform == Platform::Gpu;
-  if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme != "naive"))
+  // A distributed target's temporal plan is the CPU engine's inside each rank (mpi-openmp).
+  if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme != "naive" && gpu))
     throw bad("scheme " + f.scheme + " is not a plan of the " + rules.target + " target");
   if (f.distribution_given && !rules.distributed)
     throw bad("procs and overlap belong to MPI targets");

@@ -451,10 +451,14 @@ Plan with_procs(const Plan &compiled, const Cart &c) {
 
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target) {
   const Plan p = parse_plan(text, {Platform::Cpu, true, target}, current);
-  if (!p.naive() || (p.distribution && (p.distribution->k != 1 || p.distribution->overlap)))
+  if (p.distribution && p.distribution->overlap)
     throw Error("--plan " + text + ": " + target +
-                " runs scheme=naive with k=1 and overlap=off in this version (the temporal plan "
-                "across ranks and overlap are not implemented yet)");
+                " runs with overlap=off in this version (overlapping the exchange with the "
+                "interior's computation is not implemented yet)");
+  if (p.naive() && p.distribution && p.distribution->k != 1)
+    throw Error("--plan " + text + ": " + target +
+                " exchanges every k steps under scheme=temporal only (scheme=temporal,k=" +
+                std::to_string(p.distribution->k) + "); scheme=naive takes k=1");
   if (p.distribution && current.distribution &&
       p.distribution->procs != current.distribution->procs)
     throw Error("--plan " + text +

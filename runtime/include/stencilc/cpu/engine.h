@@ -110,6 +110,23 @@ template <typename T> View view_of(Grid<T> &g) {
   return v;
 }
 
+/// The view of `g` widened by lo[d] cells below and hi[d] cells above its interior in each
+/// dimension, into its ghost cells, with `halo` ghost layers around that: mpi-openmp's block
+/// grown into halos k steps deep, which the engine then takes as the whole grid.
+template <typename T>
+View widened_view(Grid<T> &g, const std::array<std::int64_t, 3> &lo,
+                  const std::array<std::int64_t, 3> &hi, const std::array<int, 3> &halo) {
+  View v = view_of(g);
+  T *origin = g.origin();
+  for (int d = 0; d < 3; ++d) {
+    origin -= lo[d] * v.stride[d];
+    v.extent[d] += lo[d] + hi[d];
+    v.halo[d] = halo[d];
+  }
+  v.origin = origin;
+  return v;
+}
+
 struct Options {
   int k = 1;    // steps per block
   int tile = 0; // at most this many rows of dimension 1 per tile (rank 3; rank 2: planes of

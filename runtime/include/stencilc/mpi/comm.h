@@ -161,8 +161,9 @@ int process_dims(int max_rank);
 std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims);
 /// `compiled` (the compiled-in plan) with the process grid of `c`.
 Plan with_procs(const Plan &compiled, const Cart &c);
-/// --plan TEXT over `current` for an executable of `target`: naive, k = 1, overlap off in this
-/// version, and the process grid it runs on (given by --procs). Throws stencilc::Error.
+/// --plan TEXT over `current` for an executable of `target`: naive (k = 1) or the CPU engine's
+/// temporal plan (halos k steps deep, exchanged every k steps), overlap off in this version, and
+/// the process grid it runs on (given by --procs). Throws stencilc::Error.
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target);
 
 /// fill_random() of the global grid, on this rank's block: the same values as one process.
