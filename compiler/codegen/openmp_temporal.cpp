@@ -345,12 +345,7 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
   std::string &f = tc.fits;
   f += "  const std::string engine__ = stencilc::cpu::unsupported(step__, temporal_views__());\n"
        "  if (!engine__.empty())\n    return engine__;\n"
-       "  const std::vector<int> &procs__ = cart__->procs();\n"
-       // The engine's rows are whole x rows of a grid's storage pitch; a block widened in x
-       // has a wider pitch than its rows (not supported yet).
-       "  if (!procs__.empty() && procs__[0] > 1)\n"
-       "    return \"the temporal plan across ranks keeps x rows whole, and dimension 1 is split "
-       "over \" + std::to_string(procs__[0]) + \" processes (--procs with 1 first)\";\n";
+       "  const std::vector<int> &procs__ = cart__->procs();\n";
   for (int d = 0; d < std::min(rank, 3); ++d) {
     f += fmt::format("  if (procs__.size() > {0} && procs__[{0}] > 1) {{\n", d);
     bool periodic = false;

@@ -410,8 +410,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             add(sch::Naive{});
             plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, overlap};
             // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
-            // (x rows stay whole: the runtime refuses it on process grids that split x.)
-            if (k > 1 && !overlap && px == 1 && rules.platform == stencilc::Platform::Cpu &&
+            if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
                 (c.rank == 2 || c.rank == 3))
               for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
                 add(sch::CpuTemporal{k, rows, 0});

@@ -429,12 +429,14 @@ private:
   }
 
   // A result row into a shadow: the whole pitch from the first ghost cell (rows start on a
-  // 64-byte line). The x ghosts it carries are the boundary values of this very row.
+  // 64-byte line). The x ghosts it carries are the boundary values of this very row. A view
+  // widened in x has more storage around its rows: only the row and its ghosts are written.
   void write_row(int g, unsigned char *dst, const unsigned char *src) const {
     const std::size_t e = elem(g);
     const std::int64_t h = halo(g, 0);
+    const std::int64_t cells = grids_[g].whole_pitch ? grids_[g].stride[1] : sc_.n0 + 2 * h;
     stream_lines(dst - h * static_cast<std::int64_t>(e), src - h * static_cast<std::int64_t>(e),
-                 static_cast<std::size_t>(grids_[g].stride[1]) * e);
+                 static_cast<std::size_t>(cells) * e);
   }
 
   // Ghost cells of dimension 0 of one computed row (boundary.h: fill_* for d = 0).

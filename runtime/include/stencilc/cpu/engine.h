@@ -97,6 +97,10 @@ struct View {
   std::array<std::int64_t, 3> extent{1, 1, 1};
   std::array<int, 3> halo{0, 0, 0};
   std::array<std::int64_t, 3> stride{1, 0, 0}; // elements
+  /// A row's storage pitch starts at its first ghost cell (x = -halo[0]), so a result row may be
+  /// written pitch-wide with streaming stores; false for a view widened in x or into deeper
+  /// x halos (widened_view), whose rows are then written cell by cell.
+  bool whole_pitch = true;
 };
 
 template <typename T> View view_of(Grid<T> &g) {
@@ -124,6 +128,7 @@ View widened_view(Grid<T> &g, const std::array<std::int64_t, 3> &lo,
     v.halo[d] = halo[d];
   }
   v.origin = origin;
+  v.whole_pitch = lo[0] == 0 && hi[0] == 0 && halo[0] == g.halo(0);
   return v;
 }
 
