@@ -307,10 +307,48 @@ std::string position_use(const ir::Program &p, const std::vector<int> &grids) {
   return "";
 }
 
+// Grids a kernel writes and also reads the old values of: at an offset, or in its cell before
+// storing to it (a read after the store sees the new value). `always`: the grids it stores to
+// on every path through its body.
+std::set<int> old_reads(const ir::Kernel &k, std::set<int> *always = nullptr) {
+  const auto written = ir::grids_written(k.body);
+  std::set<int> old;
+  std::function<void(const std::vector<ir::Stmt> &, std::set<int> &)> visit =
+      [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
+        for (const auto &st : body) {
+          ir::walk(st.value, [&](const ir::Expr &e) {
+            if (e.op != ir::Op::GridRead || !written.count(e.id))
+              return;
+            bool centre = true;
+            for (int d = 0; d < k.rank; ++d)
+              centre &= e.offset[d] == 0;
+            if (!centre || !stored.count(e.id))
+              old.insert(e.id);
+          });
+          if (st.kind == ir::Stmt::Kind::Assign) {
+            stored.insert(st.grid);
+          } else if (st.kind == ir::Stmt::Kind::If) {
+            std::set<int> a = stored, b = stored, both;
+            visit(st.then_body, a);
+            visit(st.else_body, b);
+            for (int g : a)
+              if (b.count(g))
+                both.insert(g);
+            stored = both;
+          }
+        }
+      };
+  std::set<int> stored;
+  visit(k.body, stored);
+  if (always)
+    *always = stored;
+  return old;
+}
+
 // Grids whose values at the start of a block the block reads: the run block followed through
 // enough steps that every storage is overwritten or cycles back, storage by storage (swaps
-// exchange storages). A kernel on part of the grid (a sub-domain, a colour) keeps the rest of
-// the old values, so it does not overwrite.
+// exchange storages). A kernel on part of the grid (a sub-domain, a colour), or that stores to
+// a grid on some paths only, keeps the rest of the old values, so it does not overwrite.
 std::set<int> read_before_block(const ir::Program &p) {
   const int n = static_cast<int>(p.grids.size());
   std::vector<int> storage(n); // grid -> the storage it holds now
@@ -324,11 +362,14 @@ std::set<int> read_before_block(const ir::Program &p) {
         std::swap(storage[r.a], storage[r.b]);
       } else if (r.kind == ir::RunStmt::Kind::Call) {
         const auto &k = p.kernels[r.a];
+        const auto written = ir::grids_written(k.body);
+        std::set<int> always;
+        const std::set<int> old = old_reads(k, &always);
         for (int g : ir::grids_read(k.body))
-          if (!fresh[storage[g]])
+          if ((!written.count(g) || old.count(g)) && !fresh[storage[g]])
             needed.insert(storage[g]);
         if (k.domain.kind == ir::Domain::Kind::Interior)
-          for (int g : ir::grids_written(k.body))
+          for (int g : always)
             fresh[storage[g]] = true;
       }
     }
