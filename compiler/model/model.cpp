@@ -301,12 +301,33 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   return r;
 }
 
+// What one rank of `ranks` has of a machine profile. Ranks are packed onto nodes of the
+// profile's cores, as mpirun places them by default: a CPU node's compute, memory bandwidth and
+// shared cache are divided between the ranks on it (at most one per core); a GPU serves one.
+Machine rank_share(const Machine &m, int ranks) {
+  if (m.kind == "gpu")
+    return m;
+  const int per_node = std::clamp(ranks, 1, std::max(1, m.threads));
+  Machine r = m;
+  r.flops /= per_node;
+  r.bandwidth /= per_node;
+  r.shared_cache_bytes /= per_node;
+  r.shared_cache_flops /= per_node;
+  r.peak_flops /= per_node;
+  r.l1_bandwidth /= per_node;
+  r.l2_bandwidth /= per_node;
+  r.l3_bandwidth /= per_node;
+  r.threads = std::max(1, m.threads / per_node);
+  return r;
+}
+
 // MPI: ranks own boxes of the domain; every k steps they exchange ghosts k*r deep and then
 // compute k steps, the ghost zone shrinking by r each step (redundant work at the edges).
-Prediction distributed(const Cost &c, const Machine &m, const Plan &p) {
+Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   Prediction r;
   r.plan = p;
   const stencilc::Distribution &dist = *p.distribution;
+  const Machine m = rank_share(node, dist.procs[0] * dist.procs[1] * dist.procs[2]);
   // Ghosts k steps deep: each step reaches as far as its kernel calls together.
   const int k = dist.k, rad = std::max(c.radius, c.halo_per_step);
   std::array<double, 3> n{1, 1, 1};

@@ -1081,4 +1081,49 @@ TEST(ModelMpi, HaloDepthIsTheStepsSummedReach) {
       EXPECT_LE(q.plan.k() * 3, 16) << key(q.plan);
 }
 
+// Ranks packed on one CPU node share it: the naive plan on 2 ranks of a 2-core profile is not
+// twice one process (each rank has half the bandwidth), while a GPU profile serves each rank
+// whole.
+TEST(ModelMpi, RanksOnANodeShareIt) {
+  model::Machine m = cpu(4e10, 2e10);
+  m.threads = 2;
+  const model::Cost c = heat3d(256, 256, 256);
+  model::Plan one;
+  const double t1 = model::predict(c, m, one).seconds_per_step;
+  const double t2 = model::predict(c, m, mpi_plan("mpi-openmp", 1, {1, 1, 2}, false)).seconds_per_step;
+  // Memory-bound: 2 ranks, each half the cells at half the bandwidth, plus the exchange.
+  EXPECT_GE(t2, t1);
+  EXPECT_LT(t2, 1.1 * t1);
+  model::Machine many = m;
+  many.threads = 8; // a node of 8 cores: 2 ranks use a quarter of it each
+  const double t8 = model::predict(c, many, mpi_plan("mpi-openmp", 1, {1, 1, 2}, false)).seconds_per_step;
+  EXPECT_NEAR(t8, t2, 1e-3 * t2); // the same 2 ranks' shares: each half of a node's bandwidth
+  const model::Machine g = gpu();
+  const double g1 = model::predict(c, g, plan("cuda", "naive", 1)).seconds_per_step;
+  const double g2 = model::predict(c, g, mpi_plan("mpi-cuda", 1, {1, 1, 2}, false)).seconds_per_step;
+  EXPECT_LT(g2, 0.75 * g1); // a GPU per rank: about twice the throughput
+}
+
+// The CPU engine inside each rank: priced as the openmp temporal plan on the block widened by
+// k steps' reach per split face, so on a large memory-bound grid it beats naive across the same
+// ranks, and it is offered with the same process grids and depths as naive.
+TEST(ModelMpi, TemporalAcrossRanksBeatsNaiveWhenMemoryBound) {
+  model::Machine m = cpu_l3();
+  m.threads = 2;
+  const model::Cost c = heat3d_cpu(510, 510, 510);
+  const auto naive = model::predict(c, m, mpi_plan("mpi-openmp", 1, {1, 1, 2}, false));
+  model::Plan t;
+  t.scheme = stencilc::scheme::CpuTemporal{8, 64, 0};
+  t.distribution = stencilc::Distribution{{1, 1, 2}, 8, false};
+  const auto blocked = model::predict(c, m, t);
+  EXPECT_LT(blocked.seconds_per_step, 0.8 * naive.seconds_per_step);
+  // Blocks of 255 planes, step j of 8 computing 255 + 2 (8 - j) of them: 56 redundant planes
+  // for 8 x 255 useful ones.
+  EXPECT_DOUBLE_EQ(blocked.redundancy, 1.0 + 56.0 / 2040.0);
+  bool offered = false;
+  for (const auto &q : model::candidates(c, m, rules("mpi-openmp"), 2))
+    offered |= q.plan.get<stencilc::scheme::CpuTemporal>() != nullptr && q.plan.k() == 8;
+  EXPECT_TRUE(offered);
+}
+
 } // namespace
