@@ -83,6 +83,11 @@ errors)
   # The temporal plan's halos must come from the neighbour blocks' own cells.
   expect_error "--plan scheme=temporal,k=8: temporal blocking does not apply: k=8 needs ghost layers 9 cells deep in dimension 3 (k x 1, the reach of a step, + the 1 of grid 'u'), more than the smallest block has: 4 cells (8 over 2 processes)" \
     "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=temporal,k=8
+  # A kernel on a sub-domain of a grid periodic in a split dimension: widening a block across
+  # the periodic face would compute with coordinates that do not wrap.
+  "$stencilc" build "$samples/../tests/e2e/temporal/mixed3d.stn" --target mpi-openmp -o "$tmp/mixed" >/dev/null
+  expect_error "--plan scheme=temporal,k=2: temporal blocking does not apply: dimension 3 is periodic and split over 2 processes, and kernel 'update' runs on a sub-domain: a block widened across the periodic face would see coordinates that do not wrap" \
+    "${mpirun[@]}" -np 2 "$tmp/mixed" --procs 1x1x2 --plan scheme=temporal,k=2
   expect_error "--plan scheme=naive,overlap=on: mpi-openmp runs with overlap=off in this version (overlapping the exchange with the interior's computation is not implemented yet)" \
     "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=naive,overlap=on
   echo "every error: one line, exit 1"
