@@ -17,8 +17,10 @@
 # (`stencilc explain --target mpi-openmp --ranks 2 --json`, .chosen.plan, its process grid
 # left to the run), each as 2 ranks x 1 thread (mpirun -np 2, a rank bound to each core) and
 # as 1 rank x 2 threads (mpirun -np 1 --bind-to none): the cost of ranks against threads for
-# the same plan, and the gain of the model's plan over naive on 2 ranks. The halo messages
-# per rank that each run counts (--json "messages") are shown beside.
+# the same plan, and the gain of the model's plan over naive on 2 ranks. The naive plan with
+# overlap=on (the exchange in flight while each sweep computes its interior) also runs on 2
+# ranks x 1 thread, against naive without it. The halo messages per rank that each run counts
+# (--json "messages") are shown beside.
 #
 # Before timing, the plans are run on a small grid on 1 and 2 ranks and must give the same
 # checksums bit for bit.
@@ -110,7 +112,7 @@ echo "model's plans for 2 ranks: heat3d ${H3N}^3: ${plan[heat3d]}; himeno ${HM_N
 echo "== check: every plan on 1 and 2 ranks gives the same checksums, bit for bit"
 for w in heat3d himeno; do
   ref=""
-  for p in scheme=naive "${plan[$w]}"; do
+  for p in scheme=naive "${plan[$w]}" scheme=naive,overlap=on; do
     for ranks in 1 2; do
       out=$(mpi_run "$ranks" 1 "$work/s_$w" $(sets3 46 30 38) --steps 7 --init-random 1 \
               --plan "$p" --json | tail -n 1)
@@ -152,6 +154,7 @@ for r in $(seq "$rounds"); do
     all+=("$(one $w naive.1x2 1 2 scheme=naive ${args[$w]} "${init[@]}")")
     all+=("$(one $w model.2x1 2 1 "${plan[$w]}" ${args[$w]} "${init[@]}")")
     all+=("$(one $w model.1x2 1 2 "${plan[$w]}" ${args[$w]} "${init[@]}")")
+    all+=("$(one $w overlap.2x1 2 1 scheme=naive,overlap=on ${args[$w]} "${init[@]}")")
   done 2>&1
   load "${all[@]}"
 done
@@ -169,13 +172,14 @@ ratio = lambda d, a, b: statistics.median(float(x) / float(y) for x, y in zip(d[
 for wl in ("heat3d", "himeno"):
     d = rows[wl]
     print(f"{wl}:")
-    for key in ("naive.2x1", "naive.1x2", "model.2x1", "model.1x2"):
+    for key in ("naive.2x1", "naive.1x2", "model.2x1", "model.1x2", "overlap.2x1"):
         plans = ", ".join(sorted(set(d[key + ".plan"])))
         print(f"  {key:<10} {med(d[key]):.3e} cells/s, {int(med(d[key + '.messages']))} messages per rank  ({plans})")
     print(f"  2 ranks x 1 thread / 1 rank x 2 threads: naive {ratio(d, 'naive.2x1', 'naive.1x2'):.3f},"
           f" model's plan {ratio(d, 'model.2x1', 'model.1x2'):.3f}")
     print(f"  model's plan / naive, 2 ranks: {ratio(d, 'model.2x1', 'naive.2x1'):.3f};"
           f" messages per rank {int(med(d['naive.2x1.messages']))} -> {int(med(d['model.2x1.messages']))}")
+    print(f"  naive with overlap=on / without, 2 ranks: {ratio(d, 'overlap.2x1', 'naive.2x1'):.3f}")
 h = rows["heat3d"]
 print(f"heat3d against the hand-written loop (1 process x 2 threads, {med(h['handwritten']):.3e} cells/s):"
       f" naive 2 ranks {ratio(h, 'naive.2x1', 'handwritten'):.3f}, model's plan 2 ranks"

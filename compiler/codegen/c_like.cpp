@@ -153,13 +153,17 @@ std::string param_copies(const ir::Program &p, const std::set<int> &params) {
 }
 
 std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank,
-                   const std::string &x_offset) {
+                   const std::string &x_offset, bool from_lo) {
   if (domain.kind == ir::Domain::Kind::Red || domain.kind == ir::Domain::Kind::Black) {
     std::string parity = domain.kind == ir::Domain::Kind::Red ? "0" : "1";
     if (!x_offset.empty())
       parity += " + " + x_offset;
     for (int d = 1; d < rank; ++d)
       parity += " + " + idx[d];
+    if (from_lo)
+      return fmt::format(
+          "for (std::int64_t {0} = lo0__ + ({1} + lo0__) % 2; {0} < hi0__; {0} += 2)", idx[0],
+          parity);
     return fmt::format("for (std::int64_t {0} = ({1}) % 2; {0} < hi0__; {0} += 2)", idx[0],
                        parity);
   }

@@ -114,9 +114,10 @@ std::string param_copies(const ir::Program &p, const std::set<int> &params);
 
 /// The loop over x of a domain from lo0__ to hi0__; a colour visits every other x, the first
 /// one of a row having the row's parity (of global coordinates, idx[1..rank), plus `x_offset`,
-/// the global x of local x 0, for a block of a distributed grid).
+/// the global x of local x 0, for a block of a distributed grid). `from_lo`: a colour's first x
+/// is the first of its parity at or after lo0__ (>= 0), not 0 or 1 (a region of a block).
 std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank,
-                   const std::string &x_offset = "");
+                   const std::string &x_offset = "", bool from_lo = false);
 
 /// Integer division or remainder (`op` "/" or "%") and int() that flag a failure in `err__`
 /// instead of throwing, for code that cannot throw (a parallel region, a device); the caller

@@ -38,6 +38,7 @@ struct Sweep {
   std::set<int> params;
   std::string omp_clause; // extra clause of the parallel and simd pragmas, e.g. a reduction
   bool mpi = false;       // a block of a distributed grid (offsets off0__, ... of the domain grid)
+  bool region = false;    // mpi kernels: clipped to *box__ when given (overlap=on)
 };
 
 std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body) {
@@ -55,10 +56,11 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
     // The global sub-domain clipped to this block, in local indices.
     s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
     for (int d = 0; d < rank; ++d)
-      s += fmt::format("  const std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - off{0}__, "
+      s += fmt::format("  {4}std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - off{0}__, "
                        "0, {3}_.extent({0})), hi{0}__ = std::clamp<std::int64_t>(({2}) - off{0}__, "
                        "0, {3}_.extent({0}));\n",
-                       d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom);
+                       d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom,
+                       sw.region ? "" : "const ");
   } else if (sw.domain.kind == ir::Domain::Kind::Range) {
     s += "  [[maybe_unused]] const Params &prm__ = params_;\n";
     for (int d = 0; d < rank; ++d)
@@ -66,9 +68,18 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
                        setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]));
   } else {
     for (int d = 0; d < rank; ++d)
-      s += fmt::format("  [[maybe_unused]] const std::int64_t lo{0}__ = 0, hi{0}__ = "
+      s += fmt::format("  [[maybe_unused]] {2}std::int64_t lo{0}__ = 0, hi{0}__ = "
                        "{1}_.extent({0});\n",
-                       d, dom);
+                       d, dom, sw.region ? "" : "const ");
+  }
+  if (sw.region) {
+    // One region of the block at a time (stencilc::mpi::overlapped_sweep).
+    s += "  if (box__) {\n";
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("    lo{0}__ = std::max(lo{0}__, box__->lo[{0}]);\n    hi{0}__ = "
+                       "std::min(hi{0}__, box__->hi[{0}]);\n",
+                       d);
+    s += "  }\n";
   }
   std::set<int> used = sw.read;
   used.insert(sw.written.begin(), sw.written.end());
@@ -90,7 +101,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
     std::vector<std::string> global = idx;
     for (int d = 1; d < rank; ++d)
       global[d] = fmt::format("({} + off{}__)", idx[d], d);
-    xloop = x_loop(sw.domain, global, rank, "off0__");
+    xloop = x_loop(sw.domain, global, rank, "off0__", sw.region);
   }
   auto row_pointers = [&]() {
     std::string r;
@@ -108,8 +119,8 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   const std::string inner = "#pragma omp simd" + clause + "\n" + xloop + " {\n" + body + "}\n";
   switch (rank) {
   case 1:
-    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" +
-         xloop + " {\n" + body + "}\n";
+    s += row_pointers() + "#pragma omp parallel for simd schedule(static)" + clause + "\n" + xloop +
+         " {\n" + body + "}\n";
     break;
   case 2:
     s += "#pragma omp parallel for schedule(static)" + clause + "\n" + loop(1) + " {\n" +
@@ -136,12 +147,14 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
            grids_written(k.body),
            params_of(k.body),
            "",
+           mpi,
            mpi};
   std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
     sw.omp_clause = "reduction(|:err__)";
-  std::string s = fmt::format("void Stencil::kernel__{}() {{\n", k.name);
+  std::string s = fmt::format("void Stencil::kernel__{}({}) {{\n", k.name,
+                              mpi ? "const stencilc::mpi::Region *box__" : "");
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
@@ -191,21 +204,39 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
 }
 
 // The ghost cells of a grid from its faces, in the order the interpreter fills them.
-// `exchange` false (mpi only): fill_faces__, the physical faces alone (a grid the temporal plan
-// overwrites before reading: its ghost cells on faces between blocks are never read).
-std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi,
-                            bool exchange = true) {
+enum class FillKind {
+  Whole,    // openmp: fill__G, every face
+  Exchange, // mpi: fill__G, per dimension the exchange, then dim_faces__G
+  DimFaces, // mpi: dim_faces__G(g, d), the physical faces of dimension d (also what overlap=on's
+            // non-blocking exchange calls)
+  Across,   // mpi: fill_faces__G, the physical faces alone, Dirichlet across the other
+            // dimensions' halos (a grid the temporal plan overwrites before reading: its ghost
+            // cells on faces between blocks are never read)
+};
+
+std::string fill_definition(const ir::Program &p, const ir::Grid &g, FillKind kind) {
   SetupEmitter setup(p);
-  std::string s =
-      fmt::format("void Stencil::fill_{}_{}(stencilc::Grid<{}> &g__) {{\n  [[maybe_unused]] "
-                  "const Params &prm__ = params_;\n",
-                  exchange ? "" : "faces_", g.name, ir::cxx_elem_name(g.type));
-  // A block of a distributed grid: per dimension, the exchange, then the faces on the physical
-  // boundary, with the ghost cell's global indices in a Dirichlet value.
+  const std::string elem = ir::cxx_elem_name(g.type);
   const std::string part = "part__" + g.name + "_";
+  if (kind == FillKind::Exchange) {
+    std::string s =
+        fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n", g.name, elem);
+    for (int d = 0; d < g.rank; ++d)
+      s += fmt::format("  cart__->exchange(g__, {0}, {1});\n  dim_faces__{2}(g__, {1});\n", part, d,
+                       g.name);
+    return s + "}\n";
+  }
+  const bool mpi = kind != FillKind::Whole;
+  static const char *const names[] = {"fill", "", "dim_faces", "fill_faces"};
+  std::string s = fmt::format(
+      "void Stencil::{}__{}(stencilc::Grid<{}> &g__{}) {{\n  [[maybe_unused]] "
+      "const Params &prm__ = params_;\n",
+      names[static_cast<int>(kind)], g.name, elem, kind == FillKind::DimFaces ? ", int d__" : "");
+  // A block of a distributed grid: the faces on the physical boundary, with the ghost cell's
+  // global indices in a Dirichlet value.
   for (int d = 0; d < g.rank; ++d) {
-    if (mpi && exchange)
-      s += fmt::format("  cart__->exchange(g__, {}, {});\n", part, d);
+    if (kind == FillKind::DimFaces)
+      s += fmt::format("  if (d__ == {}) {{\n", d);
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
       if (mpi)
@@ -214,13 +245,12 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi,
         s += fmt::format(
             "  stencilc::fill_dirichlet{}(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
             "l1__, std::int64_t l2__, std::int64_t l3__) {{\n",
-            exchange ? "" : "_across", d, side);
+            kind == FillKind::Across ? "_across" : "", d, side);
         for (int k = 0; k < ir::kMaxRank; ++k)
           s += fmt::format(
               "    [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + {1}.offset[{0}];\n", k,
               part);
-        s += fmt::format("    return static_cast<{}>({});\n  }});\n", ir::cxx_elem_name(g.type),
-                         setup.expr(f.value));
+        s += fmt::format("    return static_cast<{}>({});\n  }});\n", elem, setup.expr(f.value));
         continue;
       }
       switch (f.kind) {
@@ -236,12 +266,54 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g, bool mpi,
                         "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
                         "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
                         "}});\n",
-                        d, side, ir::cxx_elem_name(g.type), setup.expr(f.value));
+                        d, side, elem, setup.expr(f.value));
         break;
       }
     }
+    if (kind == FillKind::DimFaces)
+      s += "  }\n";
   }
   return s + "}\n";
+}
+
+// mpi: the step, where every sweep that follows exchanges (of grids it reads) has, under
+// overlap=on, those exchanges in flight while it computes its interior
+// (stencilc::mpi::overlapped_sweep); the blocking fills and the whole sweep otherwise.
+std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &step,
+                     const std::function<std::string(const lower::Action &)> &swap) {
+  std::string s;
+  std::vector<lower::Action> pending; // exchanges not yet emitted
+  auto flush = [&]() {
+    s += step_statements(p, pending, fill_if_stale, swap);
+    pending.clear();
+  };
+  for (const lower::Action &a : step) {
+    if (a.kind == lower::Action::Kind::Exchange) {
+      pending.push_back(a);
+      continue;
+    }
+    if (a.kind != lower::Action::Kind::Sweep || pending.empty()) {
+      flush();
+      s += step_statements(p, {a}, fill_if_stale, swap);
+      continue;
+    }
+    const ir::Kernel &k = p.kernels[a.a];
+    std::string add;
+    for (const lower::Action &e : pending)
+      add +=
+          fmt::format("    if (dirty__{0}_) {{\n      ex__.add({0}_, part__{0}_, {1}, [this](int "
+                      "d__) {{ dim_faces__{0}({0}_, d__); }});\n      dirty__{0}_ = false;\n    "
+                      "}}\n",
+                      p.grids[e.a].name, e.a);
+    s += fmt::format("  if (overlap__()) {{\n    stencilc::mpi::Exchanges ex__(*cart__);\n{}"
+                     "    stencilc::mpi::overlapped_sweep(ex__, {}, part__{}_.count, [this](const "
+                     "stencilc::mpi::Region &r__) {{ kernel__{}(&r__); }});\n  }} else {{\n",
+                     add, k.rank, p.grids[k.domain_grid].name, k.name);
+    flush();
+    s += fmt::format("  kernel__{}();\n  }}\n", k.name);
+  }
+  flush();
+  return s;
 }
 
 // Both targets' files; `mpi`: mpi-openmp (the templates' mpi sections).
@@ -267,9 +339,11 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   for (const auto &g : p.grids) {
     if (g.init)
       inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)", mpi);
-    fills += fill_definition(p, g, mpi) + "\n";
-    if (mpi)
-      fills += fill_definition(p, g, mpi, false) + "\n";
+    if (!mpi)
+      fills += fill_definition(p, g, FillKind::Whole) + "\n";
+    else
+      for (FillKind k : {FillKind::Exchange, FillKind::DimFaces, FillKind::Across})
+        fills += fill_definition(p, g, k) + "\n";
   }
   d.set("inits", inits);
   d.set("fill_defs", fills);
@@ -279,10 +353,12 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
     defs += reduction_definition(p, r, mpi) + "\n";
   d.set("kernel_defs", defs);
 
-  const std::string step = step_statements(p, l, fill_if_stale, [&](const lower::Action &a) {
+  auto swap = [&](const lower::Action &a) {
     return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
                        p.grids[a.a].name, p.grids[a.b].name);
-  });
+  };
+  const std::string step =
+      mpi ? mpi_step(p, l.step, swap) : step_statements(p, l, fill_if_stale, swap);
   d.set("step_body", step);
   return {render_file(p, d, "cpu/program.h.mustache", p.name + ".h", opts),
           render_file(p, d, "cpu/program.cpp.mustache", p.name + ".cpp", opts),

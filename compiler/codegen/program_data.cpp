@@ -141,8 +141,14 @@ std::string reduce_statements(const ir::Program &p, int reduction) {
 std::string step_statements(const ir::Program &p, const lower::Lowered &l,
                             const std::function<std::string(const ir::Grid &)> &fill,
                             const std::function<std::string(const lower::Action &)> &swap) {
+  return step_statements(p, l.step, fill, swap);
+}
+
+std::string step_statements(const ir::Program &p, const std::vector<lower::Action> &actions,
+                            const std::function<std::string(const ir::Grid &)> &fill,
+                            const std::function<std::string(const lower::Action &)> &swap) {
   std::string step;
-  for (const lower::Action &act : l.step) {
+  for (const lower::Action &act : actions) {
     switch (act.kind) {
     case lower::Action::Kind::FillGhosts:
     case lower::Action::Kind::Exchange: // a distributed target's fill__G exchanges first

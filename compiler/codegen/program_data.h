@@ -30,6 +30,10 @@ std::string reduce_statements(const ir::Program &p, int reduction);
 std::string step_statements(const ir::Program &p, const lower::Lowered &l,
                             const std::function<std::string(const ir::Grid &)> &fill,
                             const std::function<std::string(const lower::Action &)> &swap);
+/// The same for some of the step's actions.
+std::string step_statements(const ir::Program &p, const std::vector<lower::Action> &actions,
+                            const std::function<std::string(const ir::Grid &)> &fill,
+                            const std::function<std::string(const lower::Action &)> &swap);
 
 /// Template `tpl` (a path under templates/) rendered with `d` as file `file`: formatted with
 /// libFormat unless opts.format is off, its #line directives numbered.

@@ -376,7 +376,17 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   }
   const double t_link = m.link_bandwidth > 0 ? 2 * bytes / m.link_bandwidth : 0.0;
   const double t_comm = t_mpi + t_link;
-  const double launch = m.kind == "gpu" ? m.launch_seconds * (dist.overlap ? 2 : 1) : m.barrier_seconds;
+  double launch = m.kind == "gpu" ? m.launch_seconds * (dist.overlap ? 2 : 1) : m.barrier_seconds;
+  if (m.kind != "gpu" && dist.overlap) {
+    // The CPU sweep with the exchange in flight (stencilc::mpi::overlapped_sweep): 8 slabs of
+    // the interior, then the shell as two boxes per dimension from the first split one on (the
+    // faces before it are filled before the sweep starts), each a parallel loop of its own.
+    int first_split = std::min(c.rank, 3);
+    for (int d = std::min(c.rank, 3) - 1; d >= 0; --d)
+      if (dist.procs[d] > 1)
+        first_split = d;
+    launch *= 8 + 2 * (c.rank - first_split);
+  }
   const double t_period = period(t_inner, t_boundary, t_comm, dist.overlap) + launch * k;
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;
@@ -426,6 +436,12 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
               if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
                                       c.extent[d] / procs[d])
                 fits = false;
+            // On a CPU the exchange is in flight during naive sweeps only (k = 1), which then
+            // compute their shell as boxes; a split x makes two of them rows of a cell or two,
+            // which a barrier count does not price: not offered.
+            if (overlap && rules.platform == stencilc::Platform::Cpu &&
+                (k > 1 || (c.rank > 1 && px > 1)))
+              fits = false;
             if (!fits)
               continue;
             add(sch::Naive{});

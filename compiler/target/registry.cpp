@@ -117,9 +117,9 @@ public:
                        : fmt::format("temporal blocking does not apply to {}: {}", p.name, why);
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
-    if (plan.distribution && plan.distribution->overlap)
-      return fmt::format("{} runs with overlap=off in this version (the exchange does not "
-                         "overlap the interior's computation yet)",
+    if (!plan.naive() && plan.distribution && plan.distribution->overlap)
+      return fmt::format("{} overlaps the exchange with the interior under scheme=naive only "
+                         "(the temporal plan exchanges once per k steps, before its block)",
                          name_);
     if (plan.naive() && plan.distribution && plan.distribution->k != 1)
       return fmt::format("{} exchanges halos every k steps under scheme=temporal only (naive "

@@ -88,8 +88,8 @@ errors)
   "$stencilc" build "$samples/../tests/e2e/temporal/mixed3d.stn" --target mpi-openmp -o "$tmp/mixed" >/dev/null
   expect_error "--plan scheme=temporal,k=2: temporal blocking does not apply: dimension 3 is periodic and split over 2 processes, and kernel 'update' runs on a sub-domain: a block widened across the periodic face would see coordinates that do not wrap" \
     "${mpirun[@]}" -np 2 "$tmp/mixed" --procs 1x1x2 --plan scheme=temporal,k=2
-  expect_error "--plan scheme=naive,overlap=on: mpi-openmp runs with overlap=off in this version (overlapping the exchange with the interior's computation is not implemented yet)" \
-    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=naive,overlap=on
+  expect_error "--plan scheme=temporal,k=2,overlap=on: mpi-openmp overlaps the exchange with the interior under scheme=naive only (the temporal plan exchanges once per k steps, before its block)" \
+    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=temporal,k=2,overlap=on
   echo "every error: one line, exit 1"
   ;;
 procs)
@@ -118,6 +118,11 @@ procs)
     python3 -c "import json, sys; print(json.loads(sys.stdin.readline())['$1'])"; }
   got=$(many messages -np 2 "$tmp/heat")
   [ "$got" = 12 ] || fail "naive, 1x1x2, 12 steps: $got messages, expected 12"
+  # overlap=on sends the same messages, non-blocking.
+  got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=naive,overlap=on)
+  [ "$got" = 24 ] || fail "naive, overlap=on, 1x2x2, 12 steps: $got messages, expected 24"
+  got=$(many plan -np 2 "$tmp/heat" --plan scheme=naive,overlap=on)
+  [ "$got" = "scheme=naive,procs=1x1x2,overlap=on" ] || fail "overlap plan: $got"
   got=$(many messages -np 2 "$tmp/heat" --plan scheme=temporal,k=4)
   [ "$got" = 3 ] || fail "temporal k=4, 1x1x2, 12 steps: $got messages, expected 3"
   got=$(many plan -np 2 "$tmp/heat" --plan scheme=temporal,k=4)

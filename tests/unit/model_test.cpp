@@ -329,7 +329,8 @@ TEST(ModelKTradeOff, CommunicationBoundOverlapPicksTheClosedFormOptimum) {
   // (k = 4: 56 > 48; k = 6: 60 > 48; k = 8: 64 > 32), so with overlap, per step:
   //   (T_comm + T_boundary) / k = (48 + 2k + 3k^2 - k) / k = 48 / k + 3k + 1 ns,
   // minimised at k* = sqrt(2L / (3 tau r)) = sqrt(16) = 4: 25 ns (k=3: 26, k=6: 27, k=2: 31).
-  // Without overlap: 21 + k + 48 / k >= 35 ns. The optimizer's choice is k = 4 with overlap.
+  // Without overlap: 21 + k + 48 / k >= 35 ns. The optimizer's choice is k = 4 with overlap
+  // (among mpi-cuda's candidates: mpi-openmp overlaps naive sweeps, k = 1, only).
   const auto c = line(40);
   const auto m = line_machine(24e-9);
   for (int k : {1, 2, 3, 4, 6, 8}) {
@@ -338,7 +339,7 @@ TEST(ModelKTradeOff, CommunicationBoundOverlapPicksTheClosedFormOptimum) {
     const auto q = model::predict(c, m, mpi_plan("mpi-openmp", k, {2, 1, 1}, false));
     expect_close(q.seconds_per_step, (21.0 + k + 48.0 / k) * 1e-9, "no-overlap per step");
   }
-  const auto cands = model::candidates(c, m, rules("mpi-openmp"), 2);
+  const auto cands = model::candidates(c, m, rules("mpi-cuda"), 2);
   ASSERT_FALSE(cands.empty());
   EXPECT_EQ(cands.front().plan.k(), 4);
   EXPECT_TRUE(cands.front().plan.distribution->overlap);
@@ -824,14 +825,18 @@ TEST(ModelCandidates, CountsPerTarget) {
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 21u);
   // mpi, 16 ranks, 3D: factorisations px py pz = 16 (15 of them) x 6 k x overlap 2 = 180.
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("mpi-cuda"), 16).size(), 180u);
-  // 2D domain, 4 ranks: grids 1x4, 2x2, 4x1 -> 3 x (12 naive + the CPU engine's temporal
-  // plan with k = 2, 3, 4, 6, 8 and 256 rows) = 51; every plan has pz = 1.
+  // 2D domain, 4 ranks: grids 1x4, 2x2, 4x1 -> 3 x (6 naive with k = 1, 2, 3, 4, 6, 8 + the
+  // CPU engine's temporal plan with k = 2, 3, 4, 6, 8 and 256 rows), plus overlap=on for naive
+  // k = 1 where x is not split (1x4): 34; every plan has pz = 1.
   auto c2 = heat3d(256, 256, 1);
   c2.rank = 2;
   const auto m2 = model::candidates(c2, cpu(5e10, 2e10), rules("mpi-openmp"), 4);
-  EXPECT_EQ(m2.size(), 51u);
-  for (const auto &p : m2)
+  EXPECT_EQ(m2.size(), 34u);
+  for (const auto &p : m2) {
     EXPECT_EQ(p.plan.distribution->procs[2], 1);
+    if (p.plan.distribution->overlap)
+      EXPECT_EQ(key(p.plan), "scheme=naive,procs=1x4x1,overlap=on");
+  }
 }
 
 TEST(ModelCandidates, OpenmpRankOneAndFourAreNaiveOnly) {
@@ -1124,6 +1129,34 @@ TEST(ModelMpi, TemporalAcrossRanksBeatsNaiveWhenMemoryBound) {
   for (const auto &q : model::candidates(c, m, rules("mpi-openmp"), 2))
     offered |= q.plan.get<stencilc::scheme::CpuTemporal>() != nullptr && q.plan.k() == 8;
   EXPECT_TRUE(offered);
+}
+
+// overlap=on on a CPU: the interior hides the messages, but the sweep is cut into 8 slabs and
+// two shell boxes per dimension from the first split one on, each a parallel loop whose barrier
+// the model charges. So it pays where messages take long against that (a slow network, small
+// blocks) and not where they are cheap.
+TEST(ModelMpi, OverlapOnACpuPaysOnlyWhenMessagesOutlastItsBarriers) {
+  model::Machine m = cpu(1e11, 1e10, 1 << 20, 2e-6);
+  const model::Cost c = heat3d(512, 512, 512);
+  auto step = [&](bool overlap, std::array<int, 3> procs) {
+    return model::predict(c, m, mpi_plan("mpi-openmp", 1, procs, overlap)).seconds_per_step;
+  };
+  // Messages nearly free (latency 0, 1e15 B/s): overlap costs its barriers, 8 + 2 for a z
+  // split (9 more than the one loop of overlap=off), 8 + 2 * 2 for 1x2x2 (x is filled before
+  // the sweep; y and z are cut), 8 + 2 * 3 for 2x1x1.
+  m.net_latency = 0;
+  m.net_bandwidth = 1e15;
+  EXPECT_NEAR(step(true, {1, 1, 4}) - step(false, {1, 1, 4}), 9 * 2e-6, 1e-8);
+  EXPECT_NEAR(step(true, {1, 2, 2}) - step(false, {1, 2, 2}), 11 * 2e-6, 1e-8);
+  EXPECT_NEAR(step(true, {4, 1, 1}) - step(false, {4, 1, 1}), 13 * 2e-6, 1e-8);
+  // 1x1x4 on a fast network (1e11 B/s, 1e-7 s): 2 (1e-7 + 512 * 512 * 4 / 1e11) = 2.117152e-5 s
+  // of messages hidden, for 1.8e-5 s of barriers.
+  m.net_latency = 1e-7;
+  m.net_bandwidth = 1e11;
+  EXPECT_NEAR(step(false, {1, 1, 4}) - step(true, {1, 1, 4}), 2.117152e-5 - 9 * 2e-6, 1e-9);
+  // A slow one (1e8 B/s): 21 ms of messages hidden behind the interior.
+  m.net_bandwidth = 1e8;
+  EXPECT_LT(step(true, {1, 1, 4}), 0.9 * step(false, {1, 1, 4}));
 }
 
 } // namespace

@@ -271,6 +271,183 @@ template <typename T> void Cart::exchange(Grid<T> &g, const Part &p, int d) cons
   }
 }
 
+bool Region::empty() const {
+  for (int d = 0; d < kMaxRank; ++d)
+    if (hi[d] <= lo[d])
+      return true;
+  return false;
+}
+
+// One grid's refresh: dimension d's slabs in flight (receives first, then sends), completed
+// by unpacking and the physical faces of d, then d + 1 posted.
+struct Exchanges::Fill {
+  virtual ~Fill() = default;
+  /// Completes what has arrived (all of it if `wait`); true when every dimension is done.
+  virtual bool advance(bool wait) = 0;
+  virtual bool complete() const = 0;
+  /// The first dimension not yet complete.
+  virtual int dim() const = 0;
+};
+
+namespace {
+
+template <typename T> struct FillOf final : Exchanges::Fill {
+  FillOf(Grid<T> &grid, const Part &part, int tag, std::function<void(int)> faces, MPI_Comm comm,
+         std::int64_t &messages)
+      : g(grid), p(part), tag0(1000 + 8 * tag), faces(std::move(faces)), comm(comm),
+        messages(messages) {
+    req.fill(MPI_REQUEST_NULL);
+  }
+  ~FillOf() override = default;
+
+  void post() {
+    req.fill(MPI_REQUEST_NULL);
+    if (g.halo(d) == 0)
+      return;
+    for (int side = 0; side < 2; ++side) {
+      const int to = p.neighbour[d][side], from = p.neighbour[d][1 - side];
+      const int tag = tag0 + 2 * d + side;
+      if (from != MPI_PROC_NULL) {
+        recv[side].resize(static_cast<std::size_t>(slab(g, d, 1 - side, true).cells()));
+        check(MPI_Irecv(recv[side].data(), bytes<T>(recv[side].size()), MPI_BYTE, from, tag, comm,
+                        &req[side]),
+              "the halo exchange (MPI_Irecv)");
+      }
+      if (to != MPI_PROC_NULL) {
+        pack(g, slab(g, d, side, false), send[side]);
+        ++messages;
+        check(MPI_Isend(send[side].data(), bytes<T>(send[side].size()), MPI_BYTE, to, tag, comm,
+                        &req[2 + side]),
+              "the halo exchange (MPI_Isend)");
+      }
+    }
+  }
+
+  bool advance(bool wait) override {
+    while (d < g.rank()) {
+      if (!posted) {
+        post();
+        posted = true;
+      }
+      int done = 1;
+      if (wait)
+        check(MPI_Waitall(4, req.data(), MPI_STATUSES_IGNORE), "the halo exchange (MPI_Waitall)");
+      else
+        check(MPI_Testall(4, req.data(), &done, MPI_STATUSES_IGNORE),
+              "the halo exchange (MPI_Testall)");
+      if (!done)
+        return false;
+      for (int side = 0; side < 2; ++side)
+        if (g.halo(d) > 0 && p.neighbour[d][1 - side] != MPI_PROC_NULL)
+          unpack(g, slab(g, d, 1 - side, true), recv[side]);
+      faces(d);
+      ++d;
+      posted = false;
+    }
+    return true;
+  }
+
+  bool complete() const override { return d >= g.rank(); }
+  int dim() const override { return d; }
+
+  Grid<T> &g;
+  const Part &p;
+  int tag0;
+  std::function<void(int)> faces;
+  MPI_Comm comm;
+  std::int64_t &messages;
+  int d = 0;
+  bool posted = false;
+  std::array<MPI_Request, 4> req{}; // receives (sides 0, 1), then sends
+  std::array<std::vector<T>, 2> send, recv;
+};
+
+} // namespace
+
+Exchanges::Exchanges(const Cart &c) : cart_(c) {}
+
+Exchanges::~Exchanges() {
+  // Left in flight only when an error unwinds past the caller, which then ends the job: MPI may
+  // still write into the buffers, so they are not freed.
+  for (auto &f : fills_)
+    if (!f->complete())
+      (void)f.release();
+}
+
+template <typename T>
+void Exchanges::add(Grid<T> &g, const Part &p, int tag, std::function<void(int)> faces) {
+  fills_.push_back(
+      std::make_unique<FillOf<T>>(g, p, tag, std::move(faces), cart_.comm_, cart_.messages_));
+  fills_.back()->advance(false);
+  // The dimensions before the first one with messages are complete now (their faces filled,
+  // as the blocking fill would before the sweep): the interior may reach into them.
+  for (int d = fills_.back()->dim(); d < g.rank(); ++d)
+    margin_[d] = std::max<std::int64_t>(margin_[d], g.halo(d));
+}
+
+bool Exchanges::progress() {
+  // Test hook: a network so slow that nothing arrives before finish(), so that the tests see
+  // every interior region computed with the messages still in flight.
+  static const bool defer = std::getenv("STENCILC_TEST_OVERLAP_DEFER") != nullptr;
+  if (defer)
+    return false;
+  bool all = true;
+  for (auto &f : fills_)
+    all = f->advance(false) && all;
+  return all;
+}
+
+void Exchanges::finish() {
+  for (auto &f : fills_)
+    f->advance(true);
+}
+
+void overlapped_sweep(Exchanges &ex, int rank, const Extents &n,
+                      const std::function<void(const Region &)> &sweep) {
+  Region whole, in;
+  const Extents m = ex.margin();
+  for (int d = 0; d < rank; ++d) {
+    whole.hi[d] = n[d];
+    in.lo[d] = m[d];
+    in.hi[d] = n[d] - m[d];
+  }
+  if (ex.empty() || in.empty()) {
+    ex.finish();
+    sweep(whole);
+    return;
+  }
+  // The interior in slabs of the slowest dimension, the messages advanced between them (with
+  // one thread a rank, that is when MPI moves them).
+  const int s = rank - 1;
+  const std::int64_t len = in.hi[s] - in.lo[s], parts = std::min<std::int64_t>(len, 8);
+  bool done = false;
+  for (std::int64_t i = 0; i < parts; ++i) {
+    Region r = in;
+    r.lo[s] = in.lo[s] + len * i / parts;
+    r.hi[s] = in.lo[s] + len * (i + 1) / parts;
+    sweep(r);
+    if (!done)
+      done = ex.progress();
+  }
+  ex.finish();
+  // The shell: a cell outside the interior belongs to the box of the slowest dimension in
+  // which it lies outside (inside the interior in the dimensions after that one).
+  for (int d = rank - 1; d >= 0; --d)
+    for (int side = 0; side < 2; ++side) {
+      Region r;
+      for (int e = 0; e < rank; ++e) {
+        r.lo[e] = e > d ? in.lo[e] : 0;
+        r.hi[e] = e > d ? in.hi[e] : n[e];
+      }
+      if (side == 0)
+        r.hi[d] = in.lo[d];
+      else
+        r.lo[d] = in.hi[d];
+      if (!r.empty())
+        sweep(r);
+    }
+}
+
 template <typename T>
 void Cart::gather(const Grid<T> &local, const Part &p, Grid<T> *global) const {
   std::vector<T> buf;
@@ -451,10 +628,10 @@ Plan with_procs(const Plan &compiled, const Cart &c) {
 
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target) {
   const Plan p = parse_plan(text, {Platform::Cpu, true, target}, current);
-  if (p.distribution && p.distribution->overlap)
+  if (!p.naive() && p.distribution && p.distribution->overlap)
     throw Error("--plan " + text + ": " + target +
-                " runs with overlap=off in this version (overlapping the exchange with the "
-                "interior's computation is not implemented yet)");
+                " overlaps the exchange with the interior under scheme=naive only (the temporal "
+                "plan exchanges once per k steps, before its block)");
   if (p.naive() && p.distribution && p.distribution->k != 1)
     throw Error("--plan " + text + ": " + target +
                 " exchanges every k steps under scheme=temporal only (scheme=temporal,k=" +
@@ -469,6 +646,7 @@ Plan parse_run_plan(const std::string &text, const Plan &current, const std::str
 
 #define STENCILC_MPI_INSTANTIATE(T)                                                                \
   template void Cart::exchange(Grid<T> &, const Part &, int) const;                                \
+  template void Exchanges::add(Grid<T> &, const Part &, int, std::function<void(int)>);            \
   template void Cart::gather(const Grid<T> &, const Part &, Grid<T> *) const;                      \
   template void Cart::scatter(const Grid<T> *, Grid<T> &, const Part &) const;                     \
   template double checksum(const Cart &, const Grid<T> &, const Part &);                           \

@@ -11,9 +11,9 @@
 // the value it has when one process fills the whole grid.
 //
 // Errors: what every rank finds alike (sizes, a decomposition that does not fit, a bad --load
-// file, its header read by rank 0 and the verdict broadcast) is a CollectiveError: every rank throws it,
-// rank 0 prints it once and all exit 1. Anything else one rank finds alone aborts the job
-// (MPI_Abort), which ends every rank instead of leaving them waiting.
+// file, its header read by rank 0 and the verdict broadcast) is a CollectiveError: every rank
+// throws it, rank 0 prints it once and all exit 1. Anything else one rank finds alone aborts the
+// job (MPI_Abort), which ends every rank instead of leaving them waiting.
 #pragma once
 // The C API only: Open MPI's deprecated C++ bindings warn under -Wextra.
 #ifndef OMPI_SKIP_MPICXX
@@ -26,6 +26,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -144,6 +146,7 @@ public:
   std::vector<double> broadcast(std::vector<double> v) const;
 
 private:
+  friend class Exchanges;
   /// Every rank's `local`, in rank order, on every rank.
   std::vector<double> in_rank_order(double local) const;
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -151,6 +154,58 @@ private:
   std::vector<int> procs_, coords_;
   mutable std::int64_t messages_ = 0;
 };
+
+/// Cells [lo, hi) per dimension, in a block's local indices.
+struct Region {
+  std::array<std::int64_t, kMaxRank> lo{0, 0, 0, 0};
+  std::array<std::int64_t, kMaxRank> hi{1, 1, 1, 1};
+  bool empty() const;
+};
+
+/// Ghost refreshes in flight (the overlap=on plan): each grid added is filled as fill__G does
+/// it with Cart::exchange, dimension by dimension (the slabs of dimension d, then its physical
+/// faces through `faces(d)`, then dimension d + 1, whose slabs carry the ghost layers of d), but
+/// with non-blocking messages, so the caller computes between progress() calls. Every ghost cell
+/// ends with the value the blocking fill gives it. The buffers are owned here; what the caller
+/// computes meanwhile must neither read the ghost cells still to be filled nor write the cells
+/// within a grid's halo depth of those faces (they are sent, or mirrored into ghosts, later):
+/// margin() says how far.
+class Exchanges {
+public:
+  explicit Exchanges(const Cart &c);
+  ~Exchanges();
+  Exchanges(const Exchanges &) = delete;
+  Exchanges &operator=(const Exchanges &) = delete;
+
+  /// Starts the refresh of `g` (its first dimension's messages are posted). `tag` tells this
+  /// grid's messages from the others' (the grid's index in the program).
+  template <typename T>
+  void add(Grid<T> &g, const Part &p, int tag, std::function<void(int d)> faces);
+  /// Advances every refresh as far as the messages that have arrived allow (MPI_Testall):
+  /// unpacks, fills faces and posts the next dimension's messages. True when all are complete.
+  bool progress();
+  /// Waits for every refresh to complete.
+  void finish();
+  bool empty() const { return fills_.empty(); }
+  /// Per dimension, the deepest halo of the grids added whose refresh had not completed that
+  /// dimension when added (those before their first dimension with messages had: 0 there).
+  Extents margin() const { return margin_; }
+
+  struct Fill; // one grid's refresh (comm.cpp)
+
+private:
+  const Cart &cart_;
+  std::vector<std::unique_ptr<Fill>> fills_;
+  Extents margin_{0, 0, 0, 0};
+};
+
+/// A sweep over a block of `extents` with `ex` in flight (overlap=on): the interior (the cells
+/// at least ex.margin() from every face) first, in slabs along the slowest of `rank`
+/// dimensions with ex.progress() between them, then ex.finish(), then the rest of the block
+/// (the shell, as up to 2 * rank boxes). `sweep(r)` computes the cells of region r. With
+/// nothing in flight, or no interior, the whole block is one region after ex.finish().
+void overlapped_sweep(Exchanges &ex, int rank, const Extents &extents,
+                      const std::function<void(const Region &)> &sweep);
 
 /// The dimensions a process grid spans for grids of at most `max_rank` dimensions (the plan's
 /// procs name three).
@@ -161,9 +216,9 @@ int process_dims(int max_rank);
 std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims);
 /// `compiled` (the compiled-in plan) with the process grid of `c`.
 Plan with_procs(const Plan &compiled, const Cart &c);
-/// --plan TEXT over `current` for an executable of `target`: naive (k = 1) or the CPU engine's
-/// temporal plan (halos k steps deep, exchanged every k steps), overlap off in this version, and
-/// the process grid it runs on (given by --procs). Throws stencilc::Error.
+/// --plan TEXT over `current` for an executable of `target`: naive (k = 1, overlap on or off)
+/// or the CPU engine's temporal plan (halos k steps deep, exchanged every k steps; overlap off),
+/// and the process grid it runs on (given by --procs). Throws stencilc::Error.
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target);
 
 /// fill_random() of the global grid, on this rank's block: the same values as one process.
