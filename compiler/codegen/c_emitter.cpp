@@ -174,8 +174,8 @@ std::string cxx_plan(const stencilc::Plan &plan) {
     scheme = fmt::format("stencilc::scheme::GpuTemporal{{{}, {}, {}}}", g->k, g->tile_x, g->tile_y);
   std::string dist = "std::nullopt";
   if (const auto &d = plan.distribution)
-    dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}}}, {}, {}}}", d->procs[0], d->procs[1],
-                       d->procs[2], d->k, d->overlap ? "true" : "false");
+    dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}, {}}}, {}, {}}}", d->procs[0],
+                       d->procs[1], d->procs[2], d->procs[3], d->k, d->overlap ? "true" : "false");
   return fmt::format("stencilc::Plan{{{}, {}}}", scheme, dist);
 }
 

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -100,6 +102,12 @@ int calibrate(const CalibrateOptions &opts) {
       bytes *= 1024 * 1024;
     (level == 2 ? l2 : level == 3 ? l3 : bytes) = bytes;
   }
+  // Some virtual machines have no cache directory in sysfs: glibc's figures (from cpuid).
+  const bool from_sysfs = l2 > 0 || l3 > 0;
+  if (l2 <= 0)
+    l2 = std::max(0L, ::sysconf(_SC_LEVEL2_CACHE_SIZE));
+  if (l3 <= 0)
+    l3 = std::max(0L, ::sysconf(_SC_LEVEL3_CACHE_SIZE));
   const double cache = l2 > 0 ? l2 : 1 << 20;
   std::printf("measuring streaming bandwidth, the in-cache stencil rates and barriers...\n");
   std::fflush(stdout);
@@ -155,11 +163,17 @@ int calibrate(const CalibrateOptions &opts) {
   std::ofstream out(path);
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
-      "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil on 512-cell "
+      "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil "
+      "on 512-cell "
       "rows, per thread two grids in half its L2; shared_cache_flops: the same filling a thread's "
-      "share of the L3 (half of it / threads); caches: sysfs (cpu0); peak_flops: 12 FMA chains of native vectors per "
-      "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half the L2, "
-      "a thread's share of the L3 per thread, best of 3 passes of 50 ms; barrier: averaged over 20000" +
+      "share of the L3 (half of it / threads); caches: " +
+          std::string(from_sysfs ? "sysfs (cpu0)"
+                                 : "sysconf (glibc, cpuid: no sysfs cache directory)") +
+          "; peak_flops: 12 FMA chains of native vectors per "
+          "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
+          "the L2, "
+          "a thread's share of the L3 per thread, best of 3 passes of 50 ms; barrier: averaged "
+          "over 20000" +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"
                           : "; net: defaults, not measured"));

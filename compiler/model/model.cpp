@@ -327,7 +327,7 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   Prediction r;
   r.plan = p;
   const stencilc::Distribution &dist = *p.distribution;
-  const Machine m = rank_share(node, dist.procs[0] * dist.procs[1] * dist.procs[2]);
+  const Machine m = rank_share(node, dist.procs[0] * dist.procs[1] * dist.procs[2] * dist.procs[3]);
   // Ghosts k steps deep: each step reaches as far as its kernel calls together.
   const int k = dist.k, rad = std::max(c.radius, c.halo_per_step);
   std::array<double, 3> n{1, 1, 1};
@@ -445,13 +445,13 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             if (!fits)
               continue;
             add(sch::Naive{});
-            plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, overlap};
+            plans.back().distribution = stencilc::Distribution{{px, py, pz, 1}, k, overlap};
             // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
             if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
                 (c.rank == 2 || c.rank == 3))
               for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
                 add(sch::CpuTemporal{k, rows, 0});
-                plans.back().distribution = stencilc::Distribution{{px, py, pz}, k, false};
+                plans.back().distribution = stencilc::Distribution{{px, py, pz, 1}, k, false};
               }
           }
       }

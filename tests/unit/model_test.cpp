@@ -106,13 +106,13 @@ model::Plan plan(const std::string &target, const std::string &scheme, int k, in
   else if (scheme == "streaming")
     p.scheme = stencilc::scheme::GpuStreaming{tx, ty};
   if (r.distributed)
-    p.distribution = stencilc::Distribution{{1, 1, 1}, k, false};
+    p.distribution = stencilc::Distribution{{1, 1, 1, 1}, k, false};
   return p;
 }
 
 model::Plan mpi_plan(const std::string &target, int k, std::array<int, 3> procs, bool overlap) {
   model::Plan p = plan(target, "naive", k);
-  p.distribution = stencilc::Distribution{procs, k, overlap};
+  p.distribution = stencilc::Distribution{{procs[0], procs[1], procs[2], 1}, k, overlap};
   return p;
 }
 
@@ -317,7 +317,7 @@ TEST(ModelKTradeOff, NoOverlapPerStepIsAPlusKPlusLatencyOverK) {
     }
   ASSERT_NE(best_off, nullptr);
   EXPECT_EQ(best_off->plan.k(), 4);
-  EXPECT_EQ(best_off->plan.distribution->procs, (std::array<int, 3>{2, 1, 1}));
+  EXPECT_EQ(best_off->plan.distribution->procs, (std::array<int, 4>{2, 1, 1, 1}));
   // With overlap the inner 998 ns of k = 1 hide the 18 ns of messages: max(998, 18) + 2 =
   // 1000 ns per step beats every deep halo, so that is the overall choice.
   EXPECT_EQ(key(cands.front().plan), "scheme=naive,procs=2x1x1,overlap=on");
@@ -1119,7 +1119,7 @@ TEST(ModelMpi, TemporalAcrossRanksBeatsNaiveWhenMemoryBound) {
   const auto naive = model::predict(c, m, mpi_plan("mpi-openmp", 1, {1, 1, 2}, false));
   model::Plan t;
   t.scheme = stencilc::scheme::CpuTemporal{8, 64, 0};
-  t.distribution = stencilc::Distribution{{1, 1, 2}, 8, false};
+  t.distribution = stencilc::Distribution{{1, 1, 2, 1}, 8, false};
   const auto blocked = model::predict(c, m, t);
   EXPECT_LT(blocked.seconds_per_step, 0.8 * naive.seconds_per_step);
   // Blocks of 255 planes, step j of 8 computing 255 + 2 (8 - j) of them: 56 redundant planes

@@ -43,6 +43,10 @@ TEST(MpiDecompose, GivenProcsMustMatchTheJobAndTheDimensions) {
     EXPECT_STREQ(e.what(), "--procs 2x1x1 makes 2 processes, but the job has 4");
   }
   EXPECT_THROW(sm::order_procs(4, 3, {2, 2}, {}), stencilc::Error);
+  // A rank-4 program given three counts keeps its fourth dimension whole.
+  EXPECT_EQ(sm::order_procs(4, 4, {2, 2, 1}, {}), (std::vector<int>{2, 2, 1, 1}));
+  EXPECT_EQ(sm::order_procs(4, 4, {1, 1, 2, 2}, {}), (std::vector<int>{1, 1, 2, 2}));
+  EXPECT_THROW(sm::order_procs(4, 4, {2, 2}, {}), stencilc::Error);
 }
 
 TEST(MpiDecompose, BalancedProcsPutTheMostProcessesOnTheSlowestDimension) {

@@ -56,10 +56,10 @@ TEST(Plan, PrinterNamesOnlyWhatApplies) {
   g.scheme = sch::GpuTemporal{2, 64, 4};
   EXPECT_EQ(stencilc::to_string(g), "scheme=temporal,k=2,tile=64x4");
   Plan m;
-  m.distribution = stencilc::Distribution{{1, 4, 4}, 3, true};
+  m.distribution = stencilc::Distribution{{1, 4, 4, 1}, 3, true};
   EXPECT_EQ(m.k(), 3);
   EXPECT_EQ(stencilc::to_string(m), "scheme=naive,k=3,procs=1x4x4,overlap=on");
-  m.distribution = stencilc::Distribution{{2, 1, 1}, 1, false};
+  m.distribution = stencilc::Distribution{{2, 1, 1, 1}, 1, false};
   EXPECT_EQ(stencilc::to_string(m), "scheme=naive,procs=2x1x1,overlap=off");
 }
 
@@ -82,7 +82,13 @@ TEST(Plan, ParsesEveryKey) {
   // MPI: the process grid, the halo depth and overlap.
   const Plan q = stencilc::parse_plan("procs=2x4x1,overlap=on,k=2", kMpi);
   ASSERT_TRUE(q.distribution.has_value());
-  EXPECT_EQ(q.distribution->procs, (std::array<int, 3>{2, 4, 1}));
+  EXPECT_EQ(q.distribution->procs, (std::array<int, 4>{2, 4, 1, 1}));
+  // A rank-4 program's fourth dimension: a fourth count, printed only when it splits.
+  const Plan w = stencilc::parse_plan("procs=1x1x2x2", kMpi);
+  EXPECT_EQ(w.distribution->procs, (std::array<int, 4>{1, 1, 2, 2}));
+  EXPECT_EQ(stencilc::to_string(w), "scheme=naive,procs=1x1x2x2,overlap=off");
+  EXPECT_EQ(stencilc::to_string(stencilc::parse_plan("procs=1x1x2x1", kMpi)),
+            "scheme=naive,procs=1x1x2,overlap=off");
   EXPECT_TRUE(q.distribution->overlap);
   EXPECT_EQ(q.k(), 2);
   EXPECT_FALSE(stencilc::parse_plan("overlap=off", kMpi, q).distribution->overlap);
@@ -158,7 +164,10 @@ TEST(Plan, RejectsBadKeysAndValues) {
             "--plan scheme=temporal,tile=64: tile needs 2 numbers separated by 'x'");
   EXPECT_EQ(error_of("scheme=temporal,tile=x64", kGpu),
             "--plan scheme=temporal,tile=x64: bad value 'x64' for tile");
-  EXPECT_EQ(error_of("procs=2x2", kMpi), "--plan procs=2x2: procs needs 3 numbers separated by 'x'");
+  EXPECT_EQ(error_of("procs=2x2", kMpi),
+            "--plan procs=2x2: procs needs 3 or 4 numbers separated by 'x'");
+  EXPECT_EQ(error_of("procs=1x1x1x2x2", kMpi),
+            "--plan procs=1x1x1x2x2: procs needs 3 or 4 numbers separated by 'x'");
   EXPECT_EQ(error_of("overlap=yes", kMpi), "--plan overlap=yes: overlap is on or off");
   EXPECT_EQ(error_of("scheme=fast", kCpu),
             "--plan scheme=fast: scheme is naive, temporal or streaming");

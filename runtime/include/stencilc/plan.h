@@ -42,10 +42,11 @@ bool operator==(const GpuTemporal &, const GpuTemporal &);
 
 } // namespace scheme
 
-/// An MPI target's part: the Cartesian process grid, halos deep enough for k steps (exchanged
-/// every k steps), and whether communication overlaps the inner region's computation.
+/// An MPI target's part: the Cartesian process grid (x first; the fourth count splits the
+/// fourth dimension of rank-4 grids), halos deep enough for k steps (exchanged every k steps),
+/// and whether communication overlaps the inner region's computation.
 struct Distribution {
-  std::array<int, 3> procs{1, 1, 1};
+  std::array<int, 4> procs{1, 1, 1, 1};
   int k = 1;
   bool overlap = false;
 };

@@ -35,7 +35,7 @@ namespace {
 struct Flat {
   std::string scheme = "naive";
   int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0;
-  std::array<int, 3> procs{1, 1, 1};
+  std::array<int, 4> procs{1, 1, 1, 1};
   bool overlap = false;
   bool distribution_given = false;
 };
@@ -89,7 +89,8 @@ std::string to_string(const Plan &p) {
     s += ",chunk=" + std::to_string(f.chunk);
   if (p.distribution)
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
-         std::to_string(f.procs[2]) + ",overlap=" + (f.overlap ? "on" : "off");
+         std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
+         ",overlap=" + (f.overlap ? "on" : "off");
   return s;
 }
 
@@ -103,8 +104,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     if (eq == std::string::npos)
       throw bad("'" + item + "' is not KEY=VALUE");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    // `count` whole numbers in 1..2^20 separated by 'x'.
-    auto ints = [&](int count) {
+    // `count` (or up to `most`) whole numbers in 1..2^20 separated by 'x'.
+    auto ints = [&](int count, int most = 0) {
       std::vector<int> v;
       std::stringstream vs(value);
       std::string part;
@@ -115,9 +116,10 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
           throw bad("bad value '" + value + "' for " + key);
         v.push_back(static_cast<int>(n));
       }
-      if (static_cast<int>(v.size()) != count)
-        throw bad(key + " needs " + std::to_string(count) + " number" + (count > 1 ? "s" : "") +
-                  " separated by 'x'");
+      if (static_cast<int>(v.size()) < count || static_cast<int>(v.size()) > std::max(count, most))
+        throw bad(key + " needs " + std::to_string(count) +
+                  (most > count ? " or " + std::to_string(most) : "") + " number" +
+                  (count > 1 ? "s" : "") + " separated by 'x'");
       return v;
     };
     if (key == "scheme") {
@@ -141,8 +143,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       f.tile_x = v[0];
       f.tile_y = v[1];
     } else if (key == "procs") {
-      const auto v = ints(3);
-      f.procs = {v[0], v[1], v[2]};
+      const auto v = ints(3, 4);
+      f.procs = {v[0], v[1], v[2], v.size() > 3 ? v[3] : 1};
       f.distribution_given = true;
     } else if (key == "overlap") {
       if (value != "on" && value != "off")

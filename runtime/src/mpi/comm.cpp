@@ -598,7 +598,7 @@ void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_
       }
 }
 
-int process_dims(int max_rank) { return std::min(max_rank, 3); }
+int process_dims(int max_rank) { return std::min(max_rank, kMaxRank); }
 
 std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims) {
   if (!given.empty() || !plan.distribution)
@@ -606,7 +606,7 @@ std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, 
   int world = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   const auto &p = plan.distribution->procs;
-  std::vector<int> procs(p.begin(), p.begin() + std::min<int>(ndims, static_cast<int>(p.size())));
+  std::vector<int> procs(p.begin(), p.begin() + ndims); // ndims <= 4
   long long product = 1;
   for (int v : p)
     product *= v;
@@ -620,8 +620,8 @@ Plan with_procs(const Plan &compiled, const Cart &c) {
   Plan p = compiled;
   if (!p.distribution)
     p.distribution = Distribution{};
-  p.distribution->procs = {1, 1, 1};
-  for (std::size_t d = 0; d < c.procs().size() && d < 3; ++d)
+  p.distribution->procs = {1, 1, 1, 1};
+  for (std::size_t d = 0; d < c.procs().size() && d < 4; ++d)
     p.distribution->procs[d] = c.procs()[d];
   return p;
 }

@@ -45,8 +45,11 @@ std::string procs_text(const std::vector<int> &procs) {
   return s;
 }
 
-std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &given,
+std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &given_procs,
                              const std::vector<int> &balanced) {
+  std::vector<int> given = given_procs;
+  if (ndims == 4 && given.size() == 3)
+    given.push_back(1); // AxBxC for a rank-4 program: its fourth dimension stays whole
   if (!given.empty()) {
     long long product = 1;
     for (int v : given)

@@ -207,8 +207,7 @@ private:
 void overlapped_sweep(Exchanges &ex, int rank, const Extents &extents,
                       const std::function<void(const Region &)> &sweep);
 
-/// The dimensions a process grid spans for grids of at most `max_rank` dimensions (the plan's
-/// procs name three).
+/// The dimensions a process grid spans for grids of at most `max_rank` dimensions: all of them.
 int process_dims(int max_rank);
 /// The process grid to ask Cart for: `given` (--procs) if not empty; else the plan's procs if
 /// they make as many processes as the job has (the model's choice, when it was made for this

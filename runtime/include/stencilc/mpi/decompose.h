@@ -31,7 +31,8 @@ std::vector<int> parse_procs(const std::string &text);
 std::string procs_text(const std::vector<int> &procs);
 
 /// The process grid for `nranks` processes over `ndims` dimensions: `given` (from --procs) if
-/// not empty, checked (its product must be nranks, its length ndims); else `balanced` (what
+/// not empty, checked (its product must be nranks, its length ndims, or 3 of 4: the fourth
+/// dimension whole); else `balanced` (what
 /// MPI_Dims_create chose, largest first) with the largest factors on the slowest dimensions
 /// (the last ones), so that x rows stay whole and messages are long. Throws stencilc::Error.
 std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &given,
