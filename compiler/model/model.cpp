@@ -330,20 +330,20 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   const Machine m = rank_share(node, dist.procs[0] * dist.procs[1] * dist.procs[2] * dist.procs[3]);
   // Ghosts k steps deep: each step reaches as far as its kernel calls together.
   const int k = dist.k, rad = std::max(c.radius, c.halo_per_step);
-  std::array<double, 3> n{1, 1, 1};
-  for (int d = 0; d < std::min(c.rank, 3); ++d)
+  // Each rank's block: n cells per dimension (the largest block of an uneven split).
+  std::array<double, 4> n{1, 1, 1, 1};
+  for (int d = 0; d < std::min(c.rank, 4); ++d)
     n[d] = std::ceil(static_cast<double>(c.extent[d]) / dist.procs[d]);
-  const double outer = c.rank > 3 ? static_cast<double>(c.extent[3]) : 1.0;
   // Per-cell time of the device in this rank (its roofline).
   const double traffic = m.kind == "gpu" ? m.naive_traffic_factor : 1.0;
   const double tau =
       std::max(c.flops_per_cell / m.flops, c.bytes_per_cell * traffic / m.bandwidth);
-  double inner = outer, cells_total = 0;
-  for (int d = 0; d < 3; ++d)
+  double inner = 1, cells_total = 0;
+  for (int d = 0; d < 4; ++d)
     inner *= std::max(0.0, n[d] - (dist.procs[d] > 1 ? 2.0 * k * rad : 0.0));
   for (int j = 1; j <= k; ++j) {
-    double cj = outer;
-    for (int d = 0; d < 3; ++d)
+    double cj = 1;
+    for (int d = 0; d < 4; ++d)
       cj *= n[d] + (dist.procs[d] > 1 ? 2.0 * rad * (k - j) : 0.0);
     cells_total += cj;
   }
@@ -364,11 +364,11 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     t_boundary = per_step * k * (1 - share);
   }
   double bytes = 0, t_mpi = 0;
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < 4; ++d) {
     if (dist.procs[d] <= 1)
       continue;
-    double face = outer * k * rad * c.elem_bytes * c.grids;
-    for (int e = 0; e < 3; ++e)
+    double face = k * rad * c.elem_bytes * c.grids;
+    for (int e = 0; e < 4; ++e)
       if (e != d)
         face *= n[e] + (dist.procs[e] > 1 ? 2.0 * k * rad : 0.0);
     bytes += 2 * face;
@@ -381,8 +381,8 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     // The CPU sweep with the exchange in flight (stencilc::mpi::overlapped_sweep): 8 slabs of
     // the interior, then the shell as two boxes per dimension from the first split one on (the
     // faces before it are filled before the sweep starts), each a parallel loop of its own.
-    int first_split = std::min(c.rank, 3);
-    for (int d = std::min(c.rank, 3) - 1; d >= 0; --d)
+    int first_split = std::min(c.rank, 4);
+    for (int d = std::min(c.rank, 4) - 1; d >= 0; --d)
       if (dist.procs[d] > 1)
         first_split = d;
     launch *= 8 + 2 * (c.rank - first_split);
@@ -391,7 +391,7 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;
   r.t_comm = t_comm / k;
-  r.redundancy = cells_total / std::max(1.0, outer * n[0] * n[1] * n[2] * k);
+  r.redundancy = cells_total / std::max(1.0, n[0] * n[1] * n[2] * n[3] * k);
   // Communication bounds the period when it is on the critical path: with overlap, when it
   // outlasts the inner region; without, when it takes longer than the computing.
   const bool comm_bound = dist.overlap ? t_comm > t_inner : t_comm > t_inner + t_boundary;
@@ -418,19 +418,26 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     plans.push_back(p);
   };
   if (rules.distributed) {
-    // Process grids: every factorisation of `ranks` over the first min(rank, 3) dimensions.
-    const int dims = std::min(c.rank, 3);
+    // Process grids: every factorisation of `ranks` over the grid's dimensions.
+    const int dims = std::min(c.rank, 4);
+    std::vector<std::array<int, 4>> grids;
     for (int px = 1; px <= ranks; ++px)
-      for (int py = 1; py <= ranks / px; ++py) {
-        if (ranks % px || (ranks / px) % py)
-          continue;
-        const int pz = ranks / px / py;
-        if ((dims < 2 && py > 1) || (dims < 3 && pz > 1))
-          continue;
+      for (int py = 1; py <= ranks / px; ++py)
+        for (int pz = 1; pz <= ranks / px / py; ++pz) {
+          if (ranks % (px * py * pz))
+            continue;
+          const std::array<int, 4> g{px, py, pz, ranks / (px * py * pz)};
+          bool within = true;
+          for (int d = dims; d < 4; ++d)
+            within = within && g[d] == 1;
+          if (within)
+            grids.push_back(g);
+        }
+    for (const auto &procs : grids) {
+        const int px = procs[0];
         for (int k : {1, 2, 3, 4, 6, 8})
           for (bool overlap : {false, true}) {
             // Ghosts k*r deep must come from the nearest neighbour's own cells.
-            const int procs[3] = {px, py, pz};
             bool fits = true;
             for (int d = 0; d < dims; ++d)
               if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
@@ -445,16 +452,16 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             if (!fits)
               continue;
             add(sch::Naive{});
-            plans.back().distribution = stencilc::Distribution{{px, py, pz, 1}, k, overlap};
+            plans.back().distribution = stencilc::Distribution{procs, k, overlap};
             // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
             if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
                 (c.rank == 2 || c.rank == 3))
               for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
                 add(sch::CpuTemporal{k, rows, 0});
-                plans.back().distribution = stencilc::Distribution{{px, py, pz, 1}, k, false};
+                plans.back().distribution = stencilc::Distribution{procs, k, false};
               }
           }
-      }
+    }
   } else if (rules.platform == stencilc::Platform::Cpu) {
     add(sch::Naive{});
     if (c.rank == 2 || c.rank == 3)

@@ -1131,6 +1131,33 @@ TEST(ModelMpi, TemporalAcrossRanksBeatsNaiveWhenMemoryBound) {
   EXPECT_TRUE(offered);
 }
 
+// A rank-4 program's process grid may split any of its four dimensions: the model offers every
+// factorisation and prices the faces each exchanges, so a grid long in w splits w (faces of
+// 32^3 cells) rather than x (32^2 x 128).
+TEST(ModelMpi, ARank4GridSplitsTheDimensionWithTheSmallestFaces) {
+  model::Cost c = heat3d(32, 32, 32);
+  c.rank = 4;
+  c.extent = {32, 32, 32, 128};
+  std::string from;
+  const auto m = model::load_machine("generic-cpu", stencilc::Platform::Cpu, from);
+  std::set<std::array<int, 4>> grids;
+  for (const auto &q : model::candidates(c, m, rules("mpi-openmp"), 4))
+    grids.insert(q.plan.distribution->procs);
+  EXPECT_TRUE(grids.count({1, 1, 1, 4}));
+  EXPECT_TRUE(grids.count({1, 1, 2, 2}));
+  EXPECT_TRUE(grids.count({4, 1, 1, 1}));
+  EXPECT_EQ(grids.size(), 10u); // the ordered factorisations of 4 over 4 dimensions
+  model::Plan w = mpi_plan("mpi-openmp", 1, {1, 1, 1}, false), x = w;
+  w.distribution->procs = {1, 1, 1, 2};
+  x.distribution->procs = {2, 1, 1, 1};
+  const auto pw = model::predict(c, m, w), px = model::predict(c, m, x);
+  // 2 messages of 32^3 cells against 2 of 32^2 x 128, each also paying the latency.
+  EXPECT_LT(pw.t_comm, 0.3 * px.t_comm) << pw.t_comm << " " << px.t_comm;
+  EXPECT_DOUBLE_EQ(pw.redundancy, 1.0);
+  const auto best = model::candidates(c, m, rules("mpi-openmp"), 2).front();
+  EXPECT_EQ(best.plan.distribution->procs, (std::array<int, 4>{1, 1, 1, 2})) << key(best.plan);
+}
+
 // overlap=on on a CPU: the interior hides the messages, but the sweep is cut into 8 slabs and
 // two shell boxes per dimension from the first split one on, each a parallel loop whose barrier
 // the model charges. So it pays where messages take long against that (a slow network, small
