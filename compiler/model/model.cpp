@@ -434,33 +434,33 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             grids.push_back(g);
         }
     for (const auto &procs : grids) {
-        const int px = procs[0];
-        for (int k : {1, 2, 3, 4, 6, 8})
-          for (bool overlap : {false, true}) {
-            // Ghosts k*r deep must come from the nearest neighbour's own cells.
-            bool fits = true;
-            for (int d = 0; d < dims; ++d)
-              if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
-                                      c.extent[d] / procs[d])
-                fits = false;
-            // On a CPU the exchange is in flight during naive sweeps only (k = 1), which then
-            // compute their shell as boxes; a split x makes two of them rows of a cell or two,
-            // which a barrier count does not price: not offered.
-            if (overlap && rules.platform == stencilc::Platform::Cpu &&
-                (k > 1 || (c.rank > 1 && px > 1)))
+      const int px = procs[0];
+      for (int k : {1, 2, 3, 4, 6, 8})
+        for (bool overlap : {false, true}) {
+          // Ghosts k*r deep must come from the nearest neighbour's own cells.
+          bool fits = true;
+          for (int d = 0; d < dims; ++d)
+            if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
+                                    c.extent[d] / procs[d])
               fits = false;
-            if (!fits)
-              continue;
-            add(sch::Naive{});
-            plans.back().distribution = stencilc::Distribution{procs, k, overlap};
-            // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
-            if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
-                (c.rank == 2 || c.rank == 3))
-              for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
-                add(sch::CpuTemporal{k, rows, 0});
-                plans.back().distribution = stencilc::Distribution{procs, k, false};
-              }
-          }
+          // On a CPU the exchange is in flight during naive sweeps only (k = 1), which then
+          // compute their shell as boxes; a split x makes two of them rows of a cell or two,
+          // which a barrier count does not price: not offered.
+          if (overlap && rules.platform == stencilc::Platform::Cpu &&
+              (k > 1 || (c.rank > 1 && px > 1)))
+            fits = false;
+          if (!fits)
+            continue;
+          add(sch::Naive{});
+          plans.back().distribution = stencilc::Distribution{procs, k, overlap};
+          // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
+          if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
+              (c.rank == 2 || c.rank == 3))
+            for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
+              add(sch::CpuTemporal{k, rows, 0});
+              plans.back().distribution = stencilc::Distribution{procs, k, false};
+            }
+        }
     }
   } else if (rules.platform == stencilc::Platform::Cpu) {
     add(sch::Naive{});

@@ -219,8 +219,9 @@ public:
     if (r.cpu_layer) {
       // The host compiler, no contraction (rounds exactly as the interpreter), the layer's
       // blocks on OpenMP threads, its checking mode (shared memory bounds and races).
-      cmd = {compiler_of(r), "-std=c++17", kCpuLayerOpt, "-fopenmp", "-ffp-contract=off", "-Wall",
-             "-Wextra", "-DSTENCILC_GPU_CHECK", "-I" + runtime_include_dir()};
+      cmd = {compiler_of(r), "-std=c++17",           kCpuLayerOpt,
+             "-fopenmp",     "-ffp-contract=off",    "-Wall",
+             "-Wextra",      "-DSTENCILC_GPU_CHECK", "-I" + runtime_include_dir()};
     } else if (api_ == Api::Cuda) {
       // No fused multiply-adds, as on the host: results round as the interpreter's.
       cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "cu", "--expt-relaxed-constexpr",
