@@ -183,6 +183,12 @@ std::string fill_if_stale(const ir::Grid &g) {
                      g.name);
 }
 
+std::string exchange_if_stale(const ir::Grid &g) {
+  return fmt::format("  if (dirty__{0}_ || halo__{0}_) {{\n    fill__{0}({0}_, dirty__{0}_);\n    "
+                     "dirty__{0}_ = halo__{0}_ = false;\n  }}\n",
+                     g.name);
+}
+
 std::string mark_stale(const ir::Grid &g) { return fmt::format("  dirty__{}_ = true;\n", g.name); }
 
 // The lowering's size checks as statements of the constructor.

@@ -128,6 +128,9 @@ std::string flagged_to_int(const std::string &a);
 /// What host code does for a lowered FillGhosts: refill the grid's ghost cells if its flag
 /// says they are stale.
 std::string fill_if_stale(const ir::Grid &g);
+/// The same on a distributed target: a grid whose halo alone is stale (MarkHaloStale) is
+/// exchanged, its physical faces left as they are.
+std::string exchange_if_stale(const ir::Grid &g);
 /// ... and for a MarkStale.
 std::string mark_stale(const ir::Grid &g);
 

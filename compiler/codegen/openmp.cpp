@@ -220,10 +220,10 @@ std::string fill_definition(const ir::Program &p, const ir::Grid &g, FillKind ki
   const std::string part = "part__" + g.name + "_";
   if (kind == FillKind::Exchange) {
     std::string s =
-        fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__) {{\n", g.name, elem);
+        fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__, bool faces__) {{\n", g.name, elem);
     for (int d = 0; d < g.rank; ++d)
-      s += fmt::format("  cart__->exchange(g__, {0}, {1});\n  dim_faces__{2}(g__, {1});\n", part, d,
-                       g.name);
+      s += fmt::format("  cart__->exchange(g__, {0}, {1});\n  if (faces__)\n    dim_faces__{2}(g__, {1});\n",
+                       part, d, g.name);
     return s + "}\n";
   }
   const bool mpi = kind != FillKind::Whole;
@@ -284,7 +284,7 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
   std::string s;
   std::vector<lower::Action> pending; // exchanges not yet emitted
   auto flush = [&]() {
-    s += step_statements(p, pending, fill_if_stale, swap);
+    s += step_statements(p, pending, exchange_if_stale, swap);
     pending.clear();
   };
   for (const lower::Action &a : step) {
@@ -294,16 +294,17 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
     }
     if (a.kind != lower::Action::Kind::Sweep || pending.empty()) {
       flush();
-      s += step_statements(p, {a}, fill_if_stale, swap);
+      s += step_statements(p, {a}, exchange_if_stale, swap);
       continue;
     }
     const ir::Kernel &k = p.kernels[a.a];
     std::string add;
     for (const lower::Action &e : pending)
       add +=
-          fmt::format("    if (dirty__{0}_) {{\n      ex__.add({0}_, part__{0}_, {1}, [this](int "
-                      "d__) {{ dim_faces__{0}({0}_, d__); }});\n      dirty__{0}_ = false;\n    "
-                      "}}\n",
+          fmt::format("    if (dirty__{0}_ || halo__{0}_) {{\n      ex__.add({0}_, part__{0}_, {1}, "
+                      "[this, faces__ = dirty__{0}_](int d__) {{\n        if (faces__)\n          "
+                      "dim_faces__{0}({0}_, d__);\n      }});\n      dirty__{0}_ = halo__{0}_ = "
+                      "false;\n    }}\n",
                       p.grids[e.a].name, e.a);
     s += fmt::format("  if (overlap__()) {{\n    stencilc::mpi::Exchanges ex__(*cart__);\n{}"
                      "    stencilc::mpi::overlapped_sweep(ex__, {}, part__{}_.count, [this](const "
@@ -354,8 +355,11 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   d.set("kernel_defs", defs);
 
   auto swap = [&](const lower::Action &a) {
-    return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n",
-                       p.grids[a.a].name, p.grids[a.b].name);
+    return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n{2}",
+                       p.grids[a.a].name, p.grids[a.b].name,
+                       mpi ? fmt::format("  std::swap(halo__{}_, halo__{}_);\n", p.grids[a.a].name,
+                                         p.grids[a.b].name)
+                           : "");
   };
   const std::string step =
       mpi ? mpi_step(p, l.step, swap) : step_statements(p, l, fill_if_stale, swap);

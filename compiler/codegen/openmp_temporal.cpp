@@ -585,7 +585,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     // copies Dirichlet ghost rows from.
     const std::set<int> needed = read_before_block(p);
     for (int g : grids)
-      b += needed.count(g) ? fill_if_stale(p.grids[g])
+      b += needed.count(g) ? exchange_if_stale(p.grids[g])
                            : fmt::format("  if (dirty__{0}_)\n    fill_faces__{0}({0}_);\n",
                                          p.grids[g].name);
   } else {
@@ -601,10 +601,10 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
                      "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}});\n",
                      grid.name, ir::cxx_elem_name(grid.type), grid.rank);
     // Ghost cells stay with a storage: a shadow gets its grid's once, then keeps them unless
-    // they follow the interior (Neumann, periodic).
-    // (mpi: a result is marked stale when swapped in, and filled before it is read.)
-    if (!mpi)
-      a += fmt::format("  fill__{0}(shadow__{0}_);\n", grid.name);
+    // they follow the interior (Neumann, periodic). (mpi: its physical faces; the cells in
+    // the neighbours' halos are stale after every block.)
+    a += fmt::format(mpi ? "  fill_faces__{0}(shadow__{0}_);\n" : "  fill__{0}(shadow__{0}_);\n",
+                     grid.name);
     tc.shadows += fmt::format("  stencilc::Grid<{}> shadow__{}_; // the temporal plan's results\n",
                               ir::cxx_elem_name(grid.type), grid.name);
   }
@@ -627,10 +627,13 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
   else
     b += "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &params_, workspace__);\n";
   // (Swapped grids have equal boundaries: a result carries the ghost cells its grid needs.
-  // mpi: the neighbours' cells in a result's halo are stale.)
+  // mpi: the neighbours' cells in a result's halo are stale; its physical faces are not, the
+  // engine writing the interior alone, and x-ghost cells with the values they hold.)
   for (int g : state)
     b += fmt::format("  {0}_.swap_storage(shadow__{0}_);\n{1}", p.grids[g].name,
-                     p.grids[g].time_dependent_ghosts() || mpi ? mark_stale(p.grids[g]) : "");
+                     p.grids[g].time_dependent_ghosts() ? mark_stale(p.grids[g])
+                     : mpi ? fmt::format("  halo__{}_ = true;\n", p.grids[g].name)
+                           : "");
   if (mpi)
     mpi_code(p, l, grids, tc);
   return tc;

@@ -166,6 +166,9 @@ std::string step_statements(const ir::Program &p, const std::vector<lower::Actio
     case lower::Action::Kind::MarkStale:
       step += mark_stale(p.grids[act.a]);
       break;
+    case lower::Action::Kind::MarkHaloStale:
+      step += fmt::format("  halo__{}_ = true;\n", p.grids[act.a].name);
+      break;
     }
   }
   return step;

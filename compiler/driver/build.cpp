@@ -38,13 +38,20 @@ std::string env_or(const char *name, const std::string &fallback) {
 
 // Test hook (tests/mutation): STENCILC_TEST_MUTATE=REGEX and STENCILC_TEST_MUTATE_TO=TEXT
 // replace every match in the emitted sources (ECMAScript, $1 for groups), a deliberate bug that
-// the end-to-end tests must catch.
+// the end-to-end tests must catch. A line is added to STENCILC_TEST_MUTATE_SEEN (a file) for
+// every source changed, so that a regex the emitted code no longer matches does not pass as a
+// mutation that survived or, worse, as one that tests nothing.
 std::string mutated_for_test(const std::string &text) {
   const char *pattern = std::getenv("STENCILC_TEST_MUTATE");
   if (!pattern || !*pattern)
     return text;
   try {
-    return std::regex_replace(text, std::regex(pattern), env_or("STENCILC_TEST_MUTATE_TO", ""));
+    std::string out =
+        std::regex_replace(text, std::regex(pattern), env_or("STENCILC_TEST_MUTATE_TO", ""));
+    const char *seen = std::getenv("STENCILC_TEST_MUTATE_SEEN");
+    if (out != text && seen && *seen)
+      std::ofstream(seen, std::ios::app) << "mutated\n";
+    return out;
   } catch (const std::regex_error &e) {
     throw stencilc::Error(fmt::format("STENCILC_TEST_MUTATE={}: {}", pattern, e.what()));
   }

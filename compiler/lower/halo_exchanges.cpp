@@ -1,7 +1,8 @@
 // Halo exchanges, for a target whose grids are split over processes: a ghost cell on a face
 // between two blocks holds the neighbour's interior, not a boundary value. So a grid's ghost
 // cells go stale whenever its interior is written, whatever its faces (on one process a
-// Dirichlet-only grid is filled once), and refilling them is an exchange with the neighbour
+// Dirichlet-only grid is filled once: here its physical faces still are, MarkHaloStale, and
+// only the exchange repeats), and refilling them is an exchange with the neighbour
 // ranks followed by the physical faces, dimension by dimension, which the runtime does in the
 // order boundary.h fills one grid, so corners come out the same. The exchange is as deep as the
 // grid's halo (the widest read of it); the stale flags keep "only where stale"; a grid without
@@ -57,7 +58,8 @@ std::vector<Action> insert_halo_exchanges(const ir::Program &p, const std::vecto
       marked.insert(step[j].a);
     for (int g : ir::grids_written(p.kernels[act.a].body))
       if (!marked.count(g))
-        out.push_back({Action::Kind::MarkStale, g, -1, act.loc});
+        // (A grid with Neumann or periodic faces is marked stale by the run block already.)
+        out.push_back({Action::Kind::MarkHaloStale, g, -1, act.loc});
   }
   return out;
 }

@@ -26,6 +26,8 @@ struct Action {
     Reduce,     // reduction a over its domain
     Swap,       // grids a and b exchange storage (ghost cells travel with it)
     MarkStale,  // grid a's ghost cells no longer match its interior (Neumann, periodic faces)
+    MarkHaloStale, // distributed: grid a's interior changed under Dirichlet faces only; its
+                   // cells in the neighbours' halos are stale, its physical faces are not
     Exchange,   // distributed: refill grid a's ghost cells, if stale, dimension by dimension:
                 // its halo exchanged with the neighbour ranks (periodic faces wrapping), then
                 // the faces on the physical boundary from their conditions
@@ -85,7 +87,8 @@ std::vector<Action> lower_run_block(const ir::Program &p);
 std::vector<Action> insert_ghost_fills(const ir::Program &p, const std::vector<Action> &step);
 /// For a distributed target: every FillGhosts of a grid with ghost cells becomes an Exchange
 /// (the others go), and a sweep marks every grid it writes stale (its neighbours' ghost cells
-/// hold its interior), whatever its faces.
+/// hold its interior), whatever its faces: MarkHaloStale where its faces are all Dirichlet (a
+/// refill then exchanges alone; the physical faces keep their values).
 std::vector<Action> insert_halo_exchanges(const ir::Program &p, const std::vector<Action> &step);
 /// The size checks: shapes of the grids a kernel or reduction uses, extents at least the
 /// stencil's width, sub-domains inside their grid.

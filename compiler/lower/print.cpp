@@ -53,6 +53,9 @@ std::string print(const ir::Program &p, const Lowered &l) {
     case Action::Kind::MarkStale:
       s += fmt::format("  mark-stale {}\n", p.grids[a.a].name);
       break;
+    case Action::Kind::MarkHaloStale:
+      s += fmt::format("  mark-halo-stale {}\n", p.grids[a.a].name);
+      break;
     case Action::Kind::Exchange: {
       const ir::Grid &g = p.grids[a.a];
       std::string halo;

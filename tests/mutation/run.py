@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 # The tests that compare generated code with the interpreter or with the naive plan; a mutation
 # of one target's code may name its own ("tests": a list of prefixes, tried in that order).
@@ -46,6 +47,7 @@ def main():
     if not tests:
         sys.exit(f"run.py: no end-to-end tests in {build_dir} (prefixes {', '.join(prefixes)})")
 
+    seen = os.path.join(tempfile.mkdtemp(prefix="mutation-"), "seen")
     for t in tests:
         props = {p["name"]: p["value"] for p in t.get("properties", [])}
         env = dict(os.environ)
@@ -54,6 +56,7 @@ def main():
             env[k] = v
         env["STENCILC_TEST_MUTATE"] = m["regex"]
         env["STENCILC_TEST_MUTATE_TO"] = m["replace"]
+        env["STENCILC_TEST_MUTATE_SEEN"] = seen
         p = subprocess.run(t["command"], cwd=props.get("WORKING_DIRECTORY", build_dir), env=env,
                            capture_output=True, text=True, timeout=float(props.get("TIMEOUT", 300)))
         if p.returncode == 0:
@@ -69,6 +72,8 @@ def main():
             return
         print(f"  {t['name']}: exit {p.returncode} without a difference found:\n{out}")
         sys.exit(f"mutation {name}: the emitted code is broken, not wrong; fix the mutation")
+    if not os.path.exists(seen):
+        sys.exit(f"mutation {name}: its regex matched no code the tests emitted; fix the mutation")
     sys.exit(f"mutation {name}: SURVIVED all {len(tests)} end-to-end tests")
 
 

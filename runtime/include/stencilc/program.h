@@ -67,6 +67,12 @@ public:
   virtual void restore(const std::string &grid, const GridRef &whole) { (void)grid, (void)whole; }
   /// MPI: rank 0's `values` on every rank; elsewhere `values`. Collective.
   virtual std::vector<double> broadcast(std::vector<double> values) const { return values; }
+  /// MPI: returns once every rank has called it (so that their clocks start together); elsewhere
+  /// at once. Collective.
+  virtual void synchronize() const {}
+  /// MPI: the largest of the ranks' `seconds` (a run takes as long as its slowest rank);
+  /// elsewhere `seconds`. Collective.
+  virtual double slowest(double seconds) const { return seconds; }
   /// Throws on every rank if rank 0's `message` is not empty: a file only rank 0 reads or
   /// writes gives every rank the same verdict (MPI: CollectiveError). Collective.
   virtual void agree(const std::string &message) const {

@@ -191,6 +191,10 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   // Every rank of an MPI program takes the same chunks (its reductions agree on every rank).
   const bool chunked =
       progress.enabled() || opts.save_every || opts.checkpoint_every || !opts.history.empty();
+  // MPI: the clocks start together, after the slowest rank's setup, and the run's time is the
+  // slowest rank's (rank 0 alone may be early or late by its share of the setup).
+  if (!finished)
+    program.synchronize();
   if (!finished && chunked) {
     run_in_chunks(program, steps, opts.save_every, opts.checkpoint_every, outputs, checkpoint,
                   history.get(), progress, clock, r);
@@ -199,6 +203,8 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
     r.done += program.run(steps - start);
     r.seconds = timer.seconds();
   }
+  if (!finished)
+    r.seconds = program.slowest(r.seconds);
   progress.finish();
   if (!opts.checkpoint.empty() && checkpointed != r.done)
     checkpoint(r.done);

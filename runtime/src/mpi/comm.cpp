@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "stencilc/npy.h"
 
@@ -28,23 +29,36 @@ struct Box {
   }
 };
 
-template <typename T, typename F> void for_box(const Box &b, F &&f) {
+// Calls f(x-row's first cell, row length) for every row of the box, in pack order.
+template <typename T, typename G, typename F> void for_rows(G &g, const Box &b, F &&f) {
+  const std::int64_t n = b.hi[0] - b.lo[0];
+  if (n <= 0)
+    return;
   for (std::int64_t w = b.lo[3]; w < b.hi[3]; ++w)
     for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z)
       for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y)
-        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x)
-          f(x, y, z, w);
+        f(&g.at(b.lo[0], y, z, w), n);
 }
 
 template <typename T> void pack(const Grid<T> &g, const Box &b, std::vector<T> &buf) {
   buf.resize(static_cast<std::size_t>(b.cells()));
-  std::size_t i = 0;
-  for_box<T>(b, [&](auto x, auto y, auto z, auto w) { buf[i++] = g.at(x, y, z, w); });
+  T *out = buf.data();
+  for_rows<T>(g, b, [&](const T *row, std::int64_t n) { out = std::copy(row, row + n, out); });
 }
 
 template <typename T> void unpack(Grid<T> &g, const Box &b, const std::vector<T> &buf) {
-  std::size_t i = 0;
-  for_box<T>(b, [&](auto x, auto y, auto z, auto w) { g.at(x, y, z, w) = buf[i++]; });
+  const T *in = buf.data();
+  for_rows<T>(g, b, [&](T *row, std::int64_t n) {
+    std::copy(in, in + n, row);
+    in += n;
+  });
+}
+
+// A message buffer kept from one exchange to the next (per thread, element type and use): a
+// new vector of megabytes for every halo message costs page faults and zeroing each step.
+template <typename T> std::vector<T> &message_buffer(int use) {
+  thread_local std::map<int, std::vector<T>> buffers;
+  return buffers[use];
 }
 
 // A message length in bytes as MPI's int (this phase sends whole slabs and blocks).
@@ -249,7 +263,7 @@ Block Cart::block_of(const Part &p, int other, int d) const {
 template <typename T> void Cart::exchange(Grid<T> &g, const Part &p, int d) const {
   if (g.halo(d) == 0)
     return;
-  std::vector<T> send, recv;
+  std::vector<T> &send = message_buffer<T>(-1), &recv = message_buffer<T>(-2);
   // Towards the low neighbour, receiving from the high one; then the other way.
   for (int side = 0; side < 2; ++side) {
     const int to = p.neighbour[d][side], from = p.neighbour[d][1 - side];
@@ -297,6 +311,10 @@ template <typename T> struct FillOf final : Exchanges::Fill {
       : g(grid), p(part), tag0(1000 + 8 * tag), faces(std::move(faces)), comm(comm),
         messages(messages) {
     req.fill(MPI_REQUEST_NULL);
+    for (int side = 0; side < 2; ++side) {
+      send[side] = &message_buffer<T>(4 * tag0 + side);
+      recv[side] = &message_buffer<T>(4 * tag0 + 2 + side);
+    }
   }
   ~FillOf() override = default;
 
@@ -308,15 +326,15 @@ template <typename T> struct FillOf final : Exchanges::Fill {
       const int to = p.neighbour[d][side], from = p.neighbour[d][1 - side];
       const int tag = tag0 + 2 * d + side;
       if (from != MPI_PROC_NULL) {
-        recv[side].resize(static_cast<std::size_t>(slab(g, d, 1 - side, true).cells()));
-        check(MPI_Irecv(recv[side].data(), bytes<T>(recv[side].size()), MPI_BYTE, from, tag, comm,
+        recv[side]->resize(static_cast<std::size_t>(slab(g, d, 1 - side, true).cells()));
+        check(MPI_Irecv(recv[side]->data(), bytes<T>(recv[side]->size()), MPI_BYTE, from, tag, comm,
                         &req[side]),
               "the halo exchange (MPI_Irecv)");
       }
       if (to != MPI_PROC_NULL) {
-        pack(g, slab(g, d, side, false), send[side]);
+        pack(g, slab(g, d, side, false), *send[side]);
         ++messages;
-        check(MPI_Isend(send[side].data(), bytes<T>(send[side].size()), MPI_BYTE, to, tag, comm,
+        check(MPI_Isend(send[side]->data(), bytes<T>(send[side]->size()), MPI_BYTE, to, tag, comm,
                         &req[2 + side]),
               "the halo exchange (MPI_Isend)");
       }
@@ -339,7 +357,7 @@ template <typename T> struct FillOf final : Exchanges::Fill {
         return false;
       for (int side = 0; side < 2; ++side)
         if (g.halo(d) > 0 && p.neighbour[d][1 - side] != MPI_PROC_NULL)
-          unpack(g, slab(g, d, 1 - side, true), recv[side]);
+          unpack(g, slab(g, d, 1 - side, true), *recv[side]);
       faces(d);
       ++d;
       posted = false;
@@ -359,7 +377,9 @@ template <typename T> struct FillOf final : Exchanges::Fill {
   int d = 0;
   bool posted = false;
   std::array<MPI_Request, 4> req{}; // receives (sides 0, 1), then sends
-  std::array<std::vector<T>, 2> send, recv;
+  // Kept between steps (message_buffer), one per grid, side and direction: the fills in flight
+  // together are of different grids.
+  std::array<std::vector<T> *, 2> send{}, recv{};
 };
 
 } // namespace
@@ -368,7 +388,7 @@ Exchanges::Exchanges(const Cart &c) : cart_(c) {}
 
 Exchanges::~Exchanges() {
   // Left in flight only when an error unwinds past the caller, which then ends the job: MPI may
-  // still write into the buffers, so they are not freed.
+  // still write into the buffers (message_buffer keeps them), so the fill is not freed either.
   for (auto &f : fills_)
     if (!f->complete())
       (void)f.release();
@@ -506,6 +526,8 @@ double Cart::product(double local) const {
     s *= v;
   return s;
 }
+
+void Cart::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
 std::int64_t Cart::most_messages() const {
   std::int64_t r = messages_;

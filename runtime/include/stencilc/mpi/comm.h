@@ -142,6 +142,8 @@ public:
   void agree_any(const std::string &message) const;
   /// Rank 0's value on every rank.
   double broadcast(double v) const;
+  /// Returns once every rank has called it.
+  void barrier() const;
   /// Rank 0's values (and their count) on every rank.
   std::vector<double> broadcast(std::vector<double> v) const;
 
