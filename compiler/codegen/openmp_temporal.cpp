@@ -584,10 +584,14 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     // messages than naive, not more); the others get their physical faces, which the engine
     // copies Dirichlet ghost rows from.
     const std::set<int> needed = read_before_block(p);
+    // (A Dirichlet-only grid's faces, once filled, stay right; its halo is what is stale then.)
     for (int g : grids)
       b += needed.count(g) ? exchange_if_stale(p.grids[g])
-                           : fmt::format("  if (dirty__{0}_)\n    fill_faces__{0}({0}_);\n",
-                                         p.grids[g].name);
+           : p.grids[g].time_dependent_ghosts()
+               ? fmt::format("  if (dirty__{0}_)\n    fill_faces__{0}({0}_);\n", p.grids[g].name)
+               : fmt::format("  if (dirty__{0}_) {{\n    fill_faces__{0}({0}_);\n    dirty__{0}_ = "
+                             "false;\n    halo__{0}_ = true;\n  }}\n",
+                             p.grids[g].name);
   } else {
     for (int g : grids)
       b += fill_if_stale(p.grids[g]);
