@@ -18,7 +18,7 @@ decl
 paramDecl : 'param' scalarType paramItem (',' paramItem)* ';' ;
 paramItem : ID ('=' expr)? ;
 
-scalarType : 'int' | 'float' | 'double' ;
+scalarType : 'int' | 'long' | 'float' | 'double' ;
 
 gridDecl : 'grid' READONLY? scalarType gridItem (',' gridItem)* ';' ;
 gridItem : ID gridShape boundaryClause? ;

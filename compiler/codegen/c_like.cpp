@@ -240,8 +240,7 @@ std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string
                       bool distributed) {
   FlaggedSetupEmitter setup(p);
   const bool fail = ir::any_may_fail(g.init);
-  std::string s =
-      fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type), g.name);
+  std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::elem_name(g), g.name);
   if (fail)
     s += "    int err__ = 0;\n";
   if (distributed) // local loops; the program's indices are global
@@ -257,14 +256,14 @@ std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string
          "o__[1], x2__ = l2__ + o__[2], x3__ = l3__ + o__[3];\n";
     s += fmt::format(
         "            g.at(l0__, l1__, l2__, l3__) = static_cast<{}>({});\n          }}\n",
-        ir::cxx_elem_name(g.type), setup.expr(g.init));
+        ir::elem_name(g), setup.expr(g.init));
   } else {
     s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
          "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
          "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
          "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
     s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
-                     ir::cxx_elem_name(g.type), setup.expr(g.init));
+                     ir::elem_name(g), setup.expr(g.init));
   }
   if (fail)
     s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",

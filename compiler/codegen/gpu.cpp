@@ -91,7 +91,7 @@ struct Signature {
 int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
   const int rank = static_cast<int>(sw.indices.size());
   for (int o : used_grids(sw)) {
-    bool same = ir::cxx_elem_name(p.grids[o].type) == std::string(ir::cxx_elem_name(p.grids[g].type));
+    bool same = ir::elem_name(p.grids[o]) == std::string(ir::elem_name(p.grids[g]));
     for (int d = 0; d < rank; ++d)
       same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
     if (same)
@@ -111,7 +111,7 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     const bool w = sw.written.count(g) > 0;
-    s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
+    s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::elem_name(grid)),
           grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
     if (stride_owner(p, sw, g) == g)
       for (int d = 1; d < rank; ++d)
@@ -163,7 +163,7 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     s += fmt::format("STENCILC_ROW({}{}) {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                     ir::cxx_elem_name(grid.type), grid.name, off);
+                     ir::elem_name(grid), grid.name, off);
   }
   return s;
 }
@@ -202,7 +202,7 @@ struct ErrorSlots {
 std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
   FlaggedSetupEmitter setup(p);
-  const std::string elem = ir::cxx_elem_name(g.type);
+  const std::string elem = ir::elem_name(g);
   const bool fail = ir::any_may_fail(g.init);
   std::string dev = fmt::format(
       "STENCILC_KERNEL void init__{}__dev(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, "
@@ -376,15 +376,14 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   // and the host compute the same offsets from the tile.
   auto ring_bytes = [&](const Staged &st, const char *tx, const char *ty) {
     return fmt::format("({} * ({} + {}) * ({} + {}) * sizeof({}) + 15) / 16 * 16", np, tx,
-                       2 * st.rx, ty, 2 * st.ry, ir::cxx_elem_name(p.grids[st.grid].type));
+                       2 * st.rx, ty, 2 * st.ry, ir::elem_name(p.grids[st.grid]));
   };
   std::string dev_at = "0", host_at = "0";
   for (const auto &st : l.staged) {
     const ir::Grid &g = p.grids[st.grid];
     dev += fmt::format("const std::int64_t {0}__pw = tx__n{1}, {0}__pn = {0}__pw * (ty__n{2});\n"
                        "STENCILC_DYNAMIC_SHARED({3}, {0}__sm, {4}, {5} * {0}__pn);\n",
-                       g.name, plus(2 * st.rx), plus(2 * st.ry), ir::cxx_elem_name(g.type), dev_at,
-                       np);
+                       g.name, plus(2 * st.rx), plus(2 * st.ry), ir::elem_name(g), dev_at, np);
     dev_at += " + " + ring_bytes(st, "tx__n", "ty__n");
     host_at += " + " + ring_bytes(st, "st__->tile_x", "st__->tile_y");
   }
@@ -421,8 +420,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     dev += fmt::format("    [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
-                       sw.written.count(g) ? "" : "const ", ir::cxx_elem_name(grid.type), grid.name,
-                       off);
+                       sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name, off);
   }
   dev += em.kernel_statements(k);
   dev += "  }\n  stencilc::gpu::sync_threads();\n}\n";
@@ -493,7 +491,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
 std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
   FlaggedSetupEmitter setup(p);
-  const std::string elem = ir::cxx_elem_name(g.type);
+  const std::string elem = ir::elem_name(g);
   std::string dev;
   host += fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = params_;\n"
                       "  std::int64_t lo__[4], n__[4];\n",

@@ -10,7 +10,7 @@
 
 namespace stc::ast {
 
-enum class TypeName { Int, Float, Double };
+enum class TypeName { Int, Long, Float, Double };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;

@@ -85,8 +85,10 @@ private:
 
 ast::TypeName type_of(stn::StnParser::ScalarTypeContext *c) {
   const std::string t = c->getText();
-  return t == "int" ? ast::TypeName::Int : t == "float" ? ast::TypeName::Float
-                                                        : ast::TypeName::Double;
+  return t == "int"     ? ast::TypeName::Int
+         : t == "long"  ? ast::TypeName::Long
+         : t == "float" ? ast::TypeName::Float
+                        : ast::TypeName::Double;
 }
 
 using P = stn::StnParser;

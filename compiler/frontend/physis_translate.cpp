@@ -83,7 +83,9 @@ std::optional<ast::TypeName> type_name(clang::QualType t) {
     case clang::BuiltinType::SChar:
     case clang::BuiltinType::UChar:
     case clang::BuiltinType::Bool:
-      return ast::TypeName::Int;
+    // The language's integers are 64-bit, as C's long is on the platforms stencilc targets.
+    case clang::BuiltinType::Long:
+    case clang::BuiltinType::LongLong: return ast::TypeName::Int;
     default:
       return std::nullopt;
     }
@@ -94,7 +96,10 @@ std::optional<ast::TypeName> type_name(clang::QualType t) {
 }
 
 const char *type_text(ast::TypeName t) {
-  return t == ast::TypeName::Int ? "int" : t == ast::TypeName::Float ? "float" : "double";
+  return t == ast::TypeName::Int     ? "int"
+         : t == ast::TypeName::Long  ? "long"
+         : t == ast::TypeName::Float ? "float"
+                                     : "double";
 }
 
 std::string callee_name(const clang::CallExpr *c) {
@@ -299,12 +304,6 @@ private:
 
   void new_grid(const clang::VarDecl *v, const clang::CallExpr *c, int rank,
                 const std::string &elem) {
-    const SourceLoc loc = locs_(c->getBeginLoc());
-    if (elem == "Long") {
-      diags_.error(loc, "64-bit integer grids (PSGrid" + std::to_string(rank) +
-                            "DLong) are not supported yet");
-      return;
-    }
     Grid g;
     g.name = v->getNameAsString();
     g.type = {rank, elem};
@@ -1381,6 +1380,7 @@ private:
       a.loc = g.loc;
       a.type = g.type.elem == "Float"    ? ast::TypeName::Float
                : g.type.elem == "Double" ? ast::TypeName::Double
+               : g.type.elem == "Long"   ? ast::TypeName::Long
                                          : ast::TypeName::Int;
       a.name = g.name;
       a.extents = g.extents;

@@ -11,11 +11,10 @@ namespace {
 using K = ast::Expr::Kind;
 
 const std::set<std::string> &keywords() {
-  static const std::set<std::string> k = {"stencil", "param", "grid",  "readonly", "like",
-                                          "boundary", "init",  "kernel", "on",      "let",
-                                          "if",      "else",  "reduce", "run",     "until",
-                                          "max",     "swap",  "int",    "float",   "double",
-                                          "var",     "for",   "in"};
+  static const std::set<std::string> k = {
+      "stencil", "param", "grid", "readonly", "like",   "boundary", "init",  "kernel",
+      "on",      "let",   "if",   "else",     "reduce", "run",      "until", "max",
+      "swap",    "int",   "long", "float",    "double", "var",      "for",   "in"};
   return k;
 }
 
@@ -141,7 +140,10 @@ private:
     return s;
   }
   static const char *type(ast::TypeName t) {
-    return t == ast::TypeName::Int ? "int" : t == ast::TypeName::Float ? "float" : "double";
+    return t == ast::TypeName::Int     ? "int"
+           : t == ast::TypeName::Long  ? "long"
+           : t == ast::TypeName::Float ? "float"
+                                       : "double";
   }
 
   std::string grid(const ast::Grid &g) {

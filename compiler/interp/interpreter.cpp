@@ -27,7 +27,7 @@ ir::Scalar eval_setup(const ir::ExprPtr &e, const std::vector<ir::Scalar> &param
 }
 
 template <typename T> T to_elem(const ir::Scalar &v) {
-  return std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d);
+  return std::is_integral_v<T> ? static_cast<T>(v.i) : static_cast<T>(v.d);
 }
 
 } // namespace
@@ -92,7 +92,10 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
       grids_.emplace_back(stencilc::Grid<double>(g.name, g.rank, ext[gi], halo));
       break;
     default:
-      grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
+      if (g.wide)
+        grids_.emplace_back(stencilc::Grid<std::int64_t>(g.name, g.rank, ext[gi], halo));
+      else
+        grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
       break;
     }
   }

@@ -191,8 +191,10 @@ private:
   }
 
   static Type type_of(ast::TypeName t) {
-    return t == ast::TypeName::Int ? Type::Int : t == ast::TypeName::Float ? Type::Float
-                                                                           : Type::Double;
+    // Integer expressions are 64-bit either way; `long` only widens a grid's storage.
+    return t == ast::TypeName::Int || t == ast::TypeName::Long ? Type::Int
+           : t == ast::TypeName::Float                         ? Type::Float
+                                                               : Type::Double;
   }
 
   // ---- expressions ----
@@ -254,7 +256,9 @@ private:
       auto a = expr(e->args[0], s);
       if (!a || !numeric(*a, e->args[0], "a conversion"))
         return std::nullopt;
-      const Type t = e->text == "int" ? Type::Int : e->text == "float" ? Type::Float : Type::Double;
+      const Type t = e->text == "int" || e->text == "long" ? Type::Int
+                     : e->text == "float"                  ? Type::Float
+                                                           : Type::Double;
       return Typed{retype(*a, t)};
     }
     case K::Plus: {
@@ -818,6 +822,7 @@ private:
     ig.loc = g.loc;
     ig.name = g.name;
     ig.type = type_of(g.type);
+    ig.wide = g.type == ast::TypeName::Long;
     ig.readonly = g.readonly;
     bool ok = true;
     const ir::Grid *like = nullptr;
@@ -887,6 +892,24 @@ private:
           break;
         }
         f.value = ir::Expr::cast(ig.type, f.value);
+      }
+    }
+    // A constant the ghost cells of a 32-bit grid cannot hold would be stored wrapped.
+    for (int fi = 0; ok && ig.type == Type::Int && !ig.wide && fi < 2 * ig.rank; ++fi) {
+      const ir::Face &f = ig.faces[fi];
+      if (f.kind != ir::BoundaryKind::Dirichlet || !f.value)
+        continue;
+      const bool neg = f.value->op == Op::Neg && f.value->a && f.value->a->op == Op::IntConst;
+      const ir::Expr *lit = neg ? f.value->a.get() : f.value.get();
+      if (lit->op != Op::IntConst)
+        continue;
+      const std::int64_t v = neg ? -lit->ival : lit->ival;
+      if (v < INT32_MIN || v > INT32_MAX) {
+        diags_.error(like ? g.like_loc : f.value->loc,
+                     fmt::format("the boundary value {} of grid '{}' does not fit its 32-bit "
+                                 "elements; declare the grid long",
+                                 v, g.name));
+        ok = false;
       }
     }
     const int index = static_cast<int>(prog_.grids.size());

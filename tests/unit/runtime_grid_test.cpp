@@ -324,7 +324,9 @@ TEST(RuntimeGrid, TypeNames) {
   EXPECT_STREQ(npy_descr<float>(), "<f4");
   EXPECT_STREQ(npy_descr<double>(), "<f8");
   EXPECT_STREQ(npy_descr<std::int32_t>(), "<i4");
+  EXPECT_STREQ(npy_descr<std::int64_t>(), "<i8");
   EXPECT_STREQ(type_name<float>(), "float");
   EXPECT_STREQ(type_name<double>(), "double");
   EXPECT_STREQ(type_name<std::int32_t>(), "int");
+  EXPECT_STREQ(type_name<std::int64_t>(), "long");
 }
