@@ -40,8 +40,8 @@ initDecl : 'init' ID '[' ID (',' ID)* ']' '=' expr ';' ;
 
 kernelDecl : 'kernel' ID '(' ID (',' ID)* ')' domain? block ;
 domain
-  : 'on' '[' range (',' range)* ']'   # RangeDomain
-  | 'on' ID                           # ColourDomain
+  : 'on' '[' range (',' range)* ']'         # RangeDomain
+  | 'on' ID ('[' range (',' range)* ']')?   # ColourDomain
   ;
 range : expr ':' expr ;
 

@@ -154,13 +154,14 @@ std::string param_copies(const ir::Program &p, const std::set<int> &params) {
 
 std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank,
                    const std::string &x_offset, bool from_lo) {
-  if (domain.kind == ir::Domain::Kind::Red || domain.kind == ir::Domain::Kind::Black) {
-    std::string parity = domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+  const int colour = ir::colour_of(domain);
+  if (colour >= 0) {
+    std::string parity = colour == 0 ? "0" : "1";
     if (!x_offset.empty())
       parity += " + " + x_offset;
     for (int d = 1; d < rank; ++d)
       parity += " + " + idx[d];
-    if (from_lo)
+    if (from_lo || domain.kind == ir::Domain::Kind::Range) // a box's x starts at lo0__
       return fmt::format(
           "for (std::int64_t {0} = lo0__ + ({1} + lo0__) % 2; {0} < hi0__; {0} += 2)", idx[0],
           parity);
@@ -293,6 +294,15 @@ std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool 
   case ir::Domain::Kind::Black:
     return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
   case ir::Domain::Kind::Range: break;
+  }
+  if (d.colour >= 0) {
+    std::string lo, hi;
+    for (std::size_t k = 0; k < d.lo.size(); ++k) {
+      lo += fmt::format("{}static_cast<std::int64_t>({})", k ? ", " : "", setup.expr(d.lo[k]));
+      hi += fmt::format("{}static_cast<std::int64_t>({})", k ? ", " : "", setup.expr(d.hi[k]));
+    }
+    return fmt::format("static_cast<double>(stencilc::box_colour_cells({{{}}}, {{{}}}, {}))", lo,
+                       hi, d.colour);
   }
   std::string s = "1.0";
   for (std::size_t k = 0; k < d.lo.size(); ++k)

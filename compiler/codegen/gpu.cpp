@@ -65,9 +65,7 @@ std::set<int> reductions_of(const std::vector<ir::Stmt> &body) {
   return rs;
 }
 
-bool colour(const ir::Domain &d) {
-  return d.kind == ir::Domain::Kind::Red || d.kind == ir::Domain::Kind::Black;
-}
+bool colour(const ir::Domain &d) { return ir::colour_of(d) >= 0; }
 
 std::set<int> used_grids(const Sweep &sw) {
   std::set<int> used = sw.read;
@@ -134,9 +132,10 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
   const int rank = static_cast<int>(sw.indices.size());
   const auto &idx = sw.indices;
   std::string s = "std::int64_t r__ = i__;\n";
-  // A colour visits every other x: (hi0 + 1) / 2 slots per row, the row's parity picks which.
-  s += colour(sw.domain) ? "const std::int64_t nx__ = (hi0__ + 1) / 2;\nconst std::int64_t xi__ = r__ % nx__;\n"
-                           "r__ /= nx__;\n"
+  // A colour visits every other x: (hi0 - lo0 + 1) / 2 slots per row, the row's parity picks
+  // which.
+  s += colour(sw.domain) ? "const std::int64_t nx__ = (hi0__ - lo0__ + 1) / 2;\n"
+                           "const std::int64_t xi__ = r__ % nx__;\nr__ /= nx__;\n"
                          : fmt::format("const std::int64_t {} = lo0__ + r__ % (hi0__ - lo0__);\n"
                                        "r__ /= hi0__ - lo0__;\n",
                                        idx[0]);
@@ -146,10 +145,11 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
                                     idx[d], d)
                       : fmt::format("const std::int64_t {} = lo{}__ + r__;\n", idx[d], d);
   if (colour(sw.domain)) {
-    std::string parity = sw.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+    std::string parity = fmt::format("{} + lo0__", ir::colour_of(sw.domain));
     for (int d = 1; d < rank; ++d)
       parity += " + " + idx[d];
-    s += fmt::format("const std::int64_t {0} = 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n  {2}\n",
+    s += fmt::format("const std::int64_t {0} = lo0__ + 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n"
+                     "  {2}\n",
                      idx[0], parity, skip);
   }
   for (int g : used_grids(sw)) {
@@ -182,7 +182,7 @@ std::string host_bounds(const ir::Program &p, const Sweep &sw) {
                            dom);
   s += "  const std::int64_t n__ = ";
   for (int d = 0; d < rank; ++d)
-    s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ + 1) / 2)")
+    s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ - lo0__ + 1) / 2)")
                                                          : fmt::format("(hi{0}__ - lo{0}__)", d));
   return s + ";\n";
 }
@@ -361,9 +361,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   dev += fmt::format("const bool in__ = {} < hi0__ && {} < hi1__;\n", idx[0], idx[1]);
   // A colour: the points whose coordinates add up to its parity (as the naive x loop's).
   const std::string colour_cond =
-      colour(sw.domain) ? fmt::format(" && ({}) % 2 == {}", sum_idx,
-                                      sw.domain.kind == ir::Domain::Kind::Red ? 0 : 1)
-                        : "";
+      colour(sw.domain) ? fmt::format(" && ({}) % 2 == {}", sum_idx, ir::colour_of(sw.domain)) : "";
   // Strides of grids that share another's layout (as point_of_thread).
   for (int g : used_grids(sw)) {
     const int owner = stride_owner(p, sw, g);

@@ -531,9 +531,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
         reads += fmt::format("{}{{{}, {}, {}}}", reads.empty() ? "" : ", ",
                              index.at(std::get<0>(s)), std::get<1>(s), std::get<2>(s));
       d += fmt::format("    c.reads = {{{}}};\n", reads);
-      const bool colour =
-          k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black;
-      if (colour)
+      if (ir::colour_of(k.domain) >= 0)
         d += "    c.colour = true;\n";
       // Reading what it writes: the output rows start as copies of the old ones.
       if (reads_old_row(k))

@@ -74,7 +74,7 @@ struct Domain {
   Kind kind = Kind::Interior;
   SourceLoc loc;
   std::vector<std::pair<ExprPtr, ExprPtr>> ranges; // [lo:hi) per dimension
-  std::string colour;                              // red or black
+  std::string colour; // Colour: red or black, of the interior or of the ranges if given
 };
 
 struct Stmt {

@@ -178,6 +178,8 @@ ast::Domain build_domain(P::DomainContext *c) {
     d.kind = ast::Domain::Kind::Colour;
     d.colour = col->ID()->getText();
     d.loc = loc_of(col->ID());
+    for (auto *x : col->range())
+      d.ranges.emplace_back(build(x->expr(0)), build(x->expr(1)));
   }
   return d;
 }

@@ -655,9 +655,8 @@ private:
     if (colour) {
       k.domain.kind = ast::Domain::Kind::Colour;
       k.domain.colour = colour;
-      if (!whole(dom, domain_grid))
-        diags_.error(k.domain.loc, "a red-black map over part of a grid is not supported yet "
-                                   "(a colour combined with a sub-domain)");
+      if (!whole(dom, domain_grid)) // the colour of the sub-domain's cells: `on red [...]`
+        k.domain.ranges = dom.ranges;
     } else if (!whole(dom, domain_grid)) {
       k.domain.kind = ast::Domain::Kind::Range;
       k.domain.ranges = dom.ranges;

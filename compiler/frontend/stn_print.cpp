@@ -177,12 +177,13 @@ private:
     case ast::Domain::Kind::Interior:
       return "";
     case ast::Domain::Kind::Colour:
-      return " on " + d.colour;
     case ast::Domain::Kind::Range: {
       std::string r;
       for (const auto &[lo, hi] : d.ranges)
         r += fmt::format("{}{}:{}", r.empty() ? "" : ", ", expr(lo), expr(hi));
-      return " on [" + r + "]";
+      if (d.kind == ast::Domain::Kind::Range)
+        return " on [" + r + "]";
+      return " on " + d.colour + (r.empty() ? "" : " [" + r + "]");
     }
     }
     return "";

@@ -185,6 +185,11 @@ std::int64_t Interpreter::domain_size(const ir::Domain &d, int g) const {
         case ir::Domain::Kind::Range: break;
         }
         std::int64_t n = 1;
+        if (d.colour >= 0) { // counted cell by cell: the reference for the closed form
+          n = 0;
+          for_each_point(d, g, [&](const std::array<std::int64_t, 4> &) { ++n; });
+          return n;
+        }
         for (std::size_t k = 0; k < d.lo.size(); ++k)
           n *= eval_setup(d.hi[k], params_).i - eval_setup(d.lo[k], params_).i;
         return n;
@@ -306,7 +311,7 @@ void Interpreter::for_each_point(const ir::Domain &d, int g, F &&f) const {
       lo[k] = eval_setup(d.lo[k], params_).i;
       hi[k] = eval_setup(d.hi[k], params_).i;
     }
-  const int colour = d.kind == ir::Domain::Kind::Red ? 0 : d.kind == ir::Domain::Kind::Black ? 1 : -1;
+  const int colour = ir::colour_of(d);
   std::array<std::int64_t, 4> pt;
   for (pt[3] = lo[3]; pt[3] < hi[3]; ++pt[3])
     for (pt[2] = lo[2]; pt[2] < hi[2]; ++pt[2])

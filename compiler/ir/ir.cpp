@@ -38,6 +38,13 @@ const char *reduce_name(ReduceOp op) {
   return names[static_cast<int>(op)];
 }
 
+int colour_of(const Domain &d) {
+  return d.kind == Domain::Kind::Red     ? 0
+         : d.kind == Domain::Kind::Black ? 1
+         : d.kind == Domain::Kind::Range ? d.colour
+                                         : -1;
+}
+
 bool is_binary(Op op) { return op >= Op::Add && op <= Op::Or; }
 bool is_comparison(Op op) { return op >= Op::Lt && op <= Op::Ne; }
 
@@ -199,7 +206,7 @@ void print_domain(const Program &p, const Domain &d, std::string &s) {
   case Domain::Kind::Red: s += " on red"; break;
   case Domain::Kind::Black: s += " on black"; break;
   case Domain::Kind::Range:
-    s += " on [";
+    s += d.colour < 0 ? " on [" : d.colour == 0 ? " on red [" : " on black [";
     for (std::size_t i = 0; i < d.lo.size(); ++i)
       s += fmt::format("{}{}:{}", i ? ", " : "", print(p, d.lo[i]), print(p, d.hi[i]));
     s += "]";

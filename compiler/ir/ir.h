@@ -125,7 +125,10 @@ struct Domain {
   enum class Kind { Interior, Range, Red, Black };
   Kind kind = Kind::Interior;
   std::vector<ExprPtr> lo, hi; // Range: [lo, hi) per dimension, int expressions of params
+  int colour = -1;             // Range: only its red (0) or black (1) cells (`on red [...]`)
 };
+/// The parity of global x+y+... a domain's cells have: 0 red, 1 black, -1 any.
+int colour_of(const Domain &d);
 
 struct Local {
   std::string name;

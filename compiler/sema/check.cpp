@@ -1022,7 +1022,10 @@ private:
         return false;
       }
       out.kind = d.colour == "red" ? ir::Domain::Kind::Red : ir::Domain::Kind::Black;
-      return true;
+      if (d.ranges.empty())
+        return true;
+      out.colour = d.colour == "red" ? 0 : 1; // the colour of a box: a Range with a parity
+      break;
     case ast::Domain::Kind::Range: break;
     }
     if (static_cast<int>(d.ranges.size()) != rank) {
@@ -1355,8 +1358,8 @@ private:
     // Races. Points are computed independently, so a grid the kernel writes may be read only
     // at the point being written -- except that a colour may read the other colour, which
     // it does not write (red-black Gauss-Seidel updates in place).
-    const bool coloured =
-        ik.domain.kind == ir::Domain::Kind::Red || ik.domain.kind == ir::Domain::Kind::Black;
+    const int colour = ir::colour_of(ik.domain);
+    const bool coloured = colour >= 0;
     std::set<int> raced;
     for (const auto &r : reads) {
       if (!written.count(r.grid))
@@ -1370,12 +1373,11 @@ private:
       if (centre || (coloured && sum % 2 != 0) || !raced.insert(r.grid).second)
         continue;
       if (coloured)
-        diags_.error(r.loc, fmt::format("race: kernel '{}' updates {} points of grid '{}' in place "
-                                        "and reads it at a point of the same colour (offsets "
-                                        "summing to an even number)",
-                                        k.name, ik.domain.kind == ir::Domain::Kind::Red ? "red"
-                                                                                       : "black",
-                                        prog_.grids[r.grid].name));
+        diags_.error(r.loc,
+                     fmt::format("race: kernel '{}' updates {} points of grid '{}' in place "
+                                 "and reads it at a point of the same colour (offsets "
+                                 "summing to an even number)",
+                                 k.name, colour == 0 ? "red" : "black", prog_.grids[r.grid].name));
       else
         diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at a "
                                         "neighbouring point; write to another grid and swap, or "
