@@ -1222,7 +1222,10 @@ private:
       }
       if (!periodic && offset)
         grid.plain_offset_read = true;
-      return make(K::Access, loc, grid.name, subs);
+      // Periodic per read (sema's periodic_reads.cpp); a grid only ever read so gets periodic
+      // faces instead (finish_grids), and the read is then a plain one.
+      ast::ExprPtr access = make(K::Access, loc, grid.name, subs);
+      return periodic ? make(K::Call, loc, "periodic", {access}) : access;
     }
     // A function of the program: inlined, its parameters bound to the arguments.
     if (const clang::FunctionDecl *fn = call->getDirectCallee(); fn && fn->getDefinition() &&
@@ -1385,15 +1388,7 @@ private:
       a.extents = g.extents;
       // A grid read with PSGridGetPeriodic wraps around; other reads outside a Physis grid are
       // undefined there, and read 0 here (stencilc's default boundary).
-      if (g.periodic_read) {
-        if (g.plain_offset_read) {
-          diags_.error(g.periodic_loc,
-                       fmt::format("grid '{}' is read with PSGridGetPeriodic here and with "
-                                   "PSGridGet at an offset elsewhere: periodic access chosen per "
-                                   "read is not supported yet",
-                                   g.name));
-          continue;
-        }
+      if (g.periodic_read && !g.plain_offset_read) {
         a.has_boundary = true;
         ast::BoundaryItem item;
         item.loc = g.periodic_loc;

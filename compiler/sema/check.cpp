@@ -1,4 +1,5 @@
 #include "sema/check.h"
+#include "sema/periodic_reads.h"
 
 #include <algorithm>
 #include <charconv>
@@ -383,6 +384,12 @@ private:
         {"pow", ir::Fn::Pow},   {"floor", ir::Fn::Floor}};
     const auto *it = std::find_if(std::begin(fns), std::end(fns),
                                   [&](const auto &f) { return e->text == f.first; });
+    if (e->text == "periodic") { // the ones left by periodic_reads.cpp are misused
+      diags_.error(e->loc, s.grids ? "periodic() takes one read of a grid, e.g. "
+                                     "periodic(u[x-1, y]); the grid wraps around at every face"
+                                   : "periodic() reads a grid: only kernels and reductions can");
+      return std::nullopt;
+    }
     if (it == std::end(fns)) {
       diags_.error(e->loc, fmt::format("unknown function '{}' (functions: sqrt, exp, log, sin, "
                                        "cos, tan, abs, min, max, pow, floor)",
@@ -1606,7 +1613,8 @@ private:
 
 std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags,
                                  const std::vector<std::string> &target_reserved) {
-  return Checker(prog, diags, target_reserved).run();
+  const ast::Program lowered = lower_periodic_reads(prog);
+  return Checker(lowered, diags, target_reserved).run();
 }
 
 std::vector<ir::Scalar> resolve_params(
