@@ -18,7 +18,7 @@ decl
 paramDecl : 'param' scalarType paramItem (',' paramItem)* ';' ;
 paramItem : ID ('=' expr)? ;
 
-scalarType : 'int' | 'float' | 'double' ;
+scalarType : 'int' | 'long' | 'float' | 'double' ;
 
 gridDecl : 'grid' READONLY? scalarType gridItem (',' gridItem)* ';' ;
 gridItem : ID gridShape boundaryClause? ;
@@ -40,8 +40,8 @@ initDecl : 'init' ID '[' ID (',' ID)* ']' '=' expr ';' ;
 
 kernelDecl : 'kernel' ID '(' ID (',' ID)* ')' domain? block ;
 domain
-  : 'on' '[' range (',' range)* ']'   # RangeDomain
-  | 'on' ID                           # ColourDomain
+  : 'on' '[' range (',' range)* ']'         # RangeDomain
+  | 'on' ID ('[' range (',' range)* ']')?   # ColourDomain
   ;
 range : expr ':' expr ;
 

@@ -8,11 +8,6 @@
 #include <fmt/format.h>
 
 namespace stc {
-namespace {
-
-std::size_t elem_bytes(ir::Type t) { return t == ir::Type::Double ? 8 : 4; }
-
-} // namespace
 
 Analysis analyze(const ir::Program &p) {
   Analysis a;
@@ -54,9 +49,9 @@ Analysis analyze(const ir::Program &p) {
     s.stores = static_cast<int>(written.size());
     for (int g : read)
       if (!written.count(g))
-        s.bytes_streamed += elem_bytes(p.grids[g].type);
+        s.bytes_streamed += ir::elem_bytes(p.grids[g]);
     for (int g : written)
-      s.bytes_written += 2.0 * elem_bytes(p.grids[g].type);
+      s.bytes_written += 2.0 * ir::elem_bytes(p.grids[g]);
     s.bytes_streamed += s.bytes_written;
     a.kernels.push_back(s);
   }

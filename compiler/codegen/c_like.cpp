@@ -154,13 +154,14 @@ std::string param_copies(const ir::Program &p, const std::set<int> &params) {
 
 std::string x_loop(const ir::Domain &domain, const std::vector<std::string> &idx, int rank,
                    const std::string &x_offset, bool from_lo) {
-  if (domain.kind == ir::Domain::Kind::Red || domain.kind == ir::Domain::Kind::Black) {
-    std::string parity = domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+  const int colour = ir::colour_of(domain);
+  if (colour >= 0) {
+    std::string parity = colour == 0 ? "0" : "1";
     if (!x_offset.empty())
       parity += " + " + x_offset;
     for (int d = 1; d < rank; ++d)
       parity += " + " + idx[d];
-    if (from_lo)
+    if (from_lo || domain.kind == ir::Domain::Kind::Range) // a box's x starts at lo0__
       return fmt::format(
           "for (std::int64_t {0} = lo0__ + ({1} + lo0__) % 2; {0} < hi0__; {0} += 2)", idx[0],
           parity);
@@ -240,8 +241,7 @@ std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string
                       bool distributed) {
   FlaggedSetupEmitter setup(p);
   const bool fail = ir::any_may_fail(g.init);
-  std::string s =
-      fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::cxx_elem_name(g.type), g.name);
+  std::string s = fmt::format("  {{\n    stencilc::Grid<{}> &g = {}_;\n", ir::elem_name(g), g.name);
   if (fail)
     s += "    int err__ = 0;\n";
   if (distributed) // local loops; the program's indices are global
@@ -257,14 +257,14 @@ std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string
          "o__[1], x2__ = l2__ + o__[2], x3__ = l3__ + o__[3];\n";
     s += fmt::format(
         "            g.at(l0__, l1__, l2__, l3__) = static_cast<{}>({});\n          }}\n",
-        ir::cxx_elem_name(g.type), setup.expr(g.init));
+        ir::elem_name(g), setup.expr(g.init));
   } else {
     s += "    for (std::int64_t x3__ = 0; x3__ < g.extent(3); ++x3__)\n"
          "      for (std::int64_t x2__ = 0; x2__ < g.extent(2); ++x2__)\n"
          "        for (std::int64_t x1__ = 0; x1__ < g.extent(1); ++x1__)\n"
          "          for (std::int64_t x0__ = 0; x0__ < g.extent(0); ++x0__)\n";
     s += fmt::format("            g.at(x0__, x1__, x2__, x3__) = static_cast<{}>({});\n",
-                     ir::cxx_elem_name(g.type), setup.expr(g.init));
+                     ir::elem_name(g), setup.expr(g.init));
   }
   if (fail)
     s += fmt::format("    if (err__)\n      stencilc::kernel_error({}, err__);\n",
@@ -294,6 +294,15 @@ std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool 
   case ir::Domain::Kind::Black:
     return fmt::format("static_cast<double>(stencilc::colour_count({}_, 1))", name);
   case ir::Domain::Kind::Range: break;
+  }
+  if (d.colour >= 0) {
+    std::string lo, hi;
+    for (std::size_t k = 0; k < d.lo.size(); ++k) {
+      lo += fmt::format("{}static_cast<std::int64_t>({})", k ? ", " : "", setup.expr(d.lo[k]));
+      hi += fmt::format("{}static_cast<std::int64_t>({})", k ? ", " : "", setup.expr(d.hi[k]));
+    }
+    return fmt::format("static_cast<double>(stencilc::box_colour_cells({{{}}}, {{{}}}, {}))", lo,
+                       hi, d.colour);
   }
   std::string s = "1.0";
   for (std::size_t k = 0; k < d.lo.size(); ++k)

@@ -65,9 +65,7 @@ std::set<int> reductions_of(const std::vector<ir::Stmt> &body) {
   return rs;
 }
 
-bool colour(const ir::Domain &d) {
-  return d.kind == ir::Domain::Kind::Red || d.kind == ir::Domain::Kind::Black;
-}
+bool colour(const ir::Domain &d) { return ir::colour_of(d) >= 0; }
 
 std::set<int> used_grids(const Sweep &sw) {
   std::set<int> used = sw.read;
@@ -91,7 +89,7 @@ struct Signature {
 int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
   const int rank = static_cast<int>(sw.indices.size());
   for (int o : used_grids(sw)) {
-    bool same = ir::cxx_elem_name(p.grids[o].type) == std::string(ir::cxx_elem_name(p.grids[g].type));
+    bool same = ir::elem_name(p.grids[o]) == std::string(ir::elem_name(p.grids[g]));
     for (int d = 0; d < rank; ++d)
       same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
     if (same)
@@ -111,7 +109,7 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     const bool w = sw.written.count(g) > 0;
-    s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::cxx_elem_name(grid.type)),
+    s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::elem_name(grid)),
           grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
     if (stride_owner(p, sw, g) == g)
       for (int d = 1; d < rank; ++d)
@@ -134,9 +132,10 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
   const int rank = static_cast<int>(sw.indices.size());
   const auto &idx = sw.indices;
   std::string s = "std::int64_t r__ = i__;\n";
-  // A colour visits every other x: (hi0 + 1) / 2 slots per row, the row's parity picks which.
-  s += colour(sw.domain) ? "const std::int64_t nx__ = (hi0__ + 1) / 2;\nconst std::int64_t xi__ = r__ % nx__;\n"
-                           "r__ /= nx__;\n"
+  // A colour visits every other x: (hi0 - lo0 + 1) / 2 slots per row, the row's parity picks
+  // which.
+  s += colour(sw.domain) ? "const std::int64_t nx__ = (hi0__ - lo0__ + 1) / 2;\n"
+                           "const std::int64_t xi__ = r__ % nx__;\nr__ /= nx__;\n"
                          : fmt::format("const std::int64_t {} = lo0__ + r__ % (hi0__ - lo0__);\n"
                                        "r__ /= hi0__ - lo0__;\n",
                                        idx[0]);
@@ -146,10 +145,11 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
                                     idx[d], d)
                       : fmt::format("const std::int64_t {} = lo{}__ + r__;\n", idx[d], d);
   if (colour(sw.domain)) {
-    std::string parity = sw.domain.kind == ir::Domain::Kind::Red ? "0" : "1";
+    std::string parity = fmt::format("{} + lo0__", ir::colour_of(sw.domain));
     for (int d = 1; d < rank; ++d)
       parity += " + " + idx[d];
-    s += fmt::format("const std::int64_t {0} = 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n  {2}\n",
+    s += fmt::format("const std::int64_t {0} = lo0__ + 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n"
+                     "  {2}\n",
                      idx[0], parity, skip);
   }
   for (int g : used_grids(sw)) {
@@ -163,7 +163,7 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     s += fmt::format("STENCILC_ROW({}{}) {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                     ir::cxx_elem_name(grid.type), grid.name, off);
+                     ir::elem_name(grid), grid.name, off);
   }
   return s;
 }
@@ -182,7 +182,7 @@ std::string host_bounds(const ir::Program &p, const Sweep &sw) {
                            dom);
   s += "  const std::int64_t n__ = ";
   for (int d = 0; d < rank; ++d)
-    s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ + 1) / 2)")
+    s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ - lo0__ + 1) / 2)")
                                                          : fmt::format("(hi{0}__ - lo{0}__)", d));
   return s + ";\n";
 }
@@ -202,7 +202,7 @@ struct ErrorSlots {
 std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
   FlaggedSetupEmitter setup(p);
-  const std::string elem = ir::cxx_elem_name(g.type);
+  const std::string elem = ir::elem_name(g);
   const bool fail = ir::any_may_fail(g.init);
   std::string dev = fmt::format(
       "STENCILC_KERNEL void init__{}__dev(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, "
@@ -361,9 +361,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   dev += fmt::format("const bool in__ = {} < hi0__ && {} < hi1__;\n", idx[0], idx[1]);
   // A colour: the points whose coordinates add up to its parity (as the naive x loop's).
   const std::string colour_cond =
-      colour(sw.domain) ? fmt::format(" && ({}) % 2 == {}", sum_idx,
-                                      sw.domain.kind == ir::Domain::Kind::Red ? 0 : 1)
-                        : "";
+      colour(sw.domain) ? fmt::format(" && ({}) % 2 == {}", sum_idx, ir::colour_of(sw.domain)) : "";
   // Strides of grids that share another's layout (as point_of_thread).
   for (int g : used_grids(sw)) {
     const int owner = stride_owner(p, sw, g);
@@ -376,15 +374,14 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   // and the host compute the same offsets from the tile.
   auto ring_bytes = [&](const Staged &st, const char *tx, const char *ty) {
     return fmt::format("({} * ({} + {}) * ({} + {}) * sizeof({}) + 15) / 16 * 16", np, tx,
-                       2 * st.rx, ty, 2 * st.ry, ir::cxx_elem_name(p.grids[st.grid].type));
+                       2 * st.rx, ty, 2 * st.ry, ir::elem_name(p.grids[st.grid]));
   };
   std::string dev_at = "0", host_at = "0";
   for (const auto &st : l.staged) {
     const ir::Grid &g = p.grids[st.grid];
     dev += fmt::format("const std::int64_t {0}__pw = tx__n{1}, {0}__pn = {0}__pw * (ty__n{2});\n"
                        "STENCILC_DYNAMIC_SHARED({3}, {0}__sm, {4}, {5} * {0}__pn);\n",
-                       g.name, plus(2 * st.rx), plus(2 * st.ry), ir::cxx_elem_name(g.type), dev_at,
-                       np);
+                       g.name, plus(2 * st.rx), plus(2 * st.ry), ir::elem_name(g), dev_at, np);
     dev_at += " + " + ring_bytes(st, "tx__n", "ty__n");
     host_at += " + " + ring_bytes(st, "st__->tile_x", "st__->tile_y");
   }
@@ -421,8 +418,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
     for (int d = 1; d < rank; ++d)
       off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     dev += fmt::format("    [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
-                       sw.written.count(g) ? "" : "const ", ir::cxx_elem_name(grid.type), grid.name,
-                       off);
+                       sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name, off);
   }
   dev += em.kernel_statements(k);
   dev += "  }\n  stencilc::gpu::sync_threads();\n}\n";
@@ -493,7 +489,7 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
 std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
                       std::string &host) {
   FlaggedSetupEmitter setup(p);
-  const std::string elem = ir::cxx_elem_name(g.type);
+  const std::string elem = ir::elem_name(g);
   std::string dev;
   host += fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = params_;\n"
                       "  std::int64_t lo__[4], n__[4];\n",

@@ -87,7 +87,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
     const auto &grid = p.grids[g];
     const bool w = sw.written.count(g) > 0;
     s += fmt::format("  {}{} *const {}__o = {}_.origin();\n", w ? "" : "const ",
-                     ir::cxx_elem_name(grid.type), grid.name, grid.name);
+                     ir::elem_name(grid), grid.name, grid.name);
     for (int d = 1; d < rank; ++d)
       s += fmt::format("  [[maybe_unused]] const std::int64_t {}__s{} = {}_.stride({});\n",
                        grid.name, d, grid.name, d);
@@ -111,7 +111,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
       for (int d = 1; d < rank; ++d)
         off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
       r += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                       ir::cxx_elem_name(grid.type), grid.name, off);
+                       ir::elem_name(grid), grid.name, off);
     }
     return r;
   };
@@ -216,7 +216,7 @@ enum class FillKind {
 
 std::string fill_definition(const ir::Program &p, const ir::Grid &g, FillKind kind) {
   SetupEmitter setup(p);
-  const std::string elem = ir::cxx_elem_name(g.type);
+  const std::string elem = ir::elem_name(g);
   const std::string part = "part__" + g.name + "_";
   if (kind == FillKind::Exchange) {
     std::string s =

@@ -136,14 +136,16 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
                    y);
   for (const auto &[slot, i] : slots) {
     const auto &g = p.grids[std::get<0>(slot)];
-    s += fmt::format("    const {0} *__restrict {1}__t{2} = reinterpret_cast<const {0} *>(in{2}__ + "
-                     "r__ * in{2}s__);\n",
-                     ir::cxx_elem_name(g.type), g.name, i);
+    s +=
+        fmt::format("    const {0} *__restrict {1}__t{2} = reinterpret_cast<const {0} *>(in{2}__ + "
+                    "r__ * in{2}s__);\n",
+                    ir::elem_name(g), g.name, i);
   }
   int o = 0;
   for (int w : written) {
-    s += fmt::format("    {0} *__restrict {1}__r = reinterpret_cast<{0} *>(out{2}__ + r__ * out{2}s__);\n",
-                     ir::cxx_elem_name(p.grids[w].type), p.grids[w].name, o);
+    s += fmt::format(
+        "    {0} *__restrict {1}__r = reinterpret_cast<{0} *>(out{2}__ + r__ * out{2}s__);\n",
+        ir::elem_name(p.grids[w]), p.grids[w].name, o);
     ++o;
   }
   // The naive sweep's x loop, colours with the same parity of global coordinates.
@@ -162,7 +164,7 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
 // Dirichlet ghosts of dimension 0 of one row, computed as the naive plan's fill computes them
 // (the same expression and conversion), so the engine need not read them from memory.
 std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g, bool mpi) {
-  const char *t = ir::cxx_elem_name(g.type);
+  const char *t = ir::elem_name(g);
   // mpi: the row's coordinates are the widened block's; x0__..x2__ the global ones.
   std::string s = fmt::format(
       "void xghost__{}(void *row__, std::int64_t n0__, [[maybe_unused]] std::int64_t {}, "
@@ -436,7 +438,7 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
         "      stencilc::Grid<{4}> g__(\"{0}\", {2}, part__{0}_.count, h__);\n"
         "      stencilc::copy_interior({0}_, g__);\n      {0}_ = std::move(g__);\n"
         "      dirty__{0}_ = true;\n    }}\n  }}\n",
-        grid.name, halos, grid.rank, periodic, ir::cxx_elem_name(grid.type));
+        grid.name, halos, grid.rank, periodic, ir::elem_name(grid));
   }
   // The widened block: k * reach beyond every face between blocks.
   const std::string &first = p.grids[grids.front()].name;
@@ -486,8 +488,8 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     const bool xd = grid.halo[0] > 0 && (grid.faces[0].kind == ir::BoundaryKind::Dirichlet ||
                                          grid.faces[1].kind == ir::BoundaryKind::Dirichlet);
     d += fmt::format("  step__.grids.push_back({{\"{}\", sizeof({}), {{{{{}}}}}, {}, {}}});\n",
-                     grid.name, ir::cxx_elem_name(grid.type), faces,
-                     xd ? "xghost__" + grid.name : "nullptr", cxx_string(faces_key(p, grid)));
+                     grid.name, ir::elem_name(grid), faces, xd ? "xghost__" + grid.name : "nullptr",
+                     cxx_string(faces_key(p, grid)));
     if (mpi) // a face between blocks: its ghost cells lie beyond the widened block, whose
              // edge cells the block's own results do not depend on (docs/MPI.md)
       d += fmt::format("  for (int d = 0; d < {}; ++d)\n    for (int side = 0; side < 2; ++side)\n"
@@ -529,9 +531,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
         reads += fmt::format("{}{{{}, {}, {}}}", reads.empty() ? "" : ", ",
                              index.at(std::get<0>(s)), std::get<1>(s), std::get<2>(s));
       d += fmt::format("    c.reads = {{{}}};\n", reads);
-      const bool colour =
-          k.domain.kind == ir::Domain::Kind::Red || k.domain.kind == ir::Domain::Kind::Black;
-      if (colour)
+      if (ir::colour_of(k.domain) >= 0)
         d += "    c.colour = true;\n";
       // Reading what it writes: the output rows start as copies of the old ones.
       if (reads_old_row(k))
@@ -600,17 +600,18 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
   a += "  if (shadows__)\n    return;\n";
   for (int g : state) {
     const auto &grid = p.grids[g];
-    a += fmt::format("  shadow__{0}_ = stencilc::Grid<{1}>(\"{0}\", {2}, stencilc::Extents{{{0}_.extent(0), "
-                     "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3)}}, stencilc::Halos{{{0}_.halo(0), "
-                     "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}});\n",
-                     grid.name, ir::cxx_elem_name(grid.type), grid.rank);
+    a += fmt::format(
+        "  shadow__{0}_ = stencilc::Grid<{1}>(\"{0}\", {2}, stencilc::Extents{{{0}_.extent(0), "
+        "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3)}}, stencilc::Halos{{{0}_.halo(0), "
+        "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}});\n",
+        grid.name, ir::elem_name(grid), grid.rank);
     // Ghost cells stay with a storage: a shadow gets its grid's once, then keeps them unless
     // they follow the interior (Neumann, periodic). (mpi: its physical faces; the cells in
     // the neighbours' halos are stale after every block.)
     a += fmt::format(mpi ? "  fill_faces__{0}(shadow__{0}_);\n" : "  fill__{0}(shadow__{0}_);\n",
                      grid.name);
     tc.shadows += fmt::format("  stencilc::Grid<{}> shadow__{}_; // the temporal plan's results\n",
-                              ir::cxx_elem_name(grid.type), grid.name);
+                              ir::elem_name(grid), grid.name);
   }
   if (mpi)
     tc.shadows += "  // The engine's block: this rank's, widened by ext_lo__/ext_hi__ cells into halos\n"

@@ -70,7 +70,7 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   for (const auto &g : p.grids) {
     mus::data x;
     x.set("name", g.name);
-    x.set("elem", std::string(ir::cxx_elem_name(g.type)));
+    x.set("elem", std::string(ir::elem_name(g)));
     x.set("rank", std::to_string(g.rank));
     x.set("index", std::to_string(gi++));
     std::string ext, halo;

@@ -353,8 +353,8 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
                                 tmp.path() + "/ref_" + g.name + ".npy", opts.tolerance);
       cells = std::max(cells, diff.count);
       ok &= diff.differing == 0;
-      std::printf("  grid %-12s %-6s %10lld cells  %s\n", g.name.c_str(), ir::type_name(g.type),
-                  static_cast<long long>(diff.count),
+      std::printf("  grid %-12s %-6s %10lld cells  %s\n", g.name.c_str(),
+                  g.wide ? "long" : ir::type_name(g.type), static_cast<long long>(diff.count),
                   grid_verdict(diff, "generated", "interpreter", opts.tolerance).c_str());
     }
     // Iterations and reductions, from the two summaries.

@@ -178,9 +178,12 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       levels += fmt::format("{}{} {} ({} cells/s)", levels.empty() ? "" : ", ", level,
                             si(bw, "B/s"),
                             si(std::min(m.peak_flops / cost.flops_per_cell, bw / cost.bytes_per_cell), ""));
-    std::printf("  roofline: vector peak %s (%s cells/s); streaming from %s\n",
-                si(m.peak_flops, "flop/s").c_str(), si(m.peak_flops / cost.flops_per_cell, "").c_str(),
-                levels.c_str());
+    // A kernel without floating-point work (integer grids) has no compute ceiling to show.
+    const std::string compute = cost.flops_per_cell > 0
+                                    ? si(m.peak_flops / cost.flops_per_cell, "") + " cells/s"
+                                    : std::string("no flops in the kernels");
+    std::printf("  roofline: vector peak %s (%s); streaming from %s\n",
+                si(m.peak_flops, "flop/s").c_str(), compute.c_str(), levels.c_str());
   }
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);

@@ -10,7 +10,7 @@
 
 namespace stc::ast {
 
-enum class TypeName { Int, Float, Double };
+enum class TypeName { Int, Long, Float, Double };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -74,7 +74,7 @@ struct Domain {
   Kind kind = Kind::Interior;
   SourceLoc loc;
   std::vector<std::pair<ExprPtr, ExprPtr>> ranges; // [lo:hi) per dimension
-  std::string colour;                              // red or black
+  std::string colour; // Colour: red or black, of the interior or of the ranges if given
 };
 
 struct Stmt {

@@ -85,8 +85,10 @@ private:
 
 ast::TypeName type_of(stn::StnParser::ScalarTypeContext *c) {
   const std::string t = c->getText();
-  return t == "int" ? ast::TypeName::Int : t == "float" ? ast::TypeName::Float
-                                                        : ast::TypeName::Double;
+  return t == "int"     ? ast::TypeName::Int
+         : t == "long"  ? ast::TypeName::Long
+         : t == "float" ? ast::TypeName::Float
+                        : ast::TypeName::Double;
 }
 
 using P = stn::StnParser;
@@ -176,6 +178,8 @@ ast::Domain build_domain(P::DomainContext *c) {
     d.kind = ast::Domain::Kind::Colour;
     d.colour = col->ID()->getText();
     d.loc = loc_of(col->ID());
+    for (auto *x : col->range())
+      d.ranges.emplace_back(build(x->expr(0)), build(x->expr(1)));
   }
   return d;
 }

@@ -83,7 +83,9 @@ std::optional<ast::TypeName> type_name(clang::QualType t) {
     case clang::BuiltinType::SChar:
     case clang::BuiltinType::UChar:
     case clang::BuiltinType::Bool:
-      return ast::TypeName::Int;
+    // The language's integers are 64-bit, as C's long is on the platforms stencilc targets.
+    case clang::BuiltinType::Long:
+    case clang::BuiltinType::LongLong: return ast::TypeName::Int;
     default:
       return std::nullopt;
     }
@@ -94,7 +96,10 @@ std::optional<ast::TypeName> type_name(clang::QualType t) {
 }
 
 const char *type_text(ast::TypeName t) {
-  return t == ast::TypeName::Int ? "int" : t == ast::TypeName::Float ? "float" : "double";
+  return t == ast::TypeName::Int     ? "int"
+         : t == ast::TypeName::Long  ? "long"
+         : t == ast::TypeName::Float ? "float"
+                                     : "double";
 }
 
 std::string callee_name(const clang::CallExpr *c) {
@@ -299,12 +304,6 @@ private:
 
   void new_grid(const clang::VarDecl *v, const clang::CallExpr *c, int rank,
                 const std::string &elem) {
-    const SourceLoc loc = locs_(c->getBeginLoc());
-    if (elem == "Long") {
-      diags_.error(loc, "64-bit integer grids (PSGrid" + std::to_string(rank) +
-                            "DLong) are not supported yet");
-      return;
-    }
     Grid g;
     g.name = v->getNameAsString();
     g.type = {rank, elem};
@@ -656,9 +655,8 @@ private:
     if (colour) {
       k.domain.kind = ast::Domain::Kind::Colour;
       k.domain.colour = colour;
-      if (!whole(dom, domain_grid))
-        diags_.error(k.domain.loc, "a red-black map over part of a grid is not supported yet "
-                                   "(a colour combined with a sub-domain)");
+      if (!whole(dom, domain_grid)) // the colour of the sub-domain's cells: `on red [...]`
+        k.domain.ranges = dom.ranges;
     } else if (!whole(dom, domain_grid)) {
       k.domain.kind = ast::Domain::Kind::Range;
       k.domain.ranges = dom.ranges;
@@ -1224,7 +1222,10 @@ private:
       }
       if (!periodic && offset)
         grid.plain_offset_read = true;
-      return make(K::Access, loc, grid.name, subs);
+      // Periodic per read (sema's periodic_reads.cpp); a grid only ever read so gets periodic
+      // faces instead (finish_grids), and the read is then a plain one.
+      ast::ExprPtr access = make(K::Access, loc, grid.name, subs);
+      return periodic ? make(K::Call, loc, "periodic", {access}) : access;
     }
     // A function of the program: inlined, its parameters bound to the arguments.
     if (const clang::FunctionDecl *fn = call->getDirectCallee(); fn && fn->getDefinition() &&
@@ -1381,20 +1382,13 @@ private:
       a.loc = g.loc;
       a.type = g.type.elem == "Float"    ? ast::TypeName::Float
                : g.type.elem == "Double" ? ast::TypeName::Double
+               : g.type.elem == "Long"   ? ast::TypeName::Long
                                          : ast::TypeName::Int;
       a.name = g.name;
       a.extents = g.extents;
       // A grid read with PSGridGetPeriodic wraps around; other reads outside a Physis grid are
       // undefined there, and read 0 here (stencilc's default boundary).
-      if (g.periodic_read) {
-        if (g.plain_offset_read) {
-          diags_.error(g.periodic_loc,
-                       fmt::format("grid '{}' is read with PSGridGetPeriodic here and with "
-                                   "PSGridGet at an offset elsewhere: periodic access chosen per "
-                                   "read is not supported yet",
-                                   g.name));
-          continue;
-        }
+      if (g.periodic_read && !g.plain_offset_read) {
         a.has_boundary = true;
         ast::BoundaryItem item;
         item.loc = g.periodic_loc;

@@ -11,11 +11,10 @@ namespace {
 using K = ast::Expr::Kind;
 
 const std::set<std::string> &keywords() {
-  static const std::set<std::string> k = {"stencil", "param", "grid",  "readonly", "like",
-                                          "boundary", "init",  "kernel", "on",      "let",
-                                          "if",      "else",  "reduce", "run",     "until",
-                                          "max",     "swap",  "int",    "float",   "double",
-                                          "var",     "for",   "in"};
+  static const std::set<std::string> k = {
+      "stencil", "param", "grid", "readonly", "like",   "boundary", "init",  "kernel",
+      "on",      "let",   "if",   "else",     "reduce", "run",      "until", "max",
+      "swap",    "int",   "long", "float",    "double", "var",      "for",   "in"};
   return k;
 }
 
@@ -141,7 +140,10 @@ private:
     return s;
   }
   static const char *type(ast::TypeName t) {
-    return t == ast::TypeName::Int ? "int" : t == ast::TypeName::Float ? "float" : "double";
+    return t == ast::TypeName::Int     ? "int"
+           : t == ast::TypeName::Long  ? "long"
+           : t == ast::TypeName::Float ? "float"
+                                       : "double";
   }
 
   std::string grid(const ast::Grid &g) {
@@ -175,12 +177,13 @@ private:
     case ast::Domain::Kind::Interior:
       return "";
     case ast::Domain::Kind::Colour:
-      return " on " + d.colour;
     case ast::Domain::Kind::Range: {
       std::string r;
       for (const auto &[lo, hi] : d.ranges)
         r += fmt::format("{}{}:{}", r.empty() ? "" : ", ", expr(lo), expr(hi));
-      return " on [" + r + "]";
+      if (d.kind == ast::Domain::Kind::Range)
+        return " on [" + r + "]";
+      return " on " + d.colour + (r.empty() ? "" : " [" + r + "]");
     }
     }
     return "";

@@ -27,7 +27,7 @@ ir::Scalar eval_setup(const ir::ExprPtr &e, const std::vector<ir::Scalar> &param
 }
 
 template <typename T> T to_elem(const ir::Scalar &v) {
-  return std::is_same_v<T, std::int32_t> ? static_cast<T>(v.i) : static_cast<T>(v.d);
+  return std::is_integral_v<T> ? static_cast<T>(v.i) : static_cast<T>(v.d);
 }
 
 } // namespace
@@ -92,7 +92,10 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
       grids_.emplace_back(stencilc::Grid<double>(g.name, g.rank, ext[gi], halo));
       break;
     default:
-      grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
+      if (g.wide)
+        grids_.emplace_back(stencilc::Grid<std::int64_t>(g.name, g.rank, ext[gi], halo));
+      else
+        grids_.emplace_back(stencilc::Grid<std::int32_t>(g.name, g.rank, ext[gi], halo));
       break;
     }
   }
@@ -182,6 +185,11 @@ std::int64_t Interpreter::domain_size(const ir::Domain &d, int g) const {
         case ir::Domain::Kind::Range: break;
         }
         std::int64_t n = 1;
+        if (d.colour >= 0) { // counted cell by cell: the reference for the closed form
+          n = 0;
+          for_each_point(d, g, [&](const std::array<std::int64_t, 4> &) { ++n; });
+          return n;
+        }
         for (std::size_t k = 0; k < d.lo.size(); ++k)
           n *= eval_setup(d.hi[k], params_).i - eval_setup(d.lo[k], params_).i;
         return n;
@@ -303,7 +311,7 @@ void Interpreter::for_each_point(const ir::Domain &d, int g, F &&f) const {
       lo[k] = eval_setup(d.lo[k], params_).i;
       hi[k] = eval_setup(d.hi[k], params_).i;
     }
-  const int colour = d.kind == ir::Domain::Kind::Red ? 0 : d.kind == ir::Domain::Kind::Black ? 1 : -1;
+  const int colour = ir::colour_of(d);
   std::array<std::int64_t, 4> pt;
   for (pt[3] = lo[3]; pt[3] < hi[3]; ++pt[3])
     for (pt[2] = lo[2]; pt[2] < hi[2]; ++pt[2])

@@ -47,7 +47,7 @@ public:
 
 private:
   using AnyGrid = std::variant<stencilc::Grid<float>, stencilc::Grid<double>,
-                               stencilc::Grid<std::int32_t>>;
+                               stencilc::Grid<std::int32_t>, stencilc::Grid<std::int64_t>>;
   int grid_index(const std::string &name) const;
   void fill_ghosts(int grid);
   void run_kernel(const ir::Kernel &k);

@@ -16,7 +16,12 @@ const char *type_name(Type t) {
   return "?";
 }
 const char *cxx_type_name(Type t) { return t == Type::Int ? "std::int64_t" : type_name(t); }
-const char *cxx_elem_name(Type t) { return t == Type::Int ? "std::int32_t" : type_name(t); }
+const char *elem_name(const Grid &g) {
+  return g.type == Type::Int ? (g.wide ? "std::int64_t" : "std::int32_t") : type_name(g.type);
+}
+std::size_t elem_bytes(const Grid &g) {
+  return g.type == Type::Double || (g.type == Type::Int && g.wide) ? 8 : 4;
+}
 Type join(Type a, Type b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
 const char *fn_name(Fn f) {
@@ -31,6 +36,13 @@ const char *boundary_name(BoundaryKind k) {
 const char *reduce_name(ReduceOp op) {
   static const char *const names[] = {"sum", "min", "max", "norm2", "prod"};
   return names[static_cast<int>(op)];
+}
+
+int colour_of(const Domain &d) {
+  return d.kind == Domain::Kind::Red     ? 0
+         : d.kind == Domain::Kind::Black ? 1
+         : d.kind == Domain::Kind::Range ? d.colour
+                                         : -1;
 }
 
 bool is_binary(Op op) { return op >= Op::Add && op <= Op::Or; }
@@ -194,7 +206,7 @@ void print_domain(const Program &p, const Domain &d, std::string &s) {
   case Domain::Kind::Red: s += " on red"; break;
   case Domain::Kind::Black: s += " on black"; break;
   case Domain::Kind::Range:
-    s += " on [";
+    s += d.colour < 0 ? " on [" : d.colour == 0 ? " on red [" : " on black [";
     for (std::size_t i = 0; i < d.lo.size(); ++i)
       s += fmt::format("{}{}:{}", i ? ", " : "", print(p, d.lo[i]), print(p, d.hi[i]));
     s += "]";
@@ -237,7 +249,8 @@ std::string print(const Program &p) {
   for (const auto &q : p.params)
     s += fmt::format("param {} {} = {}\n", type_name(q.type), q.name, print(p, q.init));
   for (const auto &g : p.grids) {
-    s += fmt::format("grid {}{} {}[", g.readonly ? "readonly " : "", type_name(g.type), g.name);
+    s += fmt::format("grid {}{} {}[", g.readonly ? "readonly " : "",
+                     g.wide ? "long" : type_name(g.type), g.name);
     for (int d = 0; d < g.rank; ++d)
       s += (d ? ", " : "") + print(p, g.extents[d]);
     s += fmt::format("] halo [");

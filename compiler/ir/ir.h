@@ -3,6 +3,7 @@
 // Nodes are immutable once made; each keeps the source location it came from.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -17,7 +18,6 @@ namespace stc::ir {
 enum class Type { Bool, Int, Float, Double };
 const char *type_name(Type t);      // "bool", "int", "float", "double"
 const char *cxx_type_name(Type t);  // "bool", "std::int64_t" (params, expressions), ...
-const char *cxx_elem_name(Type t);  // grid element: "std::int32_t", "float", "double"
 /// The usual arithmetic conversion: the wider of the two (int < float < double).
 Type join(Type a, Type b);
 
@@ -101,8 +101,13 @@ struct Grid {
   /// Ghost width per dimension: the widest offset any kernel or reduction reads this grid at,
   /// joined over grids that swap with it (so swapped grids share a layout). Filled in by sema.
   Offsets halo{};
+  /// An Int grid stored in 64 bits (`grid long`); Int grids are 32-bit otherwise.
+  bool wide = false;
   bool time_dependent_ghosts() const; // some face is Neumann or periodic
 };
+/// The C++ type of a grid's elements: "std::int32_t" ("std::int64_t" if wide), "float", "double".
+const char *elem_name(const Grid &g);
+std::size_t elem_bytes(const Grid &g);
 
 struct Stmt {
   enum class Kind { Assign, Let, If };
@@ -120,7 +125,10 @@ struct Domain {
   enum class Kind { Interior, Range, Red, Black };
   Kind kind = Kind::Interior;
   std::vector<ExprPtr> lo, hi; // Range: [lo, hi) per dimension, int expressions of params
+  int colour = -1;             // Range: only its red (0) or black (1) cells (`on red [...]`)
 };
+/// The parity of global x+y+... a domain's cells have: 0 red, 1 black, -1 any.
+int colour_of(const Domain &d);
 
 struct Local {
   std::string name;

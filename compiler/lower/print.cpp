@@ -23,7 +23,8 @@ std::string domain(const ir::Program &p, const ir::Domain &d, int grid) {
   std::string s;
   for (std::size_t k = 0; k < d.lo.size(); ++k)
     s += fmt::format("{}{}:{}", k ? ", " : "", ir::print(p, d.lo[k]), ir::print(p, d.hi[k]));
-  return "[" + s + "] of " + p.grids[grid].name;
+  const char *colour = d.colour == 0 ? "red cells of " : d.colour == 1 ? "black cells of " : "";
+  return colour + ("[" + s + "] of ") + p.grids[grid].name;
 }
 
 } // namespace

@@ -38,7 +38,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     ++c.stages;
     const std::set<int> written = ir::grids_written(k.body);
     for (int g : ir::grids_read(k.body)) {
-      const double elem = p.grids[g].type == ir::Type::Double ? 8.0 : 4.0;
+      const double elem = static_cast<double>(ir::elem_bytes(p.grids[g]));
       if (!state.count(g))
         c.readonly_bytes_per_cell += elem;
       bool offsets = false;
@@ -61,7 +61,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     for (int d = 0; d < k.rank; ++d)
       c.radius = std::max(c.radius, s.radius[d]);
     const ir::Grid &g = p.grids[k.domain_grid];
-    c.elem_bytes = std::max(c.elem_bytes, g.type == ir::Type::Double ? 8.0 : 4.0);
+    c.elem_bytes = std::max(c.elem_bytes, static_cast<double>(ir::elem_bytes(g)));
     if (first) {
       c.rank = k.rank;
       for (int d = 0; d < k.rank; ++d)

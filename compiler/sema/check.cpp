@@ -1,4 +1,5 @@
 #include "sema/check.h"
+#include "sema/periodic_reads.h"
 
 #include <algorithm>
 #include <charconv>
@@ -191,8 +192,10 @@ private:
   }
 
   static Type type_of(ast::TypeName t) {
-    return t == ast::TypeName::Int ? Type::Int : t == ast::TypeName::Float ? Type::Float
-                                                                           : Type::Double;
+    // Integer expressions are 64-bit either way; `long` only widens a grid's storage.
+    return t == ast::TypeName::Int || t == ast::TypeName::Long ? Type::Int
+           : t == ast::TypeName::Float                         ? Type::Float
+                                                               : Type::Double;
   }
 
   // ---- expressions ----
@@ -254,7 +257,9 @@ private:
       auto a = expr(e->args[0], s);
       if (!a || !numeric(*a, e->args[0], "a conversion"))
         return std::nullopt;
-      const Type t = e->text == "int" ? Type::Int : e->text == "float" ? Type::Float : Type::Double;
+      const Type t = e->text == "int" || e->text == "long" ? Type::Int
+                     : e->text == "float"                  ? Type::Float
+                                                           : Type::Double;
       return Typed{retype(*a, t)};
     }
     case K::Plus: {
@@ -379,6 +384,12 @@ private:
         {"pow", ir::Fn::Pow},   {"floor", ir::Fn::Floor}};
     const auto *it = std::find_if(std::begin(fns), std::end(fns),
                                   [&](const auto &f) { return e->text == f.first; });
+    if (e->text == "periodic") { // the ones left by periodic_reads.cpp are misused
+      diags_.error(e->loc, s.grids ? "periodic() takes one read of a grid, e.g. "
+                                     "periodic(u[x-1, y]); the grid wraps around at every face"
+                                   : "periodic() reads a grid: only kernels and reductions can");
+      return std::nullopt;
+    }
     if (it == std::end(fns)) {
       diags_.error(e->loc, fmt::format("unknown function '{}' (functions: sqrt, exp, log, sin, "
                                        "cos, tan, abs, min, max, pow, floor)",
@@ -818,6 +829,7 @@ private:
     ig.loc = g.loc;
     ig.name = g.name;
     ig.type = type_of(g.type);
+    ig.wide = g.type == ast::TypeName::Long;
     ig.readonly = g.readonly;
     bool ok = true;
     const ir::Grid *like = nullptr;
@@ -887,6 +899,24 @@ private:
           break;
         }
         f.value = ir::Expr::cast(ig.type, f.value);
+      }
+    }
+    // A constant the ghost cells of a 32-bit grid cannot hold would be stored wrapped.
+    for (int fi = 0; ok && ig.type == Type::Int && !ig.wide && fi < 2 * ig.rank; ++fi) {
+      const ir::Face &f = ig.faces[fi];
+      if (f.kind != ir::BoundaryKind::Dirichlet || !f.value)
+        continue;
+      const bool neg = f.value->op == Op::Neg && f.value->a && f.value->a->op == Op::IntConst;
+      const ir::Expr *lit = neg ? f.value->a.get() : f.value.get();
+      if (lit->op != Op::IntConst)
+        continue;
+      const std::int64_t v = neg ? -lit->ival : lit->ival;
+      if (v < INT32_MIN || v > INT32_MAX) {
+        diags_.error(like ? g.like_loc : f.value->loc,
+                     fmt::format("the boundary value {} of grid '{}' does not fit its 32-bit "
+                                 "elements; declare the grid long",
+                                 v, g.name));
+        ok = false;
       }
     }
     const int index = static_cast<int>(prog_.grids.size());
@@ -999,7 +1029,10 @@ private:
         return false;
       }
       out.kind = d.colour == "red" ? ir::Domain::Kind::Red : ir::Domain::Kind::Black;
-      return true;
+      if (d.ranges.empty())
+        return true;
+      out.colour = d.colour == "red" ? 0 : 1; // the colour of a box: a Range with a parity
+      break;
     case ast::Domain::Kind::Range: break;
     }
     if (static_cast<int>(d.ranges.size()) != rank) {
@@ -1332,8 +1365,8 @@ private:
     // Races. Points are computed independently, so a grid the kernel writes may be read only
     // at the point being written -- except that a colour may read the other colour, which
     // it does not write (red-black Gauss-Seidel updates in place).
-    const bool coloured =
-        ik.domain.kind == ir::Domain::Kind::Red || ik.domain.kind == ir::Domain::Kind::Black;
+    const int colour = ir::colour_of(ik.domain);
+    const bool coloured = colour >= 0;
     std::set<int> raced;
     for (const auto &r : reads) {
       if (!written.count(r.grid))
@@ -1347,12 +1380,11 @@ private:
       if (centre || (coloured && sum % 2 != 0) || !raced.insert(r.grid).second)
         continue;
       if (coloured)
-        diags_.error(r.loc, fmt::format("race: kernel '{}' updates {} points of grid '{}' in place "
-                                        "and reads it at a point of the same colour (offsets "
-                                        "summing to an even number)",
-                                        k.name, ik.domain.kind == ir::Domain::Kind::Red ? "red"
-                                                                                       : "black",
-                                        prog_.grids[r.grid].name));
+        diags_.error(r.loc,
+                     fmt::format("race: kernel '{}' updates {} points of grid '{}' in place "
+                                 "and reads it at a point of the same colour (offsets "
+                                 "summing to an even number)",
+                                 k.name, colour == 0 ? "red" : "black", prog_.grids[r.grid].name));
       else
         diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at a "
                                         "neighbouring point; write to another grid and swap, or "
@@ -1581,7 +1613,8 @@ private:
 
 std::optional<ir::Program> check(const ast::Program &prog, DiagEngine &diags,
                                  const std::vector<std::string> &target_reserved) {
-  return Checker(prog, diags, target_reserved).run();
+  const ast::Program lowered = lower_periodic_reads(prog);
+  return Checker(lowered, diags, target_reserved).run();
 }
 
 std::vector<ir::Scalar> resolve_params(

@@ -182,6 +182,23 @@ TEST(CompilerSema, NegatedWeakLiteralFollowsItsPartner) {
   EXPECT_EQ(value_of(p, 0, 1), "(u[+0] - -(2.5:float))");
 }
 
+// `long` widens a grid's storage only: it reads as an int, its elements are 64-bit, and as a
+// param or a conversion it is int.
+TEST(CompilerSema, LongGridsAreWideIntGrids) {
+  auto p = valid("stencil s;\nparam long N = 8;\ngrid long a[N] boundary dirichlet(5000000000);\n"
+                 "grid int n[N];\nkernel k(x) { n[x] = a[x-1] + long(2.0); }\nrun steps { k; }\n");
+  EXPECT_EQ(p.params[0].type, ir::Type::Int);
+  EXPECT_EQ(p.grids[0].type, ir::Type::Int);
+  EXPECT_TRUE(p.grids[0].wide);
+  EXPECT_FALSE(p.grids[1].wide);
+  EXPECT_STREQ(ir::elem_name(p.grids[0]), "std::int64_t");
+  EXPECT_STREQ(ir::elem_name(p.grids[1]), "std::int32_t");
+  EXPECT_EQ(ir::elem_bytes(p.grids[0]), 8u);
+  EXPECT_EQ(ir::elem_bytes(p.grids[1]), 4u);
+  EXPECT_EQ(faces_of(p, p.grids[0]), "x-:dirichlet(5000000000) x+:dirichlet(5000000000)");
+  EXPECT_EQ(ir::print(p, p.kernels[0].body[0].value), "(a[-1] + int(2.0:double))");
+}
+
 TEST(CompilerSema, IntsArePromotedWithCasts) {
   auto p = float_kernel("v[x] = u[x] * N; v[x] = 2 * u[x]; w[x] = u[x] + d; v[x] = a[x] / 2;"
                         " a[x] = a[x] * 3 - N;");

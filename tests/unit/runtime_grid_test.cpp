@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "stencilc/boundary.h"
 #include "stencilc/error.h"
 
 using namespace stencilc;
@@ -228,6 +229,32 @@ TEST(RuntimeGrid, DefaultAndMove) {
   EXPECT_EQ(g.at(2), 3);
 }
 
+// The closed form of a colour's cells in a box, against counting them, for boxes of every
+// parity of corner and extents (empty ones included) in 1 to 3 dimensions.
+TEST(RuntimeGrid, BoxColourCellsMatchesCounting) {
+  for (std::int64_t lx = 0; lx < 3; ++lx)
+    for (std::int64_t nx = 0; nx < 4; ++nx)
+      for (std::int64_t ly = 0; ly < 3; ++ly)
+        for (std::int64_t ny = 0; ny < 4; ++ny)
+          for (int colour = 0; colour < 2; ++colour) {
+            std::int64_t n1 = 0, n2 = 0;
+            for (std::int64_t x = lx; x < lx + nx; ++x) {
+              n1 += x % 2 == colour;
+              for (std::int64_t y = ly; y < ly + ny; ++y)
+                n2 += (x + y) % 2 == colour;
+            }
+            EXPECT_EQ(box_colour_cells({lx}, {lx + nx}, colour), n1);
+            EXPECT_EQ(box_colour_cells({lx, ly}, {lx + nx, ly + ny}, colour), n2)
+                << lx << " " << nx << " " << ly << " " << ny << " " << colour;
+            std::int64_t n3 = 0;
+            for (std::int64_t z = 1; z < 4; ++z)
+              for (std::int64_t y = ly; y < ly + ny; ++y)
+                for (std::int64_t x = lx; x < lx + nx; ++x)
+                  n3 += (x + y + z) % 2 == colour;
+            EXPECT_EQ(box_colour_cells({lx, ly, 1}, {lx + nx, ly + ny, 4}, colour), n3);
+          }
+}
+
 TEST(RuntimeGrid, Checksum) {
   Grid<std::int32_t> g("u", 2, {3, 2, 1, 1}, {1, 1, 0, 0});
   g.fill(100); // halo must not count
@@ -324,7 +351,9 @@ TEST(RuntimeGrid, TypeNames) {
   EXPECT_STREQ(npy_descr<float>(), "<f4");
   EXPECT_STREQ(npy_descr<double>(), "<f8");
   EXPECT_STREQ(npy_descr<std::int32_t>(), "<i4");
+  EXPECT_STREQ(npy_descr<std::int64_t>(), "<i8");
   EXPECT_STREQ(type_name<float>(), "float");
   EXPECT_STREQ(type_name<double>(), "double");
   EXPECT_STREQ(type_name<std::int32_t>(), "int");
+  EXPECT_STREQ(type_name<std::int64_t>(), "long");
 }

@@ -113,7 +113,26 @@ TEST_F(RuntimeNpy, RoundTripAllTypesAndRanks) {
     round_trip<float>(path("f" + r + ".npy"), rank);
     round_trip<double>(path("d" + r + ".npy"), rank);
     round_trip<std::int32_t>(path("i" + r + ".npy"), rank);
+    round_trip<std::int64_t>(path("l" + r + ".npy"), rank);
   }
+}
+
+// long grids keep values past 32 bits through a file, and refuse an int file.
+TEST_F(RuntimeNpy, LongGridsKeepSixtyFourBits) {
+  Grid<std::int64_t> g("l", 1, {3, 1, 1, 1}, {1, 0, 0, 0});
+  g.at(0) = 5000000000;
+  g.at(1) = -(std::int64_t(1) << 62);
+  g.at(2) = 7;
+  save_grid(g, path("l.npy"));
+  EXPECT_EQ(npy_read(path("l.npy")).descr, "<i8");
+  Grid<std::int64_t> h("l", 1, {3, 1, 1, 1}, {0, 0, 0, 0});
+  load_grid(h, path("l.npy"));
+  EXPECT_EQ(h.at(0), 5000000000);
+  EXPECT_EQ(h.at(1), -(std::int64_t(1) << 62));
+  EXPECT_EQ(h.at(2), 7);
+  Grid<std::int32_t> i("l", 1, {3, 1, 1, 1}, {0, 0, 0, 0});
+  EXPECT_EQ(error_of([&] { load_grid(i, path("l.npy")); }),
+            path("l.npy") + ": dtype '<i8' does not match grid 'l' of type int ('<i4')");
 }
 
 TEST_F(RuntimeNpy, WrittenHeaderIsNumpyStyle) {
@@ -195,7 +214,7 @@ TEST_F(RuntimeNpy, UnsupportedDtypeListsGridDtypes) {
   npy_write(path("i2.npy"), "<i2", false, {2}, v.data(), 4);
   const std::string msg = error_of([&] { npy_read(path("i2.npy")); });
   EXPECT_EQ(msg, path("i2.npy") + ": unsupported dtype '<i2' (grid files are <f4 for float, <f8 "
-                                  "for double, <i4 for int grids)");
+                                  "for double, <i4 for int, <i8 for long grids)");
 }
 
 TEST_F(RuntimeNpy, ReadsVersions2And3) {

@@ -7,6 +7,7 @@
 // after d, the interior only. Filling d = 0, 1, ... in order therefore fills corners too.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 
 #include "stencilc/grid.h"
 
@@ -91,6 +92,24 @@ template <typename T> void fill_periodic(Grid<T> &g, int d, int side) {
     c = c < 0 ? c + n : c - n;
     g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
   });
+}
+
+/// Number of cells of the box [lo, hi) (global coordinates, one pair per dimension) of the given
+/// colour: half of them, and when every extent is odd, the one left over has the colour of the
+/// corner lo.
+inline std::int64_t box_colour_cells(std::initializer_list<std::int64_t> lo,
+                                     std::initializer_list<std::int64_t> hi, int colour) {
+  std::int64_t total = 1, corner = 0;
+  bool all_odd = true;
+  for (auto l = lo.begin(), h = hi.begin(); l != lo.end() && h != hi.end(); ++l, ++h) {
+    const std::int64_t n = *h > *l ? *h - *l : 0;
+    total *= n;
+    all_odd = all_odd && n % 2 != 0;
+    corner += *l;
+  }
+  if (!all_odd)
+    return total / 2;
+  return (corner % 2 + 2) % 2 == colour ? total / 2 + 1 : total / 2;
 }
 
 /// Number of interior cells of the given colour (0 = red: even index sum, 1 = black).

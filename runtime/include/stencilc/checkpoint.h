@@ -38,7 +38,8 @@ struct CheckpointHeader {
 /// A checkpoint read back: its header and its grids, whole (no halo), in the file's order.
 struct Checkpoint {
   CheckpointHeader header;
-  std::vector<std::variant<Grid<float>, Grid<double>, Grid<std::int32_t>>> grids;
+  std::vector<std::variant<Grid<float>, Grid<double>, Grid<std::int32_t>, Grid<std::int64_t>>>
+      grids;
   GridRef grid(std::size_t i) const;
 };
 

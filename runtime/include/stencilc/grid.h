@@ -93,10 +93,12 @@ template <typename G, typename F> void for_each_interior_row(G &g, F &&f) {
 extern template class Grid<float>;
 extern template class Grid<double>;
 extern template class Grid<std::int32_t>;
+extern template class Grid<std::int64_t>;
 
 /// A grid of any element type, by reference: what code that handles every type takes (the
 /// writers of a run's outputs, Program::grid).
-using GridRef = std::variant<const Grid<float> *, const Grid<double> *, const Grid<std::int32_t> *>;
+using GridRef = std::variant<const Grid<float> *, const Grid<double> *, const Grid<std::int32_t> *,
+                             const Grid<std::int64_t> *>;
 /// A shape as numpy prints it: "(4, 3)", "(12,)".
 std::string shape_text(const std::vector<std::int64_t> &shape);
 /// The name and the extents (x first; empty without storage) of any grid.
@@ -108,17 +110,17 @@ std::vector<std::int64_t> grid_extents(const GridRef &g);
 template <typename T> double checksum(const Grid<T> &g);
 
 /// Deterministic pseudo-random interior values (halo untouched): cell with linear interior
-/// index i (x fastest) gets splitmix64(seed * 0x9E3779B97F4A7C15 + grid_index * 0xBF58476D1CE4E5B9 + i)
-/// mapped to [0, 1) for floating types (top 53 bits * 2^-53, then converted) and to 0..99
-/// for int32. Both the interpreter and generated code call this, so inputs are identical.
+/// index i (x fastest) gets splitmix64(seed * 0x9E3779B97F4A7C15 + grid_index * 0xBF58476D1CE4E5B9
+/// + i) mapped to [0, 1) for floating types (top 53 bits * 2^-53, then converted) and to 0..99 for
+/// int32 and int64. Both the interpreter and generated code call this, so inputs are identical.
 template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint64_t grid_index);
 /// The value fill_random gives the cell of linear interior index i (for a block of a grid
 /// split over processes, i of the whole grid).
 template <typename T> T random_value(std::uint64_t seed, std::uint64_t grid_index, std::uint64_t i);
 
-/// numpy dtype string of T: "<f4", "<f8", "<i4".
+/// numpy dtype string of T: "<f4", "<f8", "<i4", "<i8".
 template <typename T> const char *npy_descr();
-/// Human-readable element type: "float", "double", "int".
+/// The language's name of the element type: "float", "double", "int", "long".
 template <typename T> const char *type_name();
 
 } // namespace stencilc

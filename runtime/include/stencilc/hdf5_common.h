@@ -78,6 +78,8 @@ template <typename T> hid_t memory_type() {
     return H5T_NATIVE_FLOAT;
   else if constexpr (std::is_same_v<T, double>)
     return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_NATIVE_INT64;
   else
     return H5T_NATIVE_INT32;
 }
@@ -87,6 +89,8 @@ template <typename T> hid_t file_type() {
     return H5T_IEEE_F32LE;
   else if constexpr (std::is_same_v<T, double>)
     return H5T_IEEE_F64LE;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_STD_I64LE;
   else
     return H5T_STD_I32LE;
 }

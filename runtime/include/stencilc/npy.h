@@ -17,7 +17,7 @@ struct NpyArray {
 
 /// Reads a whole .npy file. Throws stencilc::Error naming the file on anything malformed:
 /// missing file, bad magic, truncated header or data, unparsable header dict, unsupported
-/// dtype (only <f4 <f8 <i4 <i8 are read; grids use the first three), data size not matching the
+/// dtype (only <f4 <f8 <i4 <i8 are read), data size not matching the
 /// shape.
 NpyArray npy_read(const std::string &path);
 

@@ -286,6 +286,8 @@ Checkpoint read_checkpoint(const std::string &path) {
         take(double());
       else if (dtype == npy_descr<std::int32_t>())
         take(std::int32_t());
+      else if (dtype == npy_descr<std::int64_t>())
+        take(std::int64_t());
       else
         throw Error("grid " + name + " has dtype " + dtype);
     }
@@ -398,6 +400,7 @@ template <typename T> void restore_grid(Grid<T> &g, const GridRef &whole) {
 STENCILC_INSTANTIATE(float)
 STENCILC_INSTANTIATE(double)
 STENCILC_INSTANTIATE(std::int32_t)
+STENCILC_INSTANTIATE(std::int64_t)
 #undef STENCILC_INSTANTIATE
 
 } // namespace stencilc

@@ -154,6 +154,7 @@ template <typename T> void Grid<T>::swap_storage(Grid &other) {
 template class Grid<float>;
 template class Grid<double>;
 template class Grid<std::int32_t>;
+template class Grid<std::int64_t>;
 
 std::string shape_text(const std::vector<std::int64_t> &shape) {
   std::string s = "(";
@@ -214,6 +215,8 @@ template <typename T> const char *npy_descr() {
     return "<f4";
   else if constexpr (std::is_same_v<T, double>)
     return "<f8";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "<i8";
   else
     return "<i4";
 }
@@ -223,6 +226,8 @@ template <typename T> const char *type_name() {
     return "float";
   else if constexpr (std::is_same_v<T, double>)
     return "double";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "long";
   else
     return "int";
 }
@@ -236,6 +241,7 @@ template <typename T> const char *type_name() {
 STENCILC_INSTANTIATE(float)
 STENCILC_INSTANTIATE(double)
 STENCILC_INSTANTIATE(std::int32_t)
+STENCILC_INSTANTIATE(std::int64_t)
 #undef STENCILC_INSTANTIATE
 
 } // namespace stencilc

@@ -135,11 +135,14 @@ template <typename T> void h5_load_grid(Grid<T> &g, const std::string &path) {
 template void H5File::write<float>(const std::string &, const Grid<float> &);
 template void H5File::write<double>(const std::string &, const Grid<double> &);
 template void H5File::write<std::int32_t>(const std::string &, const Grid<std::int32_t> &);
+template void H5File::write<std::int64_t>(const std::string &, const Grid<std::int64_t> &);
 template void h5_save_grid<float>(const Grid<float> &, const std::string &);
 template void h5_save_grid<double>(const Grid<double> &, const std::string &);
 template void h5_save_grid<std::int32_t>(const Grid<std::int32_t> &, const std::string &);
+template void h5_save_grid<std::int64_t>(const Grid<std::int64_t> &, const std::string &);
 template void h5_load_grid<float>(Grid<float> &, const std::string &);
 template void h5_load_grid<double>(Grid<double> &, const std::string &);
 template void h5_load_grid<std::int32_t>(Grid<std::int32_t> &, const std::string &);
+template void h5_load_grid<std::int64_t>(Grid<std::int64_t> &, const std::string &);
 
 } // namespace stencilc

@@ -404,8 +404,9 @@ NpyHeader parse_npy(const std::string &path, const char *buf, std::size_t n, std
   Header h = HeaderParser(std::string_view(buf + pre, hlen), path).parse();
   const Kind kind = kind_of(h.descr);
   if (kind == Kind::Unknown)
-    fail(path, "unsupported dtype '" + excerpt(h.descr) +
-                   "' (grid files are <f4 for float, <f8 for double, <i4 for int grids)");
+    fail(path,
+         "unsupported dtype '" + excerpt(h.descr) +
+             "' (grid files are <f4 for float, <f8 for double, <i4 for int, <i8 for long grids)");
   std::uint64_t count = 0, bytes = 0;
   if (!element_count(h.shape, count) || __builtin_mul_overflow(count, itemsize_of(kind), &bytes))
     fail(path, "shape " + shape_str(h.shape) + " is too large");
@@ -546,9 +547,11 @@ template <typename T> void load_grid(Grid<T> &g, const std::string &path) {
 template void save_grid<float>(const Grid<float> &, const std::string &);
 template void save_grid<double>(const Grid<double> &, const std::string &);
 template void save_grid<std::int32_t>(const Grid<std::int32_t> &, const std::string &);
+template void save_grid<std::int64_t>(const Grid<std::int64_t> &, const std::string &);
 template void load_grid<float>(Grid<float> &, const std::string &);
 template void load_grid<double>(Grid<double> &, const std::string &);
 template void load_grid<std::int32_t>(Grid<std::int32_t> &, const std::string &);
+template void load_grid<std::int64_t>(Grid<std::int64_t> &, const std::string &);
 
 NpyDiff npy_compare(const std::string &path_a, const std::string &path_b, double rel_tol) {
   const NpyArray a = npy_read(path_a);

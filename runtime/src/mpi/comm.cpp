@@ -676,5 +676,6 @@ Plan parse_run_plan(const std::string &text, const Plan &current, const std::str
 STENCILC_MPI_INSTANTIATE(float)
 STENCILC_MPI_INSTANTIATE(double)
 STENCILC_MPI_INSTANTIATE(std::int32_t)
+STENCILC_MPI_INSTANTIATE(std::int64_t)
 
 } // namespace stencilc::mpi

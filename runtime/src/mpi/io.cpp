@@ -63,6 +63,8 @@ template <typename T> MPI_Datatype element_type() {
     return MPI_FLOAT;
   else if constexpr (std::is_same_v<T, double>)
     return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return MPI_INT64_T;
   else
     return MPI_INT32_T;
 }
@@ -435,5 +437,6 @@ void save(const Cart &c, const Grid<T> &local, const Part &p, const std::string 
 STENCILC_MPI_IO_INSTANTIATE(float)
 STENCILC_MPI_IO_INSTANTIATE(double)
 STENCILC_MPI_IO_INSTANTIATE(std::int32_t)
+STENCILC_MPI_IO_INSTANTIATE(std::int64_t)
 
 } // namespace stencilc::mpi
