@@ -144,6 +144,24 @@ const char *reduction_identity(ir::ReduceOp op) {
   return identity[static_cast<int>(op)];
 }
 
+std::string as_value(const ir::Reduction &r, const std::string &acc) {
+  return ir::integer_reduction(r) ? "static_cast<std::int64_t>(" + acc + ")" : acc;
+}
+
+Accumulator accumulator(const ir::Reduction &r) {
+  if (!ir::integer_reduction(r))
+    return {"double", reduction_identity(r.op), "v__"};
+  switch (r.op) {
+  case ir::ReduceOp::Min:
+    return {"std::int64_t", "std::numeric_limits<std::int64_t>::max()", "v__"};
+  case ir::ReduceOp::Max:
+    return {"std::int64_t", "std::numeric_limits<std::int64_t>::min()", "v__"};
+  case ir::ReduceOp::Prod:
+    return {"std::uint64_t", "std::uint64_t{1}", "static_cast<std::uint64_t>(v__)"};
+  default: return {"std::uint64_t", "std::uint64_t{0}", "static_cast<std::uint64_t>(v__)"};
+  }
+}
+
 std::string param_copies(const ir::Program &p, const std::set<int> &params) {
   std::string s;
   for (int i : params)

@@ -107,6 +107,16 @@ std::set<int> params_of(const ir::ExprPtr &value);
 
 /// The value a reduction's accumulator starts from, as C++: 0, +infinity (min), -infinity (max).
 const char *reduction_identity(ir::ReduceOp op);
+/// How a reduction accumulates in generated code: the accumulator's C++ type, its identity, and
+/// the value of one point (`v__`, of the reduction's type) as the accumulator's type. Integer
+/// sums and products accumulate in std::uint64_t, so they wrap modulo 2^64 without undefined
+/// behaviour and give the same bits in any order (ir::integer_reduction).
+struct Accumulator {
+  const char *type, *identity, *of_value;
+};
+Accumulator accumulator(const ir::Reduction &r);
+/// The accumulated `acc` as the reduction's value (a cast for the unsigned integer ones).
+std::string as_value(const ir::Reduction &r, const std::string &acc);
 
 /// Local copies of params from `params_` (`  const T name = params_.name;` each): the compiler
 /// then knows stores to grids cannot change them.

@@ -441,46 +441,52 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
   Sweep sw{r.indices, r.domain, r.domain_grid, ir::grids_read(r.value), {}, params_of(r.value),
            reductions_of({r.value})};
   const bool fail = ir::any_may_fail(r.value);
-  const char *const identity = reduction_identity(r.op);
-  static const char *const contribution[] = {"v__", "v__", "v__", "v__ * v__", "v__"};
+  const Accumulator acc = accumulator(r);
+  const char *const type = ir::reduction_cxx_type(r);
+  static const char *const contribution[] = {"{0}", "{0}", "{0}", "{0} * {0}", "{0}"};
   // As the openmp target's std::min(acc, v) and std::max(acc, v): the left one on ties.
   static const char *const combine[] = {"{0} + {1}", "{1} < {0} ? {1} : {0}",
                                         "{0} < {1} ? {1} : {0}", "{0} + {1}", "{0} * {1}"};
   const int op = static_cast<int>(r.op);
   Signature sig = signature(p, sw);
-  sig.add("STENCILC_GLOBAL(double) const", "partial__", "dev__->partials.get()");
+  sig.add(fmt::format("STENCILC_GLOBAL({}) const", acc.type), "partial__",
+          fmt::format("dev__->partials_as<{}>()", acc.type));
   sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.reduction(ri)));
   std::string dev = fmt::format("STENCILC_KERNEL void reduce__{}__dev({}) {{\n", r.name, sig.params);
-  dev += fmt::format("STENCILC_SHARED(double, acc__, {});\n", kChunk);
+  dev += fmt::format("STENCILC_SHARED({}, acc__, {});\n", acc.type, kChunk);
   dev += "const std::int64_t i__ = stencilc::gpu::global_index();\n"
          "const int t__ = stencilc::gpu::thread_in_block();\n";
-  dev += fmt::format("double c__ = {};\n", identity);
+  dev += fmt::format("{} c__ = {};\n", acc.type, acc.identity);
   if (fail)
     dev += "int err__ = 0;\n";
   // Every thread reaches the barriers: one without a point adds the identity.
   dev += "if (i__ < n__)\n  do {\n" + point_of_thread(p, sw, "break;");
-  dev += fmt::format("{}const double v__ = static_cast<double>({});\n{}c__ = {};\n", 
-                     expr_line_directive(p, r.value), em.expr(r.value),
-                     generated_line_directive(p, p.name + ".cpp"), contribution[op]);
+  dev += fmt::format("{}const {} v__ = static_cast<{}>({});\n{}c__ = {};\n",
+                     expr_line_directive(p, r.value), type, type, em.expr(r.value),
+                     generated_line_directive(p, p.name + ".cpp"),
+                     fmt::format(fmt::runtime(contribution[op]), acc.of_value));
   dev += "  } while (false);\nacc__[t__] = c__;\nstencilc::gpu::sync_threads();\n";
-  dev += fmt::format("for (int s__ = {} / 2; s__ > 0; s__ /= 2) {{\n  if (t__ < s__)\n    "
-                     "acc__[t__] = {};\n  stencilc::gpu::sync_threads();\n}}\n",
-                     kChunk, fmt::format(combine[op], "acc__[t__]", "acc__[t__ + s__]"));
+  dev +=
+      fmt::format("for (int s__ = {} / 2; s__ > 0; s__ /= 2) {{\n  if (t__ < s__)\n    "
+                  "acc__[t__] = {};\n  stencilc::gpu::sync_threads();\n}}\n",
+                  kChunk, fmt::format(fmt::runtime(combine[op]), "acc__[t__]", "acc__[t__ + s__]"));
   dev += "if (t__ == 0)\n  partial__[stencilc::gpu::block_index()] = acc__[0];\n";
   if (fail)
     dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
   dev += "}\n";
-  host += fmt::format("double Stencil::reduce__{}() {{\n", r.name) + host_bounds(p, sw);
-  host += fmt::format("  double acc__ = {};\n  if (n__ > 0) {{\n"
-                      "    const std::int64_t chunks__ = (n__ + {} - 1) / {};\n"
-                      "    dev__->need_partials(chunks__);\n"
-                      "    STENCILC_LAUNCH(reduce__{}__dev, stencilc::gpu::blocks_for(n__, {}), {}, {});\n"
-                      "    // The chunks' results, combined in chunk order.\n"
-                      "    for (const double v__ : dev__->read_partials(chunks__))\n"
-                      "      acc__ = {};\n  }}\n",
-                      identity, kChunk, kChunk, r.name, kChunk, kChunk, sig.args,
-                      fmt::format(combine[op], "acc__", "v__"));
-  host += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n}\n\n" : "  return acc__;\n}\n\n";
+  host += fmt::format("{} Stencil::reduce__{}() {{\n", type, r.name) + host_bounds(p, sw);
+  host += fmt::format(
+      "  {} acc__ = {};\n  if (n__ > 0) {{\n"
+      "    const std::int64_t chunks__ = (n__ + {} - 1) / {};\n"
+      "    dev__->need_partials(chunks__);\n"
+      "    STENCILC_LAUNCH(reduce__{}__dev, stencilc::gpu::blocks_for(n__, {}), {}, {});\n"
+      "    // The chunks' results, combined in chunk order.\n"
+      "    for (const {} v__ : dev__->read_partials<{}>(chunks__))\n"
+      "      acc__ = {};\n  }}\n",
+      acc.type, acc.identity, kChunk, kChunk, r.name, kChunk, kChunk, sig.args, acc.type, acc.type,
+      fmt::format(fmt::runtime(combine[op]), "acc__", "v__"));
+  host += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n}\n\n"
+                                      : fmt::format("  return {};\n}}\n\n", as_value(r, "acc__"));
   return dev;
 }
 
@@ -635,6 +641,14 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   };
   const std::string step = step_statements(p, l, fill, swap);
   d.set("step_body", step);
+  // Fills change the device's ghost cells: the host copy of each grid read is then older.
+  d.set("compute_defs",
+        compute_definitions(p, fill, "  push__();\n", [&](const std::set<int> &read) {
+          std::string s;
+          for (int g : read)
+            s += fmt::format("  where__[{}] = kDeviceNewer;\n", g);
+          return s + (errors.empty() ? "" : "  check_errors__();\n");
+        }));
   return {render_file(p, d, "gpu/program.h.mustache", p.name + ".h", opts),
           render_file(p, d, "gpu/program.cpp.mustache", p.name + ".cpp", opts),
           render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};

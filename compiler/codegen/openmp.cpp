@@ -167,11 +167,13 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
 std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, bool mpi) {
   RowBodyEmitter em(p, r.indices, nullptr, mpi);
   static const char *const clause[] = {"+", "min", "max", "+", "*"};
-  static const char *const update[] = {"acc__ += v__;", "acc__ = std::min(acc__, v__);",
-                                       "acc__ = std::max(acc__, v__);", "acc__ += v__ * v__;",
-                                       "acc__ *= v__;"};
+  static const char *const update[] = {"acc__ += {0};", "acc__ = std::min(acc__, {0});",
+                                       "acc__ = std::max(acc__, {0});", "acc__ += {0} * {0};",
+                                       "acc__ *= {0};"};
   const int op = static_cast<int>(r.op);
   const bool divmod = ir::any_may_fail(r.value);
+  const Accumulator acc = accumulator(r);
+  const char *const type = ir::reduction_cxx_type(r);
   Sweep sw{r.indices,
            r.domain,
            r.domain_grid,
@@ -180,11 +182,12 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
            params_of(r.value),
            fmt::format("reduction({}:acc__){}", clause[op], divmod ? " reduction(|:err__)" : ""),
            mpi};
-  std::string body = fmt::format("{}const double v__ = static_cast<double>({});\n{}{}\n",
-                                 expr_line_directive(p, r.value), em.expr(r.value),
-                                 generated_line_directive(p, p.name + ".cpp"), update[op]);
-  std::string s = fmt::format("double Stencil::reduce__{}() {{\n  double acc__ = {};\n", r.name,
-                              reduction_identity(r.op));
+  std::string body =
+      fmt::format("{}const {} v__ = static_cast<{}>({});\n{}{}\n", expr_line_directive(p, r.value),
+                  type, type, em.expr(r.value), generated_line_directive(p, p.name + ".cpp"),
+                  fmt::format(fmt::runtime(update[op]), acc.of_value));
+  std::string s = fmt::format("{} Stencil::reduce__{}() {{\n  {} acc__ = {};\n", type, r.name,
+                              acc.type, acc.identity);
   if (divmod)
     s += "  int err__ = 0;\n";
   s += sweep(p, sw, body);
@@ -192,14 +195,15 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
     s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("reduction '{}'", r.name)));
   if (mpi) {
-    // This rank's part, combined over ranks (min and max exactly; sums and products in rank
-    // order, the square root of norm2 after: stencilc/mpi/comm.h).
+    // This rank's part, combined over ranks (min, max and integers exactly; floating sums and
+    // products in rank order, the square root of norm2 after: stencilc/mpi/comm.h).
     static const char *const combine[] = {"cart__->sum(acc__)", "cart__->min(acc__)",
                                           "cart__->max(acc__)", "std::sqrt(cart__->sum(acc__))",
                                           "cart__->product(acc__)"};
-    return s + fmt::format("  return {};\n}}\n", combine[op]);
+    return s + fmt::format("  return {};\n}}\n", as_value(r, combine[op]));
   }
-  s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n" : "  return acc__;\n";
+  s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n"
+                                   : fmt::format("  return {};\n", as_value(r, "acc__"));
   return s + "}\n";
 }
 
@@ -353,6 +357,7 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
   for (const auto &r : p.reductions)
     defs += reduction_definition(p, r, mpi) + "\n";
   d.set("kernel_defs", defs);
+  d.set("compute_defs", compute_definitions(p, mpi ? exchange_if_stale : fill_if_stale));
 
   auto swap = [&](const lower::Action &a) {
     return fmt::format("  {0}_.swap_storage({1}_);\n  std::swap(dirty__{0}_, dirty__{1}_);\n{2}",

@@ -112,6 +112,7 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   for (const auto &r : p.reductions) {
     mus::data x;
     x.set("name", r.name);
+    x.set("type", ir::reduction_cxx_type(r));
     reductions.push_back(x);
     red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
   }
@@ -136,6 +137,25 @@ std::string reduce_statements(const ir::Program &p, int reduction) {
   return fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
                      "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
                      p.reductions[reduction].name);
+}
+
+std::string compute_definitions(const ir::Program &p,
+                                const std::function<std::string(const ir::Grid &)> &fill,
+                                const std::string &before,
+                                const std::function<std::string(const std::set<int> &)> &after) {
+  std::string s;
+  for (const auto &r : p.reductions) {
+    const char *const type = ir::reduction_cxx_type(r);
+    s += fmt::format("{} Stencil::compute_{}() {{\n{}", type, r.name, before);
+    const std::set<int> read = ir::grids_read(r.value);
+    for (int g : read)
+      s += fill(p.grids[g]);
+    s += fmt::format("  const {} v__ = reduce__{}();\n", type, r.name);
+    if (after)
+      s += after(read);
+    s += "  return v__;\n}\n\n";
+  }
+  return s;
 }
 
 std::string step_statements(const ir::Program &p, const lower::Lowered &l,

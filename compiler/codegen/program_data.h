@@ -5,6 +5,7 @@
 // keys (its kernels, its step) and renders its templates with render_file.
 #pragma once
 #include <functional>
+#include <set>
 #include <string>
 
 #include <kainjow/mustache.hpp>
@@ -22,6 +23,16 @@ kainjow::mustache::data program_data(const ir::Program &p, const lower::Lowered 
 
 /// The statements of a lowered Reduce action: the value, and the first value once.
 std::string reduce_statements(const ir::Program &p, int reduction);
+
+/// The host API's compute_NAME() of every reduction (the value now, over the grids as they
+/// are, between runs too): the ghost cells of the grids it reads refreshed by `fill` (as before
+/// a Reduce action), then reduce__NAME(). `before` and `after(grids read)` are the GPU targets'
+/// copies and checks: the host's changes to the device first; after, the filled grids newer
+/// there and the device's error flags.
+std::string
+compute_definitions(const ir::Program &p, const std::function<std::string(const ir::Grid &)> &fill,
+                    const std::string &before = "",
+                    const std::function<std::string(const std::set<int> &)> &after = nullptr);
 
 /// One step's statements from the lowered actions: a sweep calls kernel__K(), a reduction is
 /// reduce_statements, MarkStale flags the grid; the target says how it refills a stale grid

@@ -367,7 +367,8 @@ void Interpreter::run_kernel(const ir::Kernel &k) {
   });
 }
 
-// In double, in x-fastest order; norm2 is the square root of the sum of squares.
+// In double, in x-fastest order (integer values in 64-bit integers); norm2 is the square root
+// of the sum of squares.
 void Interpreter::run_reduction(int id) {
   const ir::Reduction &r = prog_.reductions[id];
   for (int g : ir::grids_read(r.value))
@@ -379,6 +380,11 @@ void Interpreter::run_reduction(int id) {
   env.read = [&](int g, const ir::Offsets &off) {
     return at(g, {pt[0] + off[0], pt[1] + off[1], pt[2] + off[2], pt[3] + off[3]});
   };
+  // Integer values: exact in 64 bits, sums and products modulo 2^64 (ir::integer_reduction).
+  const bool exact = ir::integer_reduction(r);
+  std::uint64_t wrap = r.op == ir::ReduceOp::Prod ? 1 : 0;
+  std::int64_t extreme = r.op == ir::ReduceOp::Min ? std::numeric_limits<std::int64_t>::max()
+                                                   : std::numeric_limits<std::int64_t>::min();
   double acc = r.op == ir::ReduceOp::Min   ? std::numeric_limits<double>::infinity()
                : r.op == ir::ReduceOp::Max ? -std::numeric_limits<double>::infinity()
                : r.op == ir::ReduceOp::Prod ? 1.0
@@ -392,6 +398,17 @@ void Interpreter::run_reduction(int id) {
       throw stencilc::Error(fmt::format("reduction '{}' at ({}, {}, {}, {}): {}", r.name, pt[0],
                                         pt[1], pt[2], pt[3], e.what()));
     }
+    if (exact) {
+      const auto u = static_cast<std::uint64_t>(s.i);
+      switch (r.op) {
+      case ir::ReduceOp::Sum: wrap += u; break;
+      case ir::ReduceOp::Prod: wrap *= u; break;
+      case ir::ReduceOp::Min: extreme = std::min(extreme, s.i); break;
+      case ir::ReduceOp::Max: extreme = std::max(extreme, s.i); break;
+      case ir::ReduceOp::Norm2: break; // never integer
+      }
+      return;
+    }
     const double v = s.as_double(r.value->type);
     switch (r.op) {
     case ir::ReduceOp::Sum: acc += v; break;
@@ -403,6 +420,10 @@ void Interpreter::run_reduction(int id) {
   });
   if (r.op == ir::ReduceOp::Norm2)
     acc = std::sqrt(acc);
+  if (exact)
+    acc = static_cast<double>(r.op == ir::ReduceOp::Sum || r.op == ir::ReduceOp::Prod
+                                  ? static_cast<std::int64_t>(wrap)
+                                  : extreme);
   reduction_[id] = acc;
   if (!reduced_[id]) {
     reduced_[id] = true;

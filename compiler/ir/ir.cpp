@@ -38,6 +38,14 @@ const char *reduce_name(ReduceOp op) {
   return names[static_cast<int>(op)];
 }
 
+bool integer_reduction(const Reduction &r) {
+  return r.op != ReduceOp::Norm2 && r.value && r.value->type == Type::Int;
+}
+
+const char *reduction_cxx_type(const Reduction &r) {
+  return integer_reduction(r) ? "std::int64_t" : "double";
+}
+
 int colour_of(const Domain &d) {
   return d.kind == Domain::Kind::Red     ? 0
          : d.kind == Domain::Kind::Black ? 1

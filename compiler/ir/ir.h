@@ -162,6 +162,13 @@ struct Reduction {
   int domain_grid = -1; // the first grid read: the reduction runs over its interior
 };
 
+/// Whether a reduction combines in 64-bit integers: sum, min, max and prod of an `int` value.
+/// Sums and products wrap modulo 2^64 (exact, and the same whatever the order of combination);
+/// the others and every floating-point value combine in double.
+bool integer_reduction(const Reduction &r);
+/// The C++ type of a reduction's value: "std::int64_t" or "double".
+const char *reduction_cxx_type(const Reduction &r);
+
 struct RunStmt {
   enum class Kind { Call, Swap, Reduce };
   Kind kind;

@@ -1015,6 +1015,14 @@ private:
     ir.indices = r.indices;
     if (declare_name(r.name, r.loc, "reduction"))
       syms_[r.name] = {Kind::Reduction, static_cast<int>(prog_.reductions.size()), r.loc};
+    // The generated API has compute_NAME() beside the grid accessors NAME().
+    if (const Sym *g = lookup("compute_" + r.name); g && g->kind == Kind::Grid) {
+      diags_.error(r.loc, fmt::format("reduction '{0}' and grid 'compute_{0}' cannot both be "
+                                      "declared: the generated class has a method compute_{0}() "
+                                      "for the reduction and one of that name for the grid",
+                                      r.name));
+      diags_.note(g->loc, fmt::format("grid 'compute_{}' is declared here", r.name));
+    }
     prog_.reductions.push_back(std::move(ir));
   }
 

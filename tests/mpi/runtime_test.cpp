@@ -169,6 +169,25 @@ TEST(MpiRuntime, GhostCellsEqualAOneProcessFillOnEveryProcessGrid) {
   EXPECT_GT(checked, 0);
 }
 
+// Integer reductions (sum, product, min, max of a reduction over 64-bit integer values): exact
+// on every rank, sums and products modulo 2^64, whatever the number of ranks.
+TEST(MpiRuntime, IntegerReductionsAreExactOnEveryRank) {
+  const int n = world_size();
+  sm::Cart cart(1, {n});
+  const int me = sm::world_rank();
+  // 2^53 + 1 + me: a double cannot hold these sums.
+  const std::int64_t local = (std::int64_t{1} << 53) + 1 + me;
+  std::uint64_t want_sum = 0, want_prod = 1;
+  for (int r = 0; r < n; ++r) {
+    want_sum += static_cast<std::uint64_t>((std::int64_t{1} << 53) + 1 + r);
+    want_prod *= static_cast<std::uint64_t>((std::int64_t{1} << 53) + 1 + r);
+  }
+  EXPECT_EQ(cart.sum(static_cast<std::uint64_t>(local)), want_sum);
+  EXPECT_EQ(cart.product(static_cast<std::uint64_t>(local)), want_prod);
+  EXPECT_EQ(cart.min(-local), -((std::int64_t{1} << 53) + n));
+  EXPECT_EQ(cart.max(-local), -((std::int64_t{1} << 53) + 1));
+}
+
 TEST(MpiRuntime, SplitsThatDoNotFitAreCollectiveErrors) {
   const int n = world_size();
   if (n == 1)

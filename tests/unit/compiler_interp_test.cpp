@@ -1128,6 +1128,31 @@ TEST(CompilerInterp, RunUntilStopsAtTheFirstStepWhereTheConditionHolds) {
   EXPECT_FALSE(in3->converged());
 }
 
+// Integer values reduce in 64-bit integers: sums and products modulo 2^64 (in double these
+// would be 1.8e19 and 8.5e37), min and max exactly.
+TEST(CompilerInterp, IntegerReductionsAreExactModulo2To64) {
+  Compiled c("stencil t;\n"
+             "grid long g[4];\n"
+             "init g[x] = 4611686018427387904 + x;\n" // 2^62 + x
+             "reduce total(x) = sum(g[x]);\n"
+             "reduce product(x) = prod(g[x] - 4611686018427387900);\n" // 4 * 5 * 6 * 7
+             // (2^32 + x) for x = 0..3: 6 * 2^32 modulo 2^64
+             "reduce twice(x) = prod(g[x] - 4611686018427387904 + 4294967296);\n"
+             "reduce least(x) = min(g[x] - 4611686018427387904);\n"
+             "reduce real(x) = sum(double(g[x]));\n"
+             "run 1 { total; product; twice; least; real; }\n");
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  in->run(1);
+  const auto r = in->reductions();
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].second, 6.0);
+  EXPECT_EQ(r[1].second, 840.0);
+  EXPECT_EQ(r[2].second, 25769803776.0);
+  EXPECT_EQ(r[3].second, 0.0);
+  EXPECT_EQ(r[4].second, 4 * 4611686018427387904.0); // a double sum: no wrap
+}
+
 TEST(CompilerInterp, RunUntilReachingTheLimit) {
   Compiled c(std::string(kCounter) + "run until total >= 100.0 max 4 { inc; total; }\n");
   ASSERT_TRUE(c.ok());

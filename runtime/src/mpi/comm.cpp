@@ -529,22 +529,35 @@ double Cart::product(double local) const {
 
 void Cart::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
+namespace {
+
+// One value combined over every rank of `comm` by an MPI operation (exact for these).
+template <typename T> T allreduce(MPI_Comm comm, T local, MPI_Datatype type, MPI_Op op) {
+  T r = local;
+  check(MPI_Allreduce(&local, &r, 1, type, op, comm), "MPI_Allreduce");
+  return r;
+}
+
+} // namespace
+
 std::int64_t Cart::most_messages() const {
-  std::int64_t r = messages_;
-  check(MPI_Allreduce(&messages_, &r, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
-  return r;
+  return allreduce(comm_, messages_, MPI_INT64_T, MPI_MAX);
 }
 
-double Cart::min(double local) const {
-  double r = local;
-  check(MPI_Allreduce(&local, &r, 1, MPI_DOUBLE, MPI_MIN, comm_), "MPI_Allreduce");
-  return r;
-}
+double Cart::min(double local) const { return allreduce(comm_, local, MPI_DOUBLE, MPI_MIN); }
+double Cart::max(double local) const { return allreduce(comm_, local, MPI_DOUBLE, MPI_MAX); }
 
-double Cart::max(double local) const {
-  double r = local;
-  check(MPI_Allreduce(&local, &r, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
-  return r;
+std::uint64_t Cart::sum(std::uint64_t local) const {
+  return allreduce(comm_, local, MPI_UINT64_T, MPI_SUM);
+}
+std::uint64_t Cart::product(std::uint64_t local) const {
+  return allreduce(comm_, local, MPI_UINT64_T, MPI_PROD);
+}
+std::int64_t Cart::min(std::int64_t local) const {
+  return allreduce(comm_, local, MPI_INT64_T, MPI_MIN);
+}
+std::int64_t Cart::max(std::int64_t local) const {
+  return allreduce(comm_, local, MPI_INT64_T, MPI_MAX);
 }
 
 namespace {

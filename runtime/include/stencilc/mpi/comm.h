@@ -135,6 +135,12 @@ public:
   double product(double local) const;
   double min(double local) const;
   double max(double local) const;
+  /// Integer reductions: sums and products modulo 2^64 (the same bits in any order), the
+  /// smallest and the largest value, exactly.
+  std::uint64_t sum(std::uint64_t local) const;
+  std::uint64_t product(std::uint64_t local) const;
+  std::int64_t min(std::int64_t local) const;
+  std::int64_t max(std::int64_t local) const;
   /// Every rank throws CollectiveError(message of rank 0) if rank 0's `message` is not empty.
   void agree(const std::string &message) const;
   /// Every rank throws CollectiveError(message of the first rank whose `message` is not empty)
