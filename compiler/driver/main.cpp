@@ -278,14 +278,8 @@ int main(int argc, char **argv) {
     if (explainc->parsed() || tunec->parsed())
       popts.distributed = find_target(eopts.target).plan_rules().distributed;
     // A Physis program's own host code is kept: emit writes it rewritten, build links it.
-    if ((emit->parsed() || build->parsed()) && is_physis_path(file)) {
-      if (popts.distributed && build->parsed())
-        throw stencilc::Error(fmt::format(
-            "{}: building a Physis program's host code for {} is not supported yet (its host code "
-            "would run on every rank); `stencilc verify --target {}` checks its stencils",
-            file, bopts.target, bopts.target));
-      popts.physis_host = !popts.distributed;
-    }
+    if ((emit->parsed() || build->parsed()) && is_physis_path(file))
+      popts.physis_host = true;
     auto compiled = compile(file, popts);
     if (!compiled)
       return 1;
