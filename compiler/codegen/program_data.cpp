@@ -62,7 +62,9 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
                                param_texts.empty() ? "" : ", ", q.name,
                                q.type == ir::Type::Int ? "std::int64_t" : "double", q.name);
   d.set("param_texts", param_texts);
-  d.set("state_size", std::to_string(3 * p.reductions.size() + 1));
+  d.set("state_size", std::to_string(3 * p.reductions.size() + 1 +
+                                     std::count_if(p.reductions.begin(), p.reductions.end(),
+                                                   ir::integer_reduction)));
 
   mus::data grids{mus::data::type::list};
   std::string names, list;
@@ -113,6 +115,8 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
     mus::data x;
     x.set("name", r.name);
     x.set("type", ir::reduction_cxx_type(r));
+    x.set("integer",
+          ir::integer_reduction(r) ? mus::data::type::bool_true : mus::data::type::bool_false);
     reductions.push_back(x);
     red_list += fmt::format("{}{{\"{}\", red__{}_}}", red_list.empty() ? "" : ", ", r.name, r.name);
   }
@@ -134,9 +138,17 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
 }
 
 std::string reduce_statements(const ir::Program &p, int reduction) {
-  return fmt::format("  red__{0}_ = reduce__{0}();\n  if (!seen__{0}_) {{\n    first__{0}_ = "
-                     "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
-                     p.reductions[reduction].name);
+  const ir::Reduction &r = p.reductions[reduction];
+  // An integer reduction keeps its exact value beside the double the run block uses.
+  const std::string value =
+      ir::integer_reduction(r)
+          ? fmt::format(
+                "  ired__{0}_ = reduce__{0}();\n  red__{0}_ = static_cast<double>(ired__{0}_);\n",
+                r.name)
+          : fmt::format("  red__{0}_ = reduce__{0}();\n", r.name);
+  return value + fmt::format("  if (!seen__{0}_) {{\n    first__{0}_ = "
+                             "red__{0}_;\n    seen__{0}_ = true;\n  }}\n",
+                             r.name);
 }
 
 std::string compute_definitions(const ir::Program &p,

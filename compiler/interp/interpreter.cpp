@@ -132,6 +132,7 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
   reduction_.assign(prog_.reductions.size(), nan);
   reduction_first_.assign(prog_.reductions.size(), nan);
   reduced_.assign(prog_.reductions.size(), false);
+  exact_.assign(prog_.reductions.size(), 0);
 }
 
 std::vector<std::string> Interpreter::grid_names() const {
@@ -214,6 +215,14 @@ std::vector<std::pair<std::string, double>> Interpreter::reductions() const {
   return out;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> Interpreter::integer_reductions() const {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (std::size_t i = 0; i < prog_.reductions.size(); ++i)
+    if (ir::integer_reduction(prog_.reductions[i]) && reduced_[i])
+      out.emplace_back(prog_.reductions[i].name, exact_[i]);
+  return out;
+}
+
 std::string Interpreter::fingerprint() const {
   std::vector<std::pair<std::string, std::string>> values;
   for (std::size_t i = 0; i < prog_.params.size(); ++i)
@@ -223,24 +232,37 @@ std::string Interpreter::fingerprint() const {
   return stencilc::fingerprint(ir::program_hash(prog_), values);
 }
 
+// As the generated code's: per reduction its value, its first value and whether it was
+// computed; whether the run converged; then the integer reductions' exact values.
 std::vector<double> Interpreter::run_state() const {
   std::vector<double> s;
   for (std::size_t i = 0; i < reduction_.size(); ++i)
     s.insert(s.end(), {reduction_[i], reduction_first_[i], reduced_[i] ? 1.0 : 0.0});
   s.push_back(converged_ ? 1.0 : 0.0);
+  for (std::size_t i = 0; i < reduction_.size(); ++i)
+    if (ir::integer_reduction(prog_.reductions[i]))
+      s.push_back(stencilc::int_bits(exact_[i]));
   return s;
 }
 
 void Interpreter::set_run_state(const std::vector<double> &s) {
-  if (s.size() != 3 * reduction_.size() + 1)
-    throw stencilc::Error(
-        fmt::format("a run state of {} values, not {}", s.size(), 3 * reduction_.size() + 1));
-  for (std::size_t i = 0; i < reduction_.size(); ++i) {
+  const std::size_t n = reduction_.size();
+  const std::size_t size =
+      3 * n + 1 +
+      static_cast<std::size_t>(
+          std::count_if(prog_.reductions.begin(), prog_.reductions.end(), ir::integer_reduction));
+  if (s.size() != size)
+    throw stencilc::Error(fmt::format("a run state of {} values, not {}", s.size(), size));
+  for (std::size_t i = 0; i < n; ++i) {
     reduction_[i] = s[3 * i];
     reduction_first_[i] = s[3 * i + 1];
     reduced_[i] = s[3 * i + 2] != 0;
   }
-  converged_ = s.back() != 0;
+  converged_ = s[3 * n] != 0;
+  std::size_t k = 3 * n + 1;
+  for (std::size_t i = 0; i < n; ++i)
+    if (ir::integer_reduction(prog_.reductions[i]))
+      exact_[i] = stencilc::bits_int(s[k++]);
 }
 
 // The interpreter refills ghost cells before every read, so the interior is all there is.
@@ -420,10 +442,12 @@ void Interpreter::run_reduction(int id) {
   });
   if (r.op == ir::ReduceOp::Norm2)
     acc = std::sqrt(acc);
-  if (exact)
-    acc = static_cast<double>(r.op == ir::ReduceOp::Sum || r.op == ir::ReduceOp::Prod
-                                  ? static_cast<std::int64_t>(wrap)
-                                  : extreme);
+  if (exact) {
+    exact_[id] = r.op == ir::ReduceOp::Sum || r.op == ir::ReduceOp::Prod
+                     ? static_cast<std::int64_t>(wrap)
+                     : extreme;
+    acc = static_cast<double>(exact_[id]);
+  }
   reduction_[id] = acc;
   if (!reduced_[id]) {
     reduced_[id] = true;

@@ -37,6 +37,7 @@ public:
   bool has_condition() const override { return prog_.until != nullptr; }
   bool converged() const override { return converged_; }
   std::vector<std::pair<std::string, double>> reductions() const override;
+  std::vector<std::pair<std::string, std::int64_t>> integer_reductions() const override;
   std::string fingerprint() const override;
   std::vector<double> run_state() const override;
   void set_run_state(const std::vector<double> &state) override;
@@ -63,6 +64,7 @@ private:
   std::vector<AnyGrid> grids_;
   std::vector<double> reduction_, reduction_first_;
   std::vector<bool> reduced_;
+  std::vector<std::int64_t> exact_; // integer reductions: the exact value (0 for the others)
   bool converged_ = false;
 };
 

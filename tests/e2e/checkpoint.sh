@@ -12,6 +12,9 @@
 #            by 4 ranks restarts on 1 and vice versa, and a bad file is one error on 4 ranks
 #   mpi_until poisson_jacobi on mpi-openmp, 4 ranks: restarted mid-run, stops at the same
 #            iteration with the same reductions (1 rank: the mpi case)
+#   integer  tests/e2e/temporal/intreduce2d.stn (integer reductions past 2^53) on openmp and on
+#            mpi-openmp with 4 ranks: a restart from the last step's checkpoint runs nothing
+#            and reports the same exact 64-bit values, which only the checkpoint carries
 # Usage: checkpoint.sh STENCILC SAMPLES_DIR CASE
 set -euo pipefail
 stencilc=$1
@@ -144,6 +147,22 @@ mpi)
 mpi_until)
   "$stencilc" build "$samples/poisson_jacobi.stn" --target mpi-openmp -o "$tmp/pj" >/dev/null
   until_restart np4 "${mpirun[@]}" -np 4 "$tmp/pj"
+  ;;
+integer)
+  spec="$(dirname "$0")/temporal/intreduce2d.stn"
+  "$stencilc" build "$spec" --target openmp -o "$tmp/ir" >/dev/null
+  "$stencilc" build "$spec" --target mpi-openmp -o "$tmp/irm" >/dev/null
+  for tag in omp mpi; do
+    if [ $tag = omp ]; then run=("$tmp/ir"); else run=("${mpirun[@]}" -np 4 "$tmp/irm"); fi
+    "${run[@]}" --json --checkpoint "$tmp/$tag.ckpt" >"$tmp/$tag.full.json"
+    grep -Eq '"total":-?[0-9]{17,}[,}]' "$tmp/$tag.full.json" ||
+      fail "$tag: no exact integer reduction past 2^53 in $(cat "$tmp/$tag.full.json")"
+    "${run[@]}" --json --restart "$tmp/$tag.ckpt" >"$tmp/$tag.rest.json"
+    same_result "$tmp/$tag.full.json" "$tmp/$tag.rest.json"
+  done
+  # The same values on 1 process and on 4 ranks (the plans differ).
+  [ "$(sed 's/.*"checksums"//' "$tmp/omp.full.json")" = "$(sed 's/.*"checksums"//' "$tmp/mpi.full.json")" ] ||
+    fail "openmp and 4 ranks differ: $(cat "$tmp/omp.full.json") vs $(cat "$tmp/mpi.full.json")"
   ;;
 *)
   fail "unknown case $case"

@@ -4,6 +4,7 @@
 // build on it, never the other way round.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,19 @@
 #include "stencilc/grid.h"
 
 namespace stencilc {
+
+/// A 64-bit integer carried bit for bit in a run state's double, and back (checkpoints keep
+/// the bits of a state: an integer reduction's exact value past 2^53 survives a restart).
+inline double int_bits(std::int64_t v) {
+  double d;
+  std::memcpy(&d, &v, sizeof d);
+  return d;
+}
+inline std::int64_t bits_int(double d) {
+  std::int64_t v;
+  std::memcpy(&v, &d, sizeof v);
+  return v;
+}
 
 class Program {
 public:
@@ -43,6 +57,11 @@ public:
   virtual bool converged() const { return false; }
   /// The latest value of every reduction, in declaration order (NaN if never computed).
   virtual std::vector<std::pair<std::string, double>> reductions() const { return {}; }
+  /// The integer reductions (a sum, min, max or product of int values) among them that have
+  /// been computed, with their exact 64-bit values (reductions() rounds them past 2^53).
+  virtual std::vector<std::pair<std::string, std::int64_t>> integer_reductions() const {
+    return {};
+  }
   /// Threads the program computes with (1 for the interpreter; per process for MPI).
   virtual int threads() const = 0;
   /// false on the MPI ranks other than 0: they take part in every gather behind grid(),
@@ -58,7 +77,8 @@ public:
   virtual std::string fingerprint() const { return {}; }
   /// The scalars a run carries from one step to the next besides its grids: for every
   /// reduction its latest value, its first value (first(r)) and whether it was computed (1 or
-  /// 0), then whether the last run converged.
+  /// 0), then whether the last run converged, then each integer reduction's exact value
+  /// (int_bits).
   virtual std::vector<double> run_state() const { return {}; }
   virtual void set_run_state(const std::vector<double> &state) { (void)state; }
   /// Replaces a grid's interior with `whole`'s (the whole grid, no halo; MPI: rank 0's is

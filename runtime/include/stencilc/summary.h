@@ -20,6 +20,8 @@ struct Summary {
   std::int64_t messages = 0;  // MPI: halo messages sent by the rank that sent the most
   std::vector<std::pair<std::string, double>> checksums; // per grid, declaration order
   std::vector<std::pair<std::string, double>> reductions; // latest values, declaration order
+  /// The integer reductions' exact values (Program::integer_reductions), printed instead.
+  std::vector<std::pair<std::string, std::int64_t>> integer_reductions;
   bool until = false;     // a `run until` program: `steps` counts iterations
   bool converged = false; // ... and whether its condition held
 };

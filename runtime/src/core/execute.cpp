@@ -225,6 +225,7 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.until = program.has_condition();
   s.converged = program.converged();
   s.reductions = program.reductions();
+  s.integer_reductions = program.integer_reductions();
   s.threads = program.threads();
   s.ranks = program.ranks();
   s.messages = program.messages();

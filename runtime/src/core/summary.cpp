@@ -38,6 +38,14 @@ nlohmann::ordered_json number(double v) {
   return v;
 }
 
+// An integer reduction's exact value, if `name` is one that has been computed.
+const std::int64_t *integer_value(const Summary &s, const std::string &name) {
+  for (const auto &[n, v] : s.integer_reductions)
+    if (n == name)
+      return &v;
+  return nullptr;
+}
+
 std::string plural(std::int64_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -65,8 +73,10 @@ std::string summary_json(const Summary &s) {
     j["checksums"][name] = number(value);
   if (!s.reductions.empty()) {
     j["reductions"] = nlohmann::ordered_json::object();
-    for (const auto &[name, value] : s.reductions)
-      j["reductions"][name] = number(value);
+    for (const auto &[name, value] : s.reductions) {
+      const std::int64_t *i = integer_value(s, name);
+      j["reductions"][name] = i ? nlohmann::ordered_json(*i) : number(value);
+    }
   }
   // Names come from user files; never throw on bad UTF-8 while printing a summary.
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -84,8 +94,10 @@ std::string summary_text(const Summary &s) {
   if (s.ranks > 0)
     out += "  " + plural(s.ranks, "rank") + ", at most " + plural(s.messages, "halo message") +
            " sent by one\n";
-  for (const auto &[name, value] : s.reductions)
-    out += "  reduction " + name + " = " + exact(value) + "\n";
+  for (const auto &[name, value] : s.reductions) {
+    const std::int64_t *i = integer_value(s, name);
+    out += "  reduction " + name + " = " + (i ? std::to_string(*i) : exact(value)) + "\n";
+  }
   for (const auto &[name, value] : s.checksums)
     out += "  checksum " + name + " = " + exact(value) + "\n";
   return out;
