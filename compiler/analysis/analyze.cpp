@@ -36,8 +36,8 @@ Analysis analyze(const ir::Program &p) {
           loads.insert({e.id, e.offset});
           read.insert(e.id);
           for (int d = 0; d < ir::kMaxRank; ++d) {
-            s.radius[d] = std::max(s.radius[d], std::abs(e.offset[d]));
-            a.grid_radius[e.id][d] = std::max(a.grid_radius[e.id][d], std::abs(e.offset[d]));
+            s.radius[d] = std::max(s.radius[d], std::abs(e.relative(d)));
+            a.grid_radius[e.id][d] = std::max(a.grid_radius[e.id][d], std::abs(e.relative(d)));
           }
           break;
         default: break;

@@ -52,10 +52,16 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
   const std::string &g = prog_.grids[e.id].name;
   std::string s = x_index(e);
   for (std::size_t d = 1; d < indices_.size(); ++d) {
+    const std::string stride = fmt::format("{}__s{}", g, d);
+    if (e.absolute_in(static_cast<int>(d))) {
+      // From the row's index to the absolute one. A dimension read at an absolute index is
+      // never split among ranks, so the local index is the global one there.
+      s += fmt::format(" + ({} - {}) * {}", e.offset[d], indices_[d], stride);
+      continue;
+    }
     const int o = e.offset[d];
     if (o == 0)
       continue;
-    const std::string stride = fmt::format("{}__s{}", g, d);
     s += o > 0 ? " + " : " - ";
     s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
   }
@@ -63,6 +69,8 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
 }
 
 std::string BodyEmitter::x_index(const ir::Expr &e) const {
+  if (e.absolute_in(0))
+    return std::to_string(e.offset[0]);
   std::string s = indices_[0];
   if (e.offset[0] > 0)
     s += fmt::format(" + {}", e.offset[0]);
@@ -239,6 +247,14 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
                        cxx_string(fmt::format(" in dimension {} is smaller than the stencil "
                                               "width {}",
                                               c.dim + 1, c.width)));
+      break;
+    case lower::Check::Kind::IndexInside:
+      s += fmt::format("  if ({} <= {})\n    throw stencilc::Error({} + std::to_string({}));\n",
+                       extent(name, c.dim), c.width,
+                       cxx_string(fmt::format("{}: reads grid '{}' at index {} of dimension {}, "
+                                              "but its extent there is ",
+                                              c.owner, name, c.width, c.dim + 1)),
+                       extent(name, c.dim));
       break;
     case lower::Check::Kind::DomainInside:
       s += fmt::format(

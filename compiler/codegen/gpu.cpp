@@ -291,8 +291,10 @@ struct StreamLayout {
   }
 };
 
+// (A read at an absolute index goes to memory: the rings hold the point's neighbourhood.)
 bool shared_read(const ir::Expr &e, int rank) {
-  return (e.offset[0] || e.offset[1] || e.offset[2]) && (rank < 4 || e.offset[3] == 0);
+  return !e.absolute && (e.offset[0] || e.offset[1] || e.offset[2]) &&
+         (rank < 4 || e.offset[3] == 0);
 }
 
 StreamLayout stream_layout(const ir::Kernel &k) {
@@ -326,7 +328,7 @@ public:
 protected:
   std::string grid_read(const ir::Expr &e) const override {
     const Staged *st = layout_.find(e.id);
-    if (!st || (rank_ == 4 && e.offset[3] != 0))
+    if (!st || e.absolute || (rank_ == 4 && e.offset[3] != 0))
       return row_read(e);
     const std::string &g = prog_.grids[e.id].name;
     return fmt::format("{0}__sm[(({1} - lo2__{2}) % {3}) * {0}__pn + (ty__{4}) * {0}__pw + tx__{5}]",
@@ -566,7 +568,7 @@ std::string gpu_streaming_unsupported(const ir::Program &p) {
   for (const auto &k : p.kernels) {
     std::string far;
     ir::walk(k.body, [&](const ir::Expr &e) {
-      if (e.op == ir::Op::GridRead && k.rank == 4 && e.offset[3] != 0 && far.empty())
+      if (e.op == ir::Op::GridRead && k.rank == 4 && e.relative(3) != 0 && far.empty())
         far = p.grids[e.id].name;
     });
     if (!far.empty())

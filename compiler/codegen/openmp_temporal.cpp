@@ -246,6 +246,17 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
       });
       if (uses_reduction)
         return fmt::format("kernel '{}' uses a reduction computed every step", k.name);
+      std::string absolute;
+      ir::walk(k.body, [&](const ir::Expr &e) {
+        if (e.op == ir::Op::GridRead && e.absolute && absolute.empty())
+          absolute = p.grids[e.id].name;
+      });
+      // The engine's tiles and widened blocks hold a neighbourhood of their cells, not a
+      // plane that may lie anywhere.
+      if (!absolute.empty())
+        return fmt::format("kernel '{}' reads grid '{}' at an absolute index, which the temporal "
+                           "engine's tiles do not hold (not supported yet)",
+                           k.name, absolute);
       if (ir::grids_written(k.body).size() > 16 || slots_of(k).size() > 64)
         return fmt::format("kernel '{}' writes more than 16 grids or reads more than 64 rows",
                            k.name);

@@ -102,6 +102,8 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   d.set("grid_list", list);
   d.set("grid_count", std::to_string(p.grids.size()));
   d.set("max_rank", std::to_string(max_rank));
+  if (const unsigned whole = ir::absolute_dims(p))
+    d.set("whole_dims", fmt::format(", {}u", whole));
 
   mus::data kernels{mus::data::type::list};
   for (const auto &k : p.kernels) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "lower/lowered.h"
 #include "stencilc/boundary.h"
 #include "stencilc/checkpoint.h"
 #include "stencilc/error.h"
@@ -78,6 +79,12 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
   for (const auto &r : prog_.reductions)
     check(fmt::format("reduction '{}'", r.name), r.domain_grid, ir::grids_read(r.value), r.domain,
           r.rank);
+  for (const lower::Check &c : lower::size_checks(prog_))
+    if (c.kind == lower::Check::Kind::IndexInside && ext[c.grid][c.dim] <= c.width)
+      throw stencilc::Error(fmt::format("{}: reads grid '{}' at index {} of dimension {}, but its "
+                                        "extent there is {}",
+                                        c.owner, prog_.grids[c.grid].name, c.width, c.dim + 1,
+                                        ext[c.grid][c.dim]));
 
   for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
     const auto &g = prog_.grids[gi];
@@ -375,9 +382,7 @@ void Interpreter::run_kernel(const ir::Kernel &k) {
   env.params = &params_;
   env.point = pt.data();
   env.locals = locals.data();
-  env.read = [&](int g, const ir::Offsets &off) {
-    return at(g, {pt[0] + off[0], pt[1] + off[1], pt[2] + off[2], pt[3] + off[3]});
-  };
+  env.read = [&](int g, const std::array<std::int64_t, 4> &cell) { return at(g, cell); };
   for_each_point(k.domain, k.domain_grid, [&](const std::array<std::int64_t, 4> &p) {
     pt = p;
     try {
@@ -399,9 +404,7 @@ void Interpreter::run_reduction(int id) {
   ir::Env env;
   env.params = &params_;
   env.point = pt.data();
-  env.read = [&](int g, const ir::Offsets &off) {
-    return at(g, {pt[0] + off[0], pt[1] + off[1], pt[2] + off[2], pt[3] + off[3]});
-  };
+  env.read = [&](int g, const std::array<std::int64_t, 4> &cell) { return at(g, cell); };
   // Integer values: exact in 64 bits, sums and products modulo 2^64 (ir::integer_reduction).
   const bool exact = ir::integer_reduction(r);
   std::uint64_t wrap = r.op == ir::ReduceOp::Prod ? 1 : 0;

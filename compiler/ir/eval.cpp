@@ -160,7 +160,12 @@ Scalar eval(const Expr &e, const Env &env) {
   case Op::GridRead:
     if (!env.read)
       internal_error("eval: grid read outside a kernel");
-    return env.read(e.id, e.offset);
+    {
+      std::array<std::int64_t, kMaxRank> cell{};
+      for (int d = 0; d < kMaxRank; ++d)
+        cell[d] = e.absolute_in(d) ? e.offset[d] : (env.point ? env.point[d] : 0) + e.offset[d];
+      return env.read(e.id, cell);
+    }
   case Op::Cast: return convert(e.a->type, e.type, eval(*e.a, env));
   case Op::Neg: {
     Scalar v = eval(*e.a, env);

@@ -31,8 +31,9 @@ struct Env {
   const Scalar *locals = nullptr;      // values of `let` locals, for Local nodes
   const std::vector<double> *reductions = nullptr;       // latest value of each reduction
   const std::vector<double> *reductions_first = nullptr; // first value of each reduction
-  /// Reads a grid at the current point plus an offset; returns the value in the grid's type.
-  std::function<Scalar(int grid, const Offsets &offset)> read;
+  /// Reads a grid at a cell (the point plus the read's offsets, or its absolute indices);
+  /// returns the value in the grid's type.
+  std::function<Scalar(int grid, const std::array<std::int64_t, kMaxRank> &cell)> read;
 };
 
 Scalar eval(const Expr &e, const Env &env);

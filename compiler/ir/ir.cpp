@@ -106,10 +106,11 @@ ExprPtr Expr::local(SourceLoc loc, Type t, int id) {
   e->id = id;
   return e;
 }
-ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off) {
+ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off, unsigned absolute) {
   auto e = node(Op::GridRead, t, loc);
   e->id = grid;
   e->offset = off;
+  e->absolute = absolute;
   return e;
 }
 ExprPtr Expr::reduction(SourceLoc loc, int id, bool first) {
@@ -187,7 +188,8 @@ std::string print(const Program &p, const ExprPtr &e) {
     const Grid &g = p.grids[e->id];
     std::string s = g.name + "[";
     for (int d = 0; d < g.rank; ++d)
-      s += fmt::format("{}{:+d}", d ? "," : "", e->offset[d]);
+      s += e->absolute_in(d) ? fmt::format("{}@{}", d ? "," : "", e->offset[d])
+                             : fmt::format("{}{:+d}", d ? "," : "", e->offset[d]);
     return s + "]";
   }
   case Op::Cast: return fmt::format("{}({})", type_name(e->type), print(p, e->a));
@@ -335,6 +337,19 @@ std::set<int> grids_read(const std::vector<Stmt> &body) {
       g.insert(x.id);
   });
   return g;
+}
+
+unsigned absolute_dims(const Program &p) {
+  unsigned dims = 0;
+  auto visit = [&](const Expr &x) {
+    if (x.op == Op::GridRead)
+      dims |= x.absolute;
+  };
+  for (const auto &k : p.kernels)
+    walk(k.body, visit);
+  for (const auto &r : p.reductions)
+    walk(r.value, visit);
+  return dims;
 }
 
 std::set<int> grids_written(const std::vector<Stmt> &body) {

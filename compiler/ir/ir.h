@@ -49,6 +49,12 @@ struct Expr {
   /// Param, Local, Reduction(First): its index; GridRead: grid index; Index: dimension.
   int id = -1;
   Offsets offset{};      // GridRead: constant offset per dimension
+  /// GridRead: bit d set: offset[d] is an absolute index in dimension d (`g[x, y, 0]` reads
+  /// the plane z = 0 wherever the point is), not an offset from the point's index.
+  unsigned absolute = 0;
+  bool absolute_in(int d) const { return (absolute >> d) & 1u; }
+  /// GridRead: the offset from the point in dimension d (0 in an absolute dimension).
+  int relative(int d) const { return absolute_in(d) ? 0 : offset[d]; }
   Fn fn = Fn::Sqrt;      // Call
   ExprPtr a, b, c;       // operands (Select: a ? b : c; unary and one-argument calls: a)
 
@@ -57,7 +63,8 @@ struct Expr {
   static ExprPtr param(SourceLoc loc, Type t, int id);
   static ExprPtr index(SourceLoc loc, int dim);
   static ExprPtr local(SourceLoc loc, Type t, int id);
-  static ExprPtr grid_read(SourceLoc loc, Type t, int grid, const Offsets &off);
+  static ExprPtr grid_read(SourceLoc loc, Type t, int grid, const Offsets &off,
+                           unsigned absolute = 0);
   static ExprPtr reduction(SourceLoc loc, int id, bool first);
   static ExprPtr cast(Type to, ExprPtr a);
   static ExprPtr unary(Op op, SourceLoc loc, ExprPtr a); // Neg (numeric), Not (bool)
@@ -237,6 +244,9 @@ template <typename Node> bool any_may_fail(const Node &n) {
 std::set<int> grids_read(const ExprPtr &e);
 std::set<int> grids_read(const std::vector<Stmt> &body);
 std::set<int> grids_written(const std::vector<Stmt> &body);
+/// Bit d set: some kernel or reduction reads a grid at an absolute index in dimension d (such a
+/// dimension is never split among MPI ranks: every rank holds the cells it reads).
+unsigned absolute_dims(const Program &p);
 
 /// Readable dump of the program (for --print-ir and tests).
 std::string print(const Program &p);

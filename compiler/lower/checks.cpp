@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <functional>
+#include <map>
+
 #include "lower/lowered.h"
 
 namespace stc::lower {
@@ -23,6 +26,22 @@ void checks_of(std::vector<Check> &out, const std::string &owner, int domain_gri
       out.push_back({Check::Kind::DomainInside, owner, domain_grid, -1, d, rank, 0, &dom});
 }
 
+// The largest absolute index each grid is read at, per dimension.
+void index_checks(std::vector<Check> &out, const std::string &owner, int rank,
+                  const std::function<void(const std::function<void(const ir::Expr &)> &)> &walk) {
+  std::map<std::pair<int, int>, int> most;
+  walk([&](const ir::Expr &e) {
+    if (e.op == ir::Op::GridRead)
+      for (int d = 0; d < rank; ++d)
+        if (e.absolute_in(d)) {
+          auto [it, fresh] = most.insert({{e.id, d}, e.offset[d]});
+          it->second = std::max(it->second, e.offset[d]);
+        }
+  });
+  for (const auto &[gd, index] : most)
+    out.push_back({Check::Kind::IndexInside, owner, gd.first, -1, gd.second, rank, index, nullptr});
+}
+
 } // namespace
 
 std::vector<Check> size_checks(const ir::Program &p) {
@@ -31,11 +50,15 @@ std::vector<Check> size_checks(const ir::Program &p) {
     std::set<int> used = ir::grids_read(k.body);
     for (int g : ir::grids_written(k.body))
       used.insert(g);
-    checks_of(out, fmt::format("kernel '{}'", k.name), k.domain_grid, used, p, k.domain, k.rank);
+    const std::string owner = fmt::format("kernel '{}'", k.name);
+    checks_of(out, owner, k.domain_grid, used, p, k.domain, k.rank);
+    index_checks(out, owner, k.rank, [&](const auto &f) { ir::walk(k.body, f); });
   }
-  for (const auto &r : p.reductions)
-    checks_of(out, fmt::format("reduction '{}'", r.name), r.domain_grid, ir::grids_read(r.value),
-              p, r.domain, r.rank);
+  for (const auto &r : p.reductions) {
+    const std::string owner = fmt::format("reduction '{}'", r.name);
+    checks_of(out, owner, r.domain_grid, ir::grids_read(r.value), p, r.domain, r.rank);
+    index_checks(out, owner, r.rank, [&](const auto &f) { ir::walk(r.value, f); });
+  }
   return out;
 }
 

@@ -20,8 +20,8 @@ bool reads_off_centre(const ir::Program &p, const Action &act, int g) {
   bool off = false;
   auto visit = [&](const ir::Expr &e) {
     if (e.op == ir::Op::GridRead && e.id == g)
-      for (int o : e.offset)
-        off |= o != 0;
+      for (int d = 0; d < ir::kMaxRank; ++d)
+        off |= e.relative(d) != 0;
   };
   if (act.kind == Action::Kind::Sweep)
     ir::walk(p.kernels[act.a].body, visit);

@@ -43,6 +43,7 @@ struct Check {
     SameShape,    // grid `grid` has the extents of grid `other` in the first `rank` dimensions
     MinExtent,    // grid `grid` has at least `width` cells in dimension `dim`
     DomainInside, // the sub-domain of `owner` lies in [0, extent) of grid `grid` in `dim`
+    IndexInside,  // `owner` reads grid `grid` at absolute index `width` in `dim`: extent > it
   };
   Kind kind;
   std::string owner; // "kernel 'k'" or "reduction 'r'"

@@ -78,6 +78,9 @@ std::string print(const ir::Program &p, const Lowered &l) {
     case Check::Kind::MinExtent:
       s += fmt::format("  {}: extent {} dimension {} >= {}\n", c.owner, g, c.dim + 1, c.width);
       break;
+    case Check::Kind::IndexInside:
+      s += fmt::format("  {}: extent {} dimension {} > {}\n", c.owner, g, c.dim + 1, c.width);
+      break;
     case Check::Kind::DomainInside:
       s += fmt::format("  {}: 0 <= {} <= {} <= extent {} dimension {}\n", c.owner,
                        ir::print(p, c.domain->lo[c.dim]), ir::print(p, c.domain->hi[c.dim]), g,

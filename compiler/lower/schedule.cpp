@@ -62,7 +62,7 @@ Schedule step_schedule(const ir::Program &p, const Analysis &a) {
         return;
       ir::Offsets at = m;
       for (int d = 0; d < ir::kMaxRank; ++d)
-        at[d] += std::abs(e.offset[d]);
+        at[d] += std::abs(e.relative(d));
       widen(need, e.id, at);
     });
   }

@@ -428,8 +428,8 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             continue;
           const std::array<int, 4> g{px, py, pz, ranks / (px * py * pz)};
           bool within = true;
-          for (int d = dims; d < 4; ++d)
-            within = within && g[d] == 1;
+          for (int d = 0; d < 4; ++d)
+            within = within && (g[d] == 1 || (d < dims && !((c.whole_dims >> d) & 1u)));
           if (within)
             grids.push_back(g);
         }

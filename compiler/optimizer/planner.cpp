@@ -22,6 +22,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   const lower::Schedule sched = lower::step_schedule(p, a);
   const std::set<int> &state = sched.state;
   c.halo_per_step = 1;
+  c.whole_dims = ir::absolute_dims(p);
   for (int d = 0; d < ir::kMaxRank; ++d)
     c.halo_per_step = std::max(c.halo_per_step, sched.step_reach[d]);
   // The rows and planes a temporal tile adds per step: the schedule's reach beyond x (x-rows
@@ -89,6 +90,16 @@ std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Targe
   cands.erase(std::remove_if(cands.begin(), cands.end(),
                              [&](const model::Prediction &c) { return !t.why_not(c.plan, p).empty(); }),
               cands.end());
+  if (cands.empty() && ranks > 1 && t.plan_rules().distributed) {
+    bool splittable = false;
+    for (int d = 0; d < std::min(cost.rank, ir::kMaxRank); ++d)
+      splittable |= !((cost.whole_dims >> d) & 1u);
+    if (!splittable)
+      throw stencilc::Error(fmt::format("{} reads every dimension of its grids at absolute "
+                                        "indices, so no dimension can be split over {} ranks: "
+                                        "run it on 1",
+                                        p.name, ranks));
+  }
   if (cands.empty())
     throw stencilc::Error("the model found no plan that fits this machine");
   return cands;

@@ -578,9 +578,37 @@ private:
       return std::nullopt;
     }
     ir::Offsets off{};
+    unsigned absolute = 0;
     bool ok = true;
     for (int d = 0; d < g.rank; ++d) {
       auto o = offset_of(e->args[d], (*s.indices)[d]);
+      if (!o && is_target && const_int(e->args[d])) {
+        diags_.error(start_loc(e->args[d]),
+                     fmt::format("a kernel writes only the centre point: subscript {} of '{}' "
+                                 "must be '{}', not an absolute index",
+                                 d + 1, e->text, (*s.indices)[d]));
+        ok = false;
+        continue;
+      }
+      if (!o && !is_target) {
+        // An integer constant: the same cell in this dimension wherever the point is.
+        if (auto c = const_int(e->args[d])) {
+          if (*c < 0 || *c > kFoldLimit) {
+            diags_.error(
+                start_loc(e->args[d]),
+                fmt::format("subscript {} of '{}' is the absolute index {}, outside "
+                            "every grid (absolute indices run from 0 to the extent "
+                            "minus 1)",
+                            d + 1, e->text,
+                            *c > kFoldLimit ? std::string("beyond 1e9") : std::to_string(*c)));
+            ok = false;
+            continue;
+          }
+          absolute |= 1u << d;
+          off[d] = static_cast<int>(*c);
+          continue;
+        }
+      }
       if (o && (*o > kMaxOffset || *o < -kMaxOffset)) {
         diags_.error(start_loc(e->args[d]),
                      fmt::format("offset {} of subscript {} of '{}' is too large (the limit is "
@@ -594,7 +622,8 @@ private:
       if (!o) {
         diags_.error(start_loc(e->args[d]),
                      fmt::format("subscript {} of '{}' must be '{}' plus or minus an integer "
-                                 "constant (offsets must be known when compiling)",
+                                 "constant, or an integer constant (an absolute index); offsets "
+                                 "and indices must be known when compiling",
                                  d + 1, e->text, (*s.indices)[d]));
         ok = false;
         continue;
@@ -610,7 +639,7 @@ private:
     }
     if (!ok)
       return std::nullopt;
-    return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off)};
+    return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off, absolute)};
   }
 
   // A value of type `want` from `t`, or an error: only conversions that cannot lose integer
@@ -1063,6 +1092,7 @@ private:
     int grid;
     ir::Offsets off;
     SourceLoc loc;
+    unsigned absolute = 0; // as ir::Expr::absolute
   };
 
   // A for loop runs at most this many times, and a kernel's loops unroll to at most
@@ -1142,7 +1172,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute});
         });
         ExprPtr v = convert_to(*value, g.type, start_loc(st.value), fmt::format("grid '{}'", g.name));
         if (!v)
@@ -1173,7 +1203,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute});
         });
         // A let or var keeps the type of its value (a weak literal becomes a double). Inside an
         // unrolled loop each iteration declares its own (the generated code's names differ).
@@ -1226,7 +1256,7 @@ private:
           break;
         ir::walk(v, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute});
         });
         ir::Stmt s{ir::Stmt::Kind::Let, st.loc, -1, it->id, v, {}, {}};
         s.reassign = true;
@@ -1279,7 +1309,7 @@ private:
           s.value = cond->e;
           ir::walk(cond->e, [&](const ir::Expr &x) {
             if (x.op == Op::GridRead)
-              reads.push_back({x.id, x.offset, x.loc});
+              reads.push_back({x.id, x.offset, x.loc, x.absolute});
           });
         }
         check_body(st.then_body, scope, ik, s.then_body, written, reads);
@@ -1315,6 +1345,17 @@ private:
       check_shape(r.grid, r.loc);
       const auto s = default_shape(prog_.grids[r.grid]);
       for (std::size_t d = 0; d < indices.size() && !s.empty(); ++d) {
+        if ((r.absolute >> d) & 1u) {
+          if ((r.off[d] < 0 || r.off[d] >= s[d]) && !reported.count(r.grid)) {
+            reported.insert(r.grid);
+            diags_.error(r.loc, fmt::format("{} reads '{}' at index {} of dimension {} ('{}'), "
+                                            "outside the grid, whose extent there is {} "
+                                            "(absolute indices run from 0 to {})",
+                                            owner, prog_.grids[r.grid].name, r.off[d], d + 1,
+                                            indices[d], s[d], s[d] - 1));
+          }
+          continue;
+        }
         const int width = 2 * std::abs(r.off[d]) + 1;
         if (width > s[d] && !reported.count(r.grid)) {
           reported.insert(r.grid);
@@ -1379,6 +1420,16 @@ private:
     for (const auto &r : reads) {
       if (!written.count(r.grid))
         continue;
+      if (r.absolute) {
+        // Which cells of the sweep an absolute index meets depends on the point: some are
+        // written before the read, some after.
+        if (raced.insert(r.grid).second)
+          diags_.error(r.loc, fmt::format("race: kernel '{}' writes grid '{}' and reads it at an "
+                                          "absolute index, a cell the same sweep may write; "
+                                          "write to another grid and swap",
+                                          k.name, prog_.grids[r.grid].name));
+        continue;
+      }
       int sum = 0;
       bool centre = true;
       for (int o : r.off) {
@@ -1441,7 +1492,7 @@ private:
     std::vector<Read> reads;
     ir::walk(ir.value, [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)
-        reads.push_back({x.id, x.offset, x.loc});
+        reads.push_back({x.id, x.offset, x.loc, x.absolute});
     });
     if (reads.empty()) {
       diags_.error(r.loc, fmt::format("reduction '{}' reads no grid, so it has no domain to run "
@@ -1579,7 +1630,7 @@ private:
     auto widen = [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)
         for (int d = 0; d < ir::kMaxRank; ++d)
-          prog_.grids[x.id].halo[d] = std::max(prog_.grids[x.id].halo[d], std::abs(x.offset[d]));
+          prog_.grids[x.id].halo[d] = std::max(prog_.grids[x.id].halo[d], std::abs(x.relative(d)));
     };
     for (const auto &k : prog_.kernels)
       ir::walk(k.body, widen);

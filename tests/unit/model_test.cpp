@@ -324,6 +324,17 @@ TEST(ModelKTradeOff, NoOverlapPerStepIsAPlusKPlusLatencyOverK) {
   expect_close(cands.front().seconds_per_step, 1000e-9);
 }
 
+TEST(ModelKTradeOff, ProcessGridsKeepDimensionsReadAtAbsoluteIndicesWhole) {
+  // The same line, read at an absolute index in dimension 1: no candidate splits it, so on
+  // 2 ranks there is none (a rank-1 grid has nothing else to split); unmarked, there are some.
+  auto c = line(1000);
+  const auto m = line_machine(8e-9);
+  EXPECT_FALSE(model::candidates(c, m, rules("mpi-openmp"), 2).empty());
+  c.whole_dims = 1u;
+  EXPECT_TRUE(model::candidates(c, m, rules("mpi-openmp"), 2).empty());
+  EXPECT_FALSE(model::candidates(c, m, rules("mpi-openmp"), 1).empty());
+}
+
 TEST(ModelKTradeOff, CommunicationBoundOverlapPicksTheClosedFormOptimum) {
   // n = 20, L = 24 ns: T_comm = 48 + 2k ns exceeds T_inner = (20 - 2k) k ns for every k
   // (k = 4: 56 > 48; k = 6: 60 > 48; k = 8: 64 > 32), so with overlap, per step:

@@ -55,6 +55,24 @@ TEST(MpiDecompose, BalancedProcsPutTheMostProcessesOnTheSlowestDimension) {
   EXPECT_EQ(sm::order_procs(2, 2, {}, {2, 1}), (std::vector<int>{1, 2}));
 }
 
+TEST(MpiDecompose, DimensionsReadAtAbsoluteIndicesStayWhole) {
+  // z (bit 2) whole: MPI_Dims_create balanced the two others, x gets the fewest.
+  EXPECT_EQ(sm::order_procs(4, 3, {}, {2, 2}, 0b100u), (std::vector<int>{2, 2, 1}));
+  EXPECT_EQ(sm::order_procs(6, 3, {}, {3, 2}, 0b001u), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(sm::order_procs(4, 3, {}, {4}, 0b101u), (std::vector<int>{1, 4, 1}));
+  EXPECT_EQ(sm::order_procs(4, 3, {1, 4, 1}, {}, 0b101u), (std::vector<int>{1, 4, 1}));
+  try {
+    sm::order_procs(4, 3, {1, 2, 2}, {}, 0b100u);
+    FAIL();
+  } catch (const stencilc::Error &e) {
+    EXPECT_STREQ(e.what(), "--procs 1x2x2 splits dimension 3, which the program reads at an "
+                           "absolute index (every rank needs all of it): give 1 there");
+  }
+  // Every dimension whole: one process only.
+  EXPECT_EQ(sm::order_procs(1, 2, {}, {}, 0b11u), (std::vector<int>{1, 1}));
+  EXPECT_THROW(sm::order_procs(2, 2, {}, {}, 0b11u), stencilc::Error);
+}
+
 TEST(MpiDecompose, SplitsThatDoNotFitAreNamed) {
   const stencilc::Extents ext{10, 10, 3, 1};
   const stencilc::Halos halo{1, 2, 1, 0};

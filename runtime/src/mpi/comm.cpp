@@ -195,14 +195,17 @@ std::vector<int> take_procs_option(int &argc, char **argv) {
   return procs;
 }
 
-Cart::Cart(int ndims, const std::vector<int> &given) {
+Cart::Cart(int ndims, const std::vector<int> &given, unsigned whole) {
   int world = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
-  std::vector<int> balanced(static_cast<std::size_t>(ndims), 0);
+  int free = 0; // the dimensions MPI_Dims_create balances the processes over
+  for (int d = 0; d < ndims; ++d)
+    free += !((whole >> d) & 1u);
+  std::vector<int> balanced(static_cast<std::size_t>(free), 0);
   try {
-    if (given.empty())
-      check(MPI_Dims_create(world, ndims, balanced.data()), "MPI_Dims_create");
-    procs_ = order_procs(world, ndims, given, balanced);
+    if (given.empty() && free > 0)
+      check(MPI_Dims_create(world, free, balanced.data()), "MPI_Dims_create");
+    procs_ = order_procs(world, ndims, given, balanced, whole);
   } catch (const Error &e) {
     throw CollectiveError(e.what());
   }
@@ -635,7 +638,8 @@ void fill_random(Grid<T> &local, const Part &p, std::uint64_t seed, std::uint64_
 
 int process_dims(int max_rank) { return std::min(max_rank, kMaxRank); }
 
-std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims) {
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims,
+                               unsigned whole) {
   if (!given.empty() || !plan.distribution)
     return given;
   int world = 1;
@@ -647,6 +651,9 @@ std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, 
     product *= v;
   for (std::size_t d = procs.size(); d < p.size(); ++d)
     if (p[d] != 1)
+      return {};
+  for (std::size_t d = 0; d < procs.size(); ++d)
+    if (((whole >> d) & 1u) && procs[d] != 1)
       return {};
   return product == world ? procs : std::vector<int>{};
 }

@@ -46,7 +46,7 @@ std::string procs_text(const std::vector<int> &procs) {
 }
 
 std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &given_procs,
-                             const std::vector<int> &balanced) {
+                             const std::vector<int> &balanced, unsigned whole) {
   std::vector<int> given = given_procs;
   if (ndims == 4 && given.size() == 3)
     given.push_back(1); // AxBxC for a rank-4 program: its fourth dimension stays whole
@@ -61,11 +61,30 @@ std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &give
     if (product != nranks)
       throw Error("--procs " + procs_text(given) + " makes " + std::to_string(product) +
                   " processes, but the job has " + std::to_string(nranks));
+    for (int d = 0; d < ndims; ++d)
+      if (((whole >> d) & 1u) && given[static_cast<std::size_t>(d)] != 1)
+        throw Error("--procs " + procs_text(given) + " splits dimension " + std::to_string(d + 1) +
+                    ", which the program reads at an absolute index (every rank needs all of "
+                    "it): give 1 there");
     return given;
   }
   std::vector<int> v = balanced;
   std::sort(v.begin(), v.end()); // smallest first: x gets the fewest processes
-  return v;
+  if (!whole)
+    return v;
+  std::vector<int> out(static_cast<std::size_t>(ndims), 1);
+  std::size_t next = 0;
+  for (int d = 0; d < ndims; ++d)
+    if (!((whole >> d) & 1u) && next < v.size())
+      out[static_cast<std::size_t>(d)] = v[next++];
+  long long product = 1;
+  for (int x : out)
+    product *= x;
+  if (product != nranks)
+    throw Error("the program reads every dimension of its grids at absolute indices, so no "
+                "dimension can be split over " +
+                std::to_string(nranks) + " processes: run it on 1");
+  return out;
 }
 
 std::string split_error(const std::vector<int> &procs, const std::string &name, int rank,

@@ -97,8 +97,9 @@ struct Part {
 class Cart {
 public:
   /// `ndims`: the most dimensions of the program's grids; `procs`: from --procs, or empty to
-  /// let MPI_Dims_create balance them. Throws CollectiveError.
-  Cart(int ndims, const std::vector<int> &procs);
+  /// let MPI_Dims_create balance them; `whole`: dimensions not to split (order_procs).
+  /// Throws CollectiveError.
+  Cart(int ndims, const std::vector<int> &procs, unsigned whole = 0);
   ~Cart();
   Cart(const Cart &) = delete;
   Cart &operator=(const Cart &) = delete;
@@ -220,7 +221,9 @@ int process_dims(int max_rank);
 /// The process grid to ask Cart for: `given` (--procs) if not empty; else the plan's procs if
 /// they make as many processes as the job has (the model's choice, when it was made for this
 /// count); else empty (MPI_Dims_create balances them).
-std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims);
+/// `whole`: the dimensions not to split (order_procs); a plan that splits one is not used.
+std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, int ndims,
+                               unsigned whole = 0);
 /// `compiled` (the compiled-in plan) with the process grid of `c`.
 Plan with_procs(const Plan &compiled, const Cart &c);
 /// --plan TEXT over `current` for an executable of `target`: naive (k = 1, overlap on or off)

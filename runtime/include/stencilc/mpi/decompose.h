@@ -34,9 +34,11 @@ std::string procs_text(const std::vector<int> &procs);
 /// not empty, checked (its product must be nranks, its length ndims, or 3 of 4: the fourth
 /// dimension whole); else `balanced` (what
 /// MPI_Dims_create chose, largest first) with the largest factors on the slowest dimensions
-/// (the last ones), so that x rows stay whole and messages are long. Throws stencilc::Error.
+/// (the last ones), so that x rows stay whole and messages are long. `whole`: bit d set, the
+/// program reads dimension d at absolute indices, so it is not split (given must have 1 there;
+/// `balanced` then covers the other dimensions only). Throws stencilc::Error.
 std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &given,
-                             const std::vector<int> &balanced);
+                             const std::vector<int> &balanced, unsigned whole = 0);
 
 /// Why grid `name` (rank `rank`, interior `extent`, ghost depth `halo`) cannot be split over
 /// `procs` ("" if it can): more processes than cells along a dimension, a block narrower than
