@@ -36,8 +36,11 @@ Analysis analyze(const ir::Program &p) {
           loads.insert({e.id, e.offset});
           read.insert(e.id);
           for (int d = 0; d < ir::kMaxRank; ++d) {
-            s.radius[d] = std::max(s.radius[d], std::abs(e.relative(d)));
-            a.grid_radius[e.id][d] = std::max(a.grid_radius[e.id][d], std::abs(e.relative(d)));
+            // (Dimension d of a grid of lower rank follows the kernel's dimension axis[d].)
+            const int r = std::abs(e.relative(d));
+            if (e.axis[d] >= 0)
+              s.radius[e.axis[d]] = std::max(s.radius[e.axis[d]], r);
+            a.grid_radius[e.id][d] = std::max(a.grid_radius[e.id][d], r);
           }
           break;
         default: break;

@@ -49,7 +49,20 @@ std::string BodyEmitter::store(const ir::Grid &g, const std::string &x,
 }
 
 std::string BodyEmitter::row_read(const ir::Expr &e) const {
-  const std::string &g = prog_.grids[e.id].name;
+  const ir::Grid &grid = prog_.grids[e.id];
+  const std::string &g = grid.name;
+  if (grid.rank < static_cast<int>(indices_.size())) {
+    // A grid of lower rank: its row pointer is its origin, and each subscript the index of the
+    // kernel's dimension it follows plus the offset, or the absolute index.
+    std::string s;
+    for (int d = 0; d < grid.rank; ++d) {
+      std::string sub = e.absolute_in(d) ? std::to_string(e.offset[d]) : indices_[e.axis[d]];
+      if (!e.absolute_in(d) && e.offset[d] != 0)
+        sub = fmt::format("{} {} {}", sub, e.offset[d] > 0 ? '+' : '-', std::abs(e.offset[d]));
+      s += d == 0 ? sub : fmt::format(" + ({}) * {}__s{}", sub, g, d);
+    }
+    return fmt::format("{}__r[{}]", g, s);
+  }
   std::string s = x_index(e);
   for (std::size_t d = 1; d < indices_.size(); ++d) {
     const std::string stride = fmt::format("{}__s{}", g, d);
@@ -66,6 +79,15 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
     s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
   }
   return fmt::format("{}__r[{}]", g, s);
+}
+
+std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx) {
+  std::string off = grid.name + "__o";
+  if (grid.rank < static_cast<int>(idx.size()))
+    return off;
+  for (int d = 1; d < grid.rank; ++d)
+    off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
+  return off;
 }
 
 std::string BodyEmitter::x_index(const ir::Expr &e) const {
@@ -248,6 +270,15 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
                                               "width {}",
                                               c.dim + 1, c.width)));
       break;
+    case lower::Check::Kind::SameExtent: {
+      const std::string &other = p.grids[c.other].name;
+      s += fmt::format("  if ({} != {})\n    throw stencilc::Error({});\n", extent(name, c.dim),
+                       extent(other, c.other_dim),
+                       cxx_string(fmt::format("{}: grid '{}' has another extent in dimension {} "
+                                              "than grid '{}' in dimension {}, which it follows",
+                                              c.owner, name, c.dim + 1, other, c.other_dim + 1)));
+      break;
+    }
     case lower::Check::Kind::IndexInside:
       s += fmt::format("  if ({} <= {})\n    throw stencilc::Error({} + std::to_string({}));\n",
                        extent(name, c.dim), c.width,

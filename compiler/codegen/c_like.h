@@ -95,6 +95,11 @@ protected:
   std::string int_cast(const std::string &a) const override;
 };
 
+/// Where a grid's row pointer G__r points in a sweep over indices `idx`: the cell (0, y, z, w)
+/// of the current row (G__o plus the indices times the strides G__sD); for a grid of lower
+/// rank than the sweep, its origin (its reads index it whole, BodyEmitter::row_read).
+std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx);
+
 /// An expression outside kernels (SetupEmitter), e.g. a domain bound.
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e);
 

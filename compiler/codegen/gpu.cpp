@@ -88,8 +88,11 @@ struct Signature {
 // layout, not per grid (fewer arguments, which would otherwise spill scalar registers).
 int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
   const int rank = static_cast<int>(sw.indices.size());
+  if (p.grids[g].rank < rank) // a coefficient of lower rank has a shape of its own
+    return g;
   for (int o : used_grids(sw)) {
-    bool same = ir::elem_name(p.grids[o]) == std::string(ir::elem_name(p.grids[g]));
+    bool same = ir::elem_name(p.grids[o]) == std::string(ir::elem_name(p.grids[g])) &&
+                p.grids[o].rank == rank;
     for (int d = 0; d < rank; ++d)
       same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
     if (same)
@@ -112,7 +115,7 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
     s.add(fmt::format("STENCILC_GLOBAL({}{}) const", w ? "" : "const ", ir::elem_name(grid)),
           grid.name + "__o", fmt::format("dev__->{}.origin()", grid.name));
     if (stride_owner(p, sw, g) == g)
-      for (int d = 1; d < rank; ++d)
+      for (int d = 1; d < grid.rank; ++d)
         s.add("const std::int64_t", fmt::format("{}__s{}", grid.name, d),
               fmt::format("{}_.stride({})", grid.name, d));
   }
@@ -159,11 +162,8 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
       for (int d = 1; d < rank; ++d)
         s += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n", grid.name, d,
                          p.grids[owner].name, d);
-    std::string off = grid.name + "__o";
-    for (int d = 1; d < rank; ++d)
-      off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     s += fmt::format("STENCILC_ROW({}{}) {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                     ir::elem_name(grid), grid.name, off);
+                     ir::elem_name(grid), grid.name, row_origin(grid, idx));
   }
   return s;
 }
@@ -297,10 +297,11 @@ bool shared_read(const ir::Expr &e, int rank) {
          (rank < 4 || e.offset[3] == 0);
 }
 
-StreamLayout stream_layout(const ir::Kernel &k) {
+// (A grid of lower rank, a coefficient, is read from memory.)
+StreamLayout stream_layout(const ir::Program &p, const ir::Kernel &k) {
   StreamLayout l;
   ir::walk(k.body, [&](const ir::Expr &e) {
-    if (e.op != ir::Op::GridRead || !shared_read(e, k.rank))
+    if (e.op != ir::Op::GridRead || p.grids[e.id].rank < k.rank || !shared_read(e, k.rank))
       return;
     Staged *st = nullptr;
     for (auto &x : l.staged)
@@ -345,7 +346,7 @@ private:
 // from the sweep's host function).
 std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
                                const Signature &sig, std::string &launch) {
-  const StreamLayout l = stream_layout(k);
+  const StreamLayout l = stream_layout(p, k);
   const int rank = k.rank, np = 2 * l.rz + 1;
   const auto &idx = sw.indices;
   StreamBodyEmitter em(p, k, l);
@@ -416,11 +417,9 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   dev += fmt::format("  if ({} >= lo2__ && in__{}) {{\n", idx[2], colour_cond);
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
-    std::string off = grid.name + "__o";
-    for (int d = 1; d < rank; ++d)
-      off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
     dev += fmt::format("    [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
-                       sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name, off);
+                       sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name,
+                       row_origin(grid, idx));
   }
   dev += em.kernel_statements(k);
   dev += "  }\n  stencilc::gpu::sync_threads();\n}\n";

@@ -88,7 +88,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
     const bool w = sw.written.count(g) > 0;
     s += fmt::format("  {}{} *const {}__o = {}_.origin();\n", w ? "" : "const ",
                      ir::elem_name(grid), grid.name, grid.name);
-    for (int d = 1; d < rank; ++d)
+    for (int d = 1; d < grid.rank; ++d)
       s += fmt::format("  [[maybe_unused]] const std::int64_t {}__s{} = {}_.stride({});\n",
                        grid.name, d, grid.name, d);
   }
@@ -107,11 +107,8 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
     std::string r;
     for (int g : used) {
       const auto &grid = p.grids[g];
-      std::string off = fmt::format("{}__o", grid.name);
-      for (int d = 1; d < rank; ++d)
-        off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
       r += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                       ir::elem_name(grid), grid.name, off);
+                       ir::elem_name(grid), grid.name, row_origin(grid, idx));
     }
     return r;
   };

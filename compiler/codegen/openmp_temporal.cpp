@@ -246,11 +246,17 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
       });
       if (uses_reduction)
         return fmt::format("kernel '{}' uses a reduction computed every step", k.name);
-      std::string absolute;
+      std::string absolute, lower;
       ir::walk(k.body, [&](const ir::Expr &e) {
         if (e.op == ir::Op::GridRead && e.absolute && absolute.empty())
           absolute = p.grids[e.id].name;
+        if (e.op == ir::Op::GridRead && p.grids[e.id].rank < k.rank && lower.empty())
+          lower = p.grids[e.id].name;
       });
+      if (!lower.empty())
+        return fmt::format("kernel '{}' reads grid '{}' of lower rank, which the temporal "
+                           "engine's rows do not hold (not supported yet)",
+                           k.name, lower);
       // The engine's tiles and widened blocks hold a neighbourhood of their cells, not a
       // plane that may lie anywhere.
       if (!absolute.empty())

@@ -47,6 +47,8 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
     const auto &domain = ext[domain_grid];
     used.insert(domain_grid);
     for (int gi : used) {
+      if (prog_.grids[gi].rank < rank) // a coefficient of lower rank: the lowering's checks below
+        continue;
       if (ext[gi] != domain)
         throw stencilc::Error(fmt::format("{}: grid '{}' and grid '{}' have different shapes",
                                           owner, prog_.grids[gi].name,
@@ -79,12 +81,25 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
   for (const auto &r : prog_.reductions)
     check(fmt::format("reduction '{}'", r.name), r.domain_grid, ir::grids_read(r.value), r.domain,
           r.rank);
-  for (const lower::Check &c : lower::size_checks(prog_))
-    if (c.kind == lower::Check::Kind::IndexInside && ext[c.grid][c.dim] <= c.width)
+  // What the lowering adds for absolute indices and grids of lower rank (the same messages as
+  // the generated code's, c_like.cpp size_checks).
+  for (const lower::Check &c : lower::size_checks(prog_)) {
+    const std::string &name = prog_.grids[c.grid].name;
+    const std::int64_t e = ext[c.grid][c.dim];
+    if (c.kind == lower::Check::Kind::IndexInside && e <= c.width)
       throw stencilc::Error(fmt::format("{}: reads grid '{}' at index {} of dimension {}, but its "
                                         "extent there is {}",
-                                        c.owner, prog_.grids[c.grid].name, c.width, c.dim + 1,
-                                        ext[c.grid][c.dim]));
+                                        c.owner, name, c.width, c.dim + 1, e));
+    if (c.kind == lower::Check::Kind::SameExtent && e != ext[c.other][c.other_dim])
+      throw stencilc::Error(fmt::format("{}: grid '{}' has another extent in dimension {} than "
+                                        "grid '{}' in dimension {}, which it follows",
+                                        c.owner, name, c.dim + 1, prog_.grids[c.other].name,
+                                        c.other_dim + 1));
+    if (c.kind == lower::Check::Kind::MinExtent && prog_.grids[c.grid].rank < c.rank && e < c.width)
+      throw stencilc::Error(fmt::format("grid '{}': extent {} in dimension {} is smaller than the "
+                                        "stencil width {}",
+                                        name, e, c.dim + 1, c.width));
+  }
 
   for (std::size_t gi = 0; gi < prog_.grids.size(); ++gi) {
     const auto &g = prog_.grids[gi];

@@ -163,7 +163,9 @@ Scalar eval(const Expr &e, const Env &env) {
     {
       std::array<std::int64_t, kMaxRank> cell{};
       for (int d = 0; d < kMaxRank; ++d)
-        cell[d] = e.absolute_in(d) ? e.offset[d] : (env.point ? env.point[d] : 0) + e.offset[d];
+        cell[d] = e.absolute_in(d) || e.axis[d] < 0
+                      ? e.offset[d]
+                      : (env.point ? env.point[e.axis[d]] : 0) + e.offset[d];
       return env.read(e.id, cell);
     }
   case Op::Cast: return convert(e.a->type, e.type, eval(*e.a, env));

@@ -106,11 +106,13 @@ ExprPtr Expr::local(SourceLoc loc, Type t, int id) {
   e->id = id;
   return e;
 }
-ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off, unsigned absolute) {
+ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off, unsigned absolute,
+                        const Axes &axis) {
   auto e = node(Op::GridRead, t, loc);
   e->id = grid;
   e->offset = off;
   e->absolute = absolute;
+  e->axis = axis;
   return e;
 }
 ExprPtr Expr::reduction(SourceLoc loc, int id, bool first) {
@@ -189,6 +191,7 @@ std::string print(const Program &p, const ExprPtr &e) {
     std::string s = g.name + "[";
     for (int d = 0; d < g.rank; ++d)
       s += e->absolute_in(d) ? fmt::format("{}@{}", d ? "," : "", e->offset[d])
+           : e->axis[d] != d ? fmt::format("{}i{}{:+d}", d ? "," : "", e->axis[d], e->offset[d])
                              : fmt::format("{}{:+d}", d ? "," : "", e->offset[d]);
     return s + "]";
   }

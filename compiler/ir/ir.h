@@ -23,6 +23,8 @@ Type join(Type a, Type b);
 
 constexpr int kMaxRank = 4;
 using Offsets = std::array<int, kMaxRank>;
+/// Per dimension of a grid read: the kernel dimension whose index it follows.
+using Axes = std::array<int, kMaxRank>;
 
 enum class Fn { Sqrt, Exp, Log, Sin, Cos, Tan, Abs, Min, Max, Pow, Floor };
 const char *fn_name(Fn f);
@@ -55,6 +57,10 @@ struct Expr {
   bool absolute_in(int d) const { return (absolute >> d) & 1u; }
   /// GridRead: the offset from the point in dimension d (0 in an absolute dimension).
   int relative(int d) const { return absolute_in(d) ? 0 : offset[d]; }
+  /// GridRead: subscript d is the index of kernel dimension axis[d] plus offset[d] (the
+  /// identity for a grid of the kernel's rank; `c[z]`, a rank-1 grid read in a kernel (x, y, z),
+  /// has axis[0] = 2); -1 where it is absolute or beyond the grid's rank.
+  Axes axis{0, 1, 2, 3};
   Fn fn = Fn::Sqrt;      // Call
   ExprPtr a, b, c;       // operands (Select: a ? b : c; unary and one-argument calls: a)
 
@@ -64,7 +70,7 @@ struct Expr {
   static ExprPtr index(SourceLoc loc, int dim);
   static ExprPtr local(SourceLoc loc, Type t, int id);
   static ExprPtr grid_read(SourceLoc loc, Type t, int grid, const Offsets &off,
-                           unsigned absolute = 0);
+                           unsigned absolute = 0, const Axes &axis = {0, 1, 2, 3});
   static ExprPtr reduction(SourceLoc loc, int id, bool first);
   static ExprPtr cast(Type to, ExprPtr a);
   static ExprPtr unary(Op op, SourceLoc loc, ExprPtr a); // Neg (numeric), Not (bool)

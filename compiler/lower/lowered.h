@@ -44,12 +44,15 @@ struct Check {
     MinExtent,    // grid `grid` has at least `width` cells in dimension `dim`
     DomainInside, // the sub-domain of `owner` lies in [0, extent) of grid `grid` in `dim`
     IndexInside,  // `owner` reads grid `grid` at absolute index `width` in `dim`: extent > it
+    SameExtent,   // grid `grid` (of lower rank) has the extent of grid `other` in `dim` and
+                  // `other_dim` respectively
   };
   Kind kind;
   std::string owner; // "kernel 'k'" or "reduction 'r'"
   int grid = -1, other = -1;
   int dim = 0, rank = 0, width = 0;
   const ir::Domain *domain = nullptr; // DomainInside
+  int other_dim = 0;                  // SameExtent
 };
 
 /// How far the kernel calls of one step reach, for schedules that compute several steps at

@@ -78,6 +78,10 @@ std::string print(const ir::Program &p, const Lowered &l) {
     case Check::Kind::MinExtent:
       s += fmt::format("  {}: extent {} dimension {} >= {}\n", c.owner, g, c.dim + 1, c.width);
       break;
+    case Check::Kind::SameExtent:
+      s += fmt::format("  {}: extent {} dimension {} = extent {} dimension {}\n", c.owner, g,
+                       c.dim + 1, p.grids[c.other].name, c.other_dim + 1);
+      break;
     case Check::Kind::IndexInside:
       s += fmt::format("  {}: extent {} dimension {} > {}\n", c.owner, g, c.dim + 1, c.width);
       break;

@@ -134,6 +134,7 @@ public:
     for (std::size_t i = 0; i < ast_.reduces.size(); ++i)
       check_reduction(ast_.reduces[i], prog_.reductions[i]);
     check_run();
+    check_lower_rank_reads();
     check_literals();
     if (diags_.has_errors())
       return std::nullopt;
@@ -571,9 +572,12 @@ private:
                                        e->text, g.rank, e->args.size()));
       return std::nullopt;
     }
+    if (g.rank < rank && !is_target)
+      return lower_rank_access(e, g, sym->index, s);
     if (g.rank != rank) {
       diags_.error(e->loc, fmt::format("grid '{}' has rank {} but {} has rank {}; a kernel or "
-                                       "reduction reads and writes grids of its own rank",
+                                       "reduction writes grids of its own rank and reads grids "
+                                       "of at most its rank",
                                        e->text, g.rank, s.owner, rank));
       return std::nullopt;
     }
@@ -592,30 +596,14 @@ private:
       }
       if (!o && !is_target) {
         // An integer constant: the same cell in this dimension wherever the point is.
-        if (auto c = const_int(e->args[d])) {
-          if (*c < 0 || *c > kFoldLimit) {
-            diags_.error(
-                start_loc(e->args[d]),
-                fmt::format("subscript {} of '{}' is the absolute index {}, outside "
-                            "every grid (absolute indices run from 0 to the extent "
-                            "minus 1)",
-                            d + 1, e->text,
-                            *c > kFoldLimit ? std::string("beyond 1e9") : std::to_string(*c)));
-            ok = false;
-            continue;
-          }
+        if (auto c = absolute_index(e->args[d], d, e->text)) {
+          ok &= *c >= 0;
           absolute |= 1u << d;
-          off[d] = static_cast<int>(*c);
+          off[d] = std::max(*c, 0);
           continue;
         }
       }
-      if (o && (*o > kMaxOffset || *o < -kMaxOffset)) {
-        diags_.error(start_loc(e->args[d]),
-                     fmt::format("offset {} of subscript {} of '{}' is too large (the limit is "
-                                 "{})",
-                                 *o > kFoldLimit || *o < -kFoldLimit ? std::string("beyond 1e9")
-                                                                     : std::to_string(*o),
-                                 d + 1, e->text, kMaxOffset));
+      if (o && !offset_fits(*o, e->args[d], d, e->text)) {
         ok = false;
         continue;
       }
@@ -640,6 +628,91 @@ private:
     if (!ok)
       return std::nullopt;
     return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off, absolute)};
+  }
+
+  // Whether offset o of subscript d (arg) of grid `grid` is within the limit; an error if not.
+  bool offset_fits(std::int64_t o, const ast::ExprPtr &arg, int d, const std::string &grid) {
+    if (o <= kMaxOffset && o >= -kMaxOffset)
+      return true;
+    diags_.error(start_loc(arg),
+                 fmt::format("offset {} of subscript {} of '{}' is too large (the limit is {})",
+                             o > kFoldLimit || o < -kFoldLimit ? std::string("beyond 1e9")
+                                                               : std::to_string(o),
+                             d + 1, grid, kMaxOffset));
+    return false;
+  }
+
+  // An integer constant subscript: an absolute index, or an error if it lies below every grid.
+  std::optional<int> absolute_index(const ast::ExprPtr &arg, int d, const std::string &grid) {
+    auto c = const_int(arg);
+    if (!c)
+      return std::nullopt;
+    if (*c < 0 || *c > kFoldLimit) {
+      diags_.error(start_loc(arg),
+                   fmt::format("subscript {} of '{}' is the absolute index {}, outside every grid "
+                               "(absolute indices run from 0 to the extent minus 1)",
+                               d + 1, grid,
+                               *c > kFoldLimit ? std::string("beyond 1e9") : std::to_string(*c)));
+      return -1;
+    }
+    return static_cast<int>(*c);
+  }
+
+  // A grid of lower rank than the kernel or reduction (a coefficient along some of its
+  // dimensions): each subscript is one of its indices plus or minus a constant, the indices in
+  // their order, or an absolute index. `c[z]` in a kernel (x, y, z) reads c at z wherever x
+  // and y are. (Such a grid is never written by a kernel: check_lower_rank_reads.)
+  std::optional<Typed> lower_rank_access(const ast::ExprPtr &e, const ir::Grid &g, int gi,
+                                         const Scope &s) {
+    ir::Offsets off{};
+    ir::Axes axis{-1, -1, -1, -1};
+    unsigned absolute = 0;
+    int last = -1;
+    bool ok = true;
+    const auto &indices = *s.indices;
+    for (int j = 0; j < g.rank; ++j) {
+      std::optional<std::int64_t> o;
+      int k = 0;
+      for (; k < static_cast<int>(indices.size()) && !o; ++k)
+        o = offset_of(e->args[j], indices[k]);
+      --k;
+      if (!o) {
+        if (auto c = absolute_index(e->args[j], j, e->text)) {
+          ok &= *c >= 0;
+          absolute |= 1u << j;
+          off[j] = std::max(*c, 0);
+          continue;
+        }
+        std::string names;
+        for (const auto &i : indices)
+          names += (names.empty() ? "'" : ", '") + i + "'";
+        diags_.error(start_loc(e->args[j]),
+                     fmt::format("subscript {} of '{}' (a grid of rank {} read in {} of rank {}) "
+                                 "must be one of the indices {} plus or minus an integer "
+                                 "constant, or an integer constant (an absolute index)",
+                                 j + 1, e->text, g.rank, s.owner, indices.size(), names));
+        ok = false;
+        continue;
+      }
+      if (!offset_fits(*o, e->args[j], j, e->text)) {
+        ok = false;
+        continue;
+      }
+      if (k <= last) {
+        diags_.error(start_loc(e->args[j]),
+                     fmt::format("the subscripts of '{}' follow the indices of {} in their order: "
+                                 "'{}' cannot come after '{}'",
+                                 e->text, s.owner, indices[k], indices[last]));
+        ok = false;
+        continue;
+      }
+      last = k;
+      axis[j] = k;
+      off[j] = static_cast<int>(*o);
+    }
+    if (!ok)
+      return std::nullopt;
+    return Typed{ir::Expr::grid_read(e->loc, g.type, gi, off, absolute, axis)};
   }
 
   // A value of type `want` from `t`, or an error: only conversions that cannot lose integer
@@ -1093,6 +1166,7 @@ private:
     ir::Offsets off;
     SourceLoc loc;
     unsigned absolute = 0; // as ir::Expr::absolute
+    ir::Axes axis{0, 1, 2, 3};
   };
 
   // A for loop runs at most this many times, and a kernel's loops unroll to at most
@@ -1172,7 +1246,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
         });
         ExprPtr v = convert_to(*value, g.type, start_loc(st.value), fmt::format("grid '{}'", g.name));
         if (!v)
@@ -1203,7 +1277,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
         });
         // A let or var keeps the type of its value (a weak literal becomes a double). Inside an
         // unrolled loop each iteration declares its own (the generated code's names differ).
@@ -1256,7 +1330,7 @@ private:
           break;
         ir::walk(v, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
         });
         ir::Stmt s{ir::Stmt::Kind::Let, st.loc, -1, it->id, v, {}, {}};
         s.reassign = true;
@@ -1309,7 +1383,7 @@ private:
           s.value = cond->e;
           ir::walk(cond->e, [&](const ir::Expr &x) {
             if (x.op == Op::GridRead)
-              reads.push_back({x.id, x.offset, x.loc, x.absolute});
+              reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
           });
         }
         check_body(st.then_body, scope, ik, s.then_body, written, reads);
@@ -1342,18 +1416,33 @@ private:
     for (int g : touched)
       check_shape(g, prog_.grids[g].loc);
     for (const auto &r : reads) {
-      check_shape(r.grid, r.loc);
+      const int grank = prog_.grids[r.grid].rank;
+      const bool lower = grank < static_cast<int>(indices.size());
+      if (!lower)
+        check_shape(r.grid, r.loc);
       const auto s = default_shape(prog_.grids[r.grid]);
-      for (std::size_t d = 0; d < indices.size() && !s.empty(); ++d) {
+      for (std::size_t d = 0; d < static_cast<std::size_t>(grank) && !s.empty(); ++d) {
+        // Dimension d of the grid follows index `axis` of the owner (the same d unless lower).
+        const int axis = r.axis[d];
+        const std::string name = axis >= 0 ? fmt::format(" ('{}')", indices[axis]) : "";
         if ((r.absolute >> d) & 1u) {
           if ((r.off[d] < 0 || r.off[d] >= s[d]) && !reported.count(r.grid)) {
             reported.insert(r.grid);
-            diags_.error(r.loc, fmt::format("{} reads '{}' at index {} of dimension {} ('{}'), "
+            diags_.error(r.loc, fmt::format("{} reads '{}' at index {} of dimension {}{}, "
                                             "outside the grid, whose extent there is {} "
                                             "(absolute indices run from 0 to {})",
-                                            owner, prog_.grids[r.grid].name, r.off[d], d + 1,
-                                            indices[d], s[d], s[d] - 1));
+                                            owner, prog_.grids[r.grid].name, r.off[d], d + 1, name,
+                                            s[d], s[d] - 1));
           }
+          continue;
+        }
+        if (lower && !domain.empty() && s[d] != domain[axis] && !reported.count(r.grid)) {
+          reported.insert(r.grid);
+          diags_.error(r.loc, fmt::format("grid '{}' has extent {} in dimension {}, which follows "
+                                          "index '{}' of {}, but the grid it runs over, '{}', "
+                                          "has extent {} there",
+                                          prog_.grids[r.grid].name, s[d], d + 1, indices[axis],
+                                          owner, prog_.grids[domain_grid].name, domain[axis]));
           continue;
         }
         const int width = 2 * std::abs(r.off[d]) + 1;
@@ -1363,7 +1452,7 @@ private:
                                           "{} in dimension {} ('{}'), a width of {}, but the "
                                           "grid's extent there is {}",
                                           owner, prog_.grids[r.grid].name, r.off[d], d + 1,
-                                          indices[d], width, s[d]));
+                                          indices[axis], width, s[d]));
         }
       }
     }
@@ -1492,7 +1581,7 @@ private:
     std::vector<Read> reads;
     ir::walk(ir.value, [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)
-        reads.push_back({x.id, x.offset, x.loc, x.absolute});
+        reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
     });
     if (reads.empty()) {
       diags_.error(r.loc, fmt::format("reduction '{}' reads no grid, so it has no domain to run "
@@ -1626,6 +1715,39 @@ private:
 
   // Halo = the widest read offset per dimension, joined over grids that swap (their storage
   // is exchanged, so they must share one layout).
+  // A grid read by a kernel or reduction of higher rank is a coefficient: no kernel writes it and
+  // the run block does not swap it, so every plan may read it anywhere at any step (a plane of
+  // it is read by every cell above it).
+  void check_lower_rank_reads() {
+    std::map<int, std::string> changed; // grid -> what changes it
+    for (const auto &k : prog_.kernels)
+      for (int g : ir::grids_written(k.body))
+        changed.emplace(g, fmt::format("kernel '{}' writes it", k.name));
+    for (const auto &r : prog_.run)
+      if (r.kind == ir::RunStmt::Kind::Swap) {
+        changed.emplace(r.a, "the run block swaps it");
+        changed.emplace(r.b, "the run block swaps it");
+      }
+    std::set<int> reported;
+    auto visit = [&](const std::string &owner, int rank) {
+      return [&, owner, rank](const ir::Expr &x) {
+        if (x.op != Op::GridRead || prog_.grids[x.id].rank >= rank)
+          return;
+        auto it = changed.find(x.id);
+        if (it != changed.end() && reported.insert(x.id).second)
+          diags_.error(x.loc, fmt::format("{} of rank {} reads grid '{}' of rank {}, which only a "
+                                          "coefficient can be: no kernel writes it and no swap "
+                                          "moves it, but {}",
+                                          owner, rank, prog_.grids[x.id].name,
+                                          prog_.grids[x.id].rank, it->second));
+      };
+    };
+    for (const auto &k : prog_.kernels)
+      ir::walk(k.body, visit(fmt::format("kernel '{}'", k.name), k.rank));
+    for (const auto &r : prog_.reductions)
+      ir::walk(r.value, visit(fmt::format("reduction '{}'", r.name), r.rank));
+  }
+
   void compute_halos() {
     auto widen = [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)
