@@ -51,12 +51,12 @@ std::string BodyEmitter::store(const ir::Grid &g, const std::string &x,
 std::string BodyEmitter::row_read(const ir::Expr &e) const {
   const ir::Grid &grid = prog_.grids[e.id];
   const std::string &g = grid.name;
-  if (grid.rank < static_cast<int>(indices_.size())) {
+  if (indexed_whole(e)) {
     // A grid of lower rank: its row pointer is its origin, and each subscript the index of the
     // kernel's dimension it follows plus the offset, or the absolute index.
     std::string s;
     for (int d = 0; d < grid.rank; ++d) {
-      std::string sub = e.absolute_in(d) ? std::to_string(e.offset[d]) : indices_[e.axis[d]];
+      std::string sub = e.absolute_in(d) ? std::to_string(e.offset[d]) : axis_index(e.axis[d]);
       if (!e.absolute_in(d) && e.offset[d] != 0)
         sub = fmt::format("{} {} {}", sub, e.offset[d] > 0 ? '+' : '-', std::abs(e.offset[d]));
       s += d == 0 ? sub : fmt::format(" + ({}) * {}__s{}", sub, g, d);
@@ -81,9 +81,13 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
   return fmt::format("{}__r[{}]", g, s);
 }
 
-std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx) {
+bool BodyEmitter::indexed_whole(const ir::Expr &e) const {
+  return prog_.grids[e.id].rank < static_cast<int>(indices_.size());
+}
+
+std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx, bool whole) {
   std::string off = grid.name + "__o";
-  if (grid.rank < static_cast<int>(idx.size()))
+  if (whole || grid.rank < static_cast<int>(idx.size()))
     return off;
   for (int d = 1; d < grid.rank; ++d)
     off += fmt::format(" + {} * {}__s{}", idx[d], grid.name, d);
@@ -119,6 +123,14 @@ std::string SetupEmitter::int_cast(const std::string &a) const {
 
 std::string RowBodyEmitter::index(const ir::Expr &e) const {
   return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
+}
+
+bool RowBodyEmitter::indexed_whole(const ir::Expr &e) const {
+  return BodyEmitter::indexed_whole(e) || replicated_.count(e.id) > 0;
+}
+
+std::string RowBodyEmitter::axis_index(int d) const {
+  return global_ ? fmt::format("({} + off{}__)", indices_[d], d) : indices_[d];
 }
 
 std::string RowBodyEmitter::int_divmod(const char *op, const std::string &a,

@@ -40,6 +40,11 @@ protected:
   std::string row_read(const ir::Expr &e) const;
   /// The x coordinate of a read: the x index plus the read's offset in dimension 0.
   std::string x_index(const ir::Expr &e) const;
+  /// Whether read `e` indexes its grid whole from the origin (a grid of lower rank), each
+  /// subscript being axis_index() of the kernel dimension it follows plus the offset.
+  virtual bool indexed_whole(const ir::Expr &e) const;
+  /// The index of kernel dimension d in such a subscript.
+  virtual std::string axis_index(int d) const { return indices_[d]; }
 
   const std::vector<std::string> &indices_;
   const std::vector<ir::Local> *locals_;
@@ -70,10 +75,15 @@ class RowBodyEmitter : public BodyEmitter {
 public:
   RowBodyEmitter(const ir::Program &p, const std::vector<std::string> &indices,
                  const std::vector<ir::Local> *locals, bool global = false)
-      : BodyEmitter(p, indices, locals), global_(global) {}
+      : BodyEmitter(p, indices, locals), global_(global),
+        replicated_(global ? ir::lower_rank_grids(p) : std::set<int>()) {}
 
 protected:
   std::string index(const ir::Expr &e) const override;
+  /// `global`: a grid every rank holds whole (ir::lower_rank_grids) is indexed whole at global
+  /// indices, whatever its rank.
+  bool indexed_whole(const ir::Expr &e) const override;
+  std::string axis_index(int d) const override;
   std::string grid_read(const ir::Expr &e) const override { return row_read(e); }
   std::string int_divmod(const char *op, const std::string &a,
                          const std::string &b) const override;
@@ -81,6 +91,7 @@ protected:
 
 private:
   bool global_;
+  std::set<int> replicated_;
 };
 
 /// A setup expression (params in prm__, indices x0__..x3__) in code that cannot throw: an init
@@ -97,8 +108,9 @@ protected:
 
 /// Where a grid's row pointer G__r points in a sweep over indices `idx`: the cell (0, y, z, w)
 /// of the current row (G__o plus the indices times the strides G__sD); for a grid of lower
-/// rank than the sweep, its origin (its reads index it whole, BodyEmitter::row_read).
-std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx);
+/// rank than the sweep, or one indexed whole (`whole`: BodyEmitter::indexed_whole), its origin.
+std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx,
+                       bool whole = false);
 
 /// An expression outside kernels (SetupEmitter), e.g. a domain bound.
 std::string setup_expr(const ir::Program &p, const ir::ExprPtr &e);

@@ -103,12 +103,14 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
       global[d] = fmt::format("({} + off{}__)", idx[d], d);
     xloop = x_loop(sw.domain, global, rank, "off0__", sw.region);
   }
+  // On MPI, grids every rank holds whole are read at global indices (RowBodyEmitter).
+  const std::set<int> whole = sw.mpi ? ir::lower_rank_grids(p) : std::set<int>();
   auto row_pointers = [&]() {
     std::string r;
     for (int g : used) {
       const auto &grid = p.grids[g];
       r += fmt::format("{}{} *__restrict {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                       ir::elem_name(grid), grid.name, row_origin(grid, idx));
+                       ir::elem_name(grid), grid.name, row_origin(grid, idx, whole.count(g) > 0));
     }
     return r;
   };
@@ -191,7 +193,7 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
   if (divmod)
     s += fmt::format("  if (err__)\n    stencilc::kernel_error({}, err__);\n",
                      cxx_string(fmt::format("reduction '{}'", r.name)));
-  if (mpi) {
+  if (mpi && !ir::lower_rank_grids(p).count(r.domain_grid)) {
     // This rank's part, combined over ranks (min, max and integers exactly; floating sums and
     // products in rank order, the square root of norm2 after: stencilc/mpi/comm.h).
     static const char *const combine[] = {"cart__->sum(acc__)", "cart__->min(acc__)",
@@ -199,6 +201,7 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
                                           "cart__->product(acc__)"};
     return s + fmt::format("  return {};\n}}\n", as_value(r, combine[op]));
   }
+  // (On MPI, a reduction over a grid every rank holds whole is whole on each: nothing to combine.)
   s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n"
                                    : fmt::format("  return {};\n", as_value(r, "acc__"));
   return s + "}\n";

@@ -69,8 +69,12 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   mus::data grids{mus::data::type::list};
   std::string names, list;
   int gi = 0, max_rank = 1;
+  const std::set<int> replicated = ir::lower_rank_grids(p);
   for (const auto &g : p.grids) {
+    // Read by kernels of higher rank: every rank of the MPI targets holds it whole.
+    const bool whole = replicated.count(gi) > 0;
     mus::data x;
+    x.set("replicated", whole ? mus::data::type::bool_true : mus::data::type::bool_false);
     x.set("name", g.name);
     x.set("elem", std::string(ir::elem_name(g)));
     x.set("rank", std::to_string(g.rank));
@@ -102,7 +106,7 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   d.set("grid_list", list);
   d.set("grid_count", std::to_string(p.grids.size()));
   d.set("max_rank", std::to_string(max_rank));
-  if (const unsigned whole = ir::absolute_dims(p))
+  if (const unsigned whole = ir::unsplit_dims(p))
     d.set("whole_dims", fmt::format(", {}u", whole));
 
   mus::data kernels{mus::data::type::list};

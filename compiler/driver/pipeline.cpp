@@ -1,9 +1,6 @@
 #include "driver/pipeline.h"
 
 #include <cstdio>
-#include <set>
-
-#include <fmt/format.h>
 
 #include "frontend/parse.h"
 #include "frontend/physis.h"
@@ -13,29 +10,6 @@
 #include "target/target.h"
 
 namespace stc {
-
-namespace {
-
-// Not yet on the distributed targets: a grid of lower rank would need its own decomposition,
-// following the process grid along the dimensions it has and replicated along the others.
-void refuse_lower_rank_reads(const ir::Program &p, DiagEngine &diags) {
-  std::set<int> reported;
-  auto visit = [&](const std::string &owner, int rank) {
-    return [&, owner, rank](const ir::Expr &e) {
-      if (e.op == ir::Op::GridRead && p.grids[e.id].rank < rank && reported.insert(e.id).second)
-        diags.error(e.loc, fmt::format("{} reads grid '{}' of rank {}: grids of lower rank in a "
-                                       "kernel are not supported on the MPI targets yet (the "
-                                       "interpreter, openmp, cuda and hip have them)",
-                                       owner, p.grids[e.id].name, p.grids[e.id].rank));
-    };
-  };
-  for (const auto &k : p.kernels)
-    ir::walk(k.body, visit(fmt::format("kernel '{}'", k.name), k.rank));
-  for (const auto &r : p.reductions)
-    ir::walk(r.value, visit(fmt::format("reduction '{}'", r.name), r.rank));
-}
-
-} // namespace
 
 std::optional<Compiled> compile(const std::string &path, const PipelineOptions &opts) {
   auto log = [&](const char *step) {
@@ -75,8 +49,6 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
   }
   log("check");
   auto prog = check(*ast, diags, reserved_by_targets());
-  if (prog && opts.distributed)
-    refuse_lower_rank_reads(*prog, diags);
   flush();
   if (!prog || diags.has_errors())
     return std::nullopt;

@@ -355,6 +355,25 @@ unsigned absolute_dims(const Program &p) {
   return dims;
 }
 
+unsigned unsplit_dims(const Program &p) {
+  int max_rank = 1;
+  for (const auto &g : p.grids)
+    max_rank = std::max(max_rank, g.rank);
+  unsigned dims = absolute_dims(p);
+  const std::set<int> whole = lower_rank_grids(p);
+  for (std::size_t i = 0; i < p.grids.size(); ++i)
+    if (!whole.count(static_cast<int>(i)))
+      for (int d = p.grids[i].rank; d < max_rank; ++d)
+        dims |= 1u << d;
+  return dims;
+}
+
+std::set<int> lower_rank_grids(const Program &p) {
+  std::set<int> g;
+  for_each_lower_rank_read(p, [&](const Expr &e, const std::string &, int) { g.insert(e.id); });
+  return g;
+}
+
 std::set<int> grids_written(const std::vector<Stmt> &body) {
   std::set<int> g;
   for_each_stmt(body, [&](const Stmt &s) {

@@ -253,6 +253,27 @@ std::set<int> grids_written(const std::vector<Stmt> &body);
 /// Bit d set: some kernel or reduction reads a grid at an absolute index in dimension d (such a
 /// dimension is never split among MPI ranks: every rank holds the cells it reads).
 unsigned absolute_dims(const Program &p);
+/// The dimensions the MPI targets never split (bit d): absolute_dims, and the dimensions that a
+/// grid of lower rank which is distributed (not in lower_rank_grids) does not have, since its
+/// blocks follow the process grid's first dimensions only.
+unsigned unsplit_dims(const Program &p);
+/// Calls f(read, owner, rank) for every read of a grid of lower rank than the kernel or
+/// reduction it is in (owner: "kernel 'K'" or "reduction 'R'"; rank: the kernel's).
+template <typename F> void for_each_lower_rank_read(const Program &p, F &&f) {
+  auto each = [&](const std::string &owner, int rank) {
+    return [&, rank](const Expr &e) {
+      if (e.op == Op::GridRead && p.grids[e.id].rank < rank)
+        f(e, owner, rank);
+    };
+  };
+  for (const auto &k : p.kernels)
+    walk(k.body, each("kernel '" + k.name + "'", k.rank));
+  for (const auto &r : p.reductions)
+    walk(r.value, each("reduction '" + r.name + "'", r.rank));
+}
+/// The grids some kernel or reduction of higher rank reads: coefficients (sema), which every
+/// rank of the MPI targets holds whole and reads at global indices.
+std::set<int> lower_rank_grids(const Program &p);
 
 /// Readable dump of the program (for --print-ir and tests).
 std::string print(const Program &p);

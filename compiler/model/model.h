@@ -75,8 +75,8 @@ struct Cost {
                                  // step_reach): a tile's ghost zone per step
   int halo_per_step = 1;         // how far one step reaches in any dimension (step_reach):
                                  // the ghost depth per step of an MPI halo
-  unsigned whole_dims = 0;       // bit d: dimension d read at an absolute index, never split
-                                 // among ranks (ir::absolute_dims)
+  unsigned whole_dims = 0;       // bit d: dimension d never split among ranks (read at an
+                                 // absolute index, or missing from a grid: ir::unsplit_dims)
   int stages = 1;                // kernel calls per step
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;

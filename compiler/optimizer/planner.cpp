@@ -22,7 +22,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   const lower::Schedule sched = lower::step_schedule(p, a);
   const std::set<int> &state = sched.state;
   c.halo_per_step = 1;
-  c.whole_dims = ir::absolute_dims(p);
+  c.whole_dims = ir::unsplit_dims(p);
   for (int d = 0; d < ir::kMaxRank; ++d)
     c.halo_per_step = std::max(c.halo_per_step, sched.step_reach[d]);
   // The rows and planes a temporal tile adds per step: the schedule's reach beyond x (x-rows
@@ -95,10 +95,13 @@ std::vector<model::Prediction> plan_candidates(const ir::Program &p, const Targe
     for (int d = 0; d < std::min(cost.rank, ir::kMaxRank); ++d)
       splittable |= !((cost.whole_dims >> d) & 1u);
     if (!splittable)
-      throw stencilc::Error(fmt::format("{} reads every dimension of its grids at absolute "
-                                        "indices, so no dimension can be split over {} ranks: "
-                                        "run it on 1",
-                                        p.name, ranks));
+      throw stencilc::Error(fmt::format(
+          "{} {}, so no dimension can be split over {} ranks: run it on 1", p.name,
+          cost.whole_dims == ir::absolute_dims(p)
+              ? "reads every dimension of its grids at absolute indices"
+              : "has its dimensions read at absolute indices or missing from a grid of lower "
+                "rank that is distributed",
+          ranks));
   }
   if (cands.empty())
     throw stencilc::Error("the model found no plan that fits this machine");

@@ -1713,8 +1713,6 @@ private:
     visit(prog_.until);
   }
 
-  // Halo = the widest read offset per dimension, joined over grids that swap (their storage
-  // is exchanged, so they must share one layout).
   // A grid read by a kernel or reduction of higher rank is a coefficient: no kernel writes it and
   // the run block does not swap it, so every plan may read it anywhere at any step (a plane of
   // it is read by every cell above it).
@@ -1729,25 +1727,19 @@ private:
         changed.emplace(r.b, "the run block swaps it");
       }
     std::set<int> reported;
-    auto visit = [&](const std::string &owner, int rank) {
-      return [&, owner, rank](const ir::Expr &x) {
-        if (x.op != Op::GridRead || prog_.grids[x.id].rank >= rank)
-          return;
-        auto it = changed.find(x.id);
-        if (it != changed.end() && reported.insert(x.id).second)
-          diags_.error(x.loc, fmt::format("{} of rank {} reads grid '{}' of rank {}, which only a "
-                                          "coefficient can be: no kernel writes it and no swap "
-                                          "moves it, but {}",
-                                          owner, rank, prog_.grids[x.id].name,
-                                          prog_.grids[x.id].rank, it->second));
-      };
-    };
-    for (const auto &k : prog_.kernels)
-      ir::walk(k.body, visit(fmt::format("kernel '{}'", k.name), k.rank));
-    for (const auto &r : prog_.reductions)
-      ir::walk(r.value, visit(fmt::format("reduction '{}'", r.name), r.rank));
+    ir::for_each_lower_rank_read(prog_, [&](const ir::Expr &x, const std::string &owner, int rank) {
+      auto it = changed.find(x.id);
+      if (it != changed.end() && reported.insert(x.id).second)
+        diags_.error(x.loc, fmt::format("{} of rank {} reads grid '{}' of rank {}, which only a "
+                                        "coefficient can be: no kernel writes it and no swap "
+                                        "moves it, but {}",
+                                        owner, rank, prog_.grids[x.id].name, prog_.grids[x.id].rank,
+                                        it->second));
+    });
   }
 
+  // Halo = the widest read offset per dimension, joined over grids that swap (their storage
+  // is exchanged, so they must share one layout).
   void compute_halos() {
     auto widen = [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)

@@ -9,6 +9,9 @@
 #   procs  the process grid: --procs, else the compiled-in plan's if it makes as many processes
 #          as the job, else MPI_Dims_create's with the most processes on the slowest dimension
 #          (and the --json summary counts ranks and halo messages)
+#   replicated  grids every rank holds whole (coefficients of lower rank read by 3D kernels,
+#          gpu/lower_rank3d.stn): loaded (.npy and .h5) on every rank, saved once (the same bytes
+#          on 1 and 4 ranks and in the interpreter), restored from a checkpoint on every rank
 #   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
 # Usage: mpi.sh STENCILC SAMPLES_DIR CASE
 set -euo pipefail
@@ -140,6 +143,38 @@ procs)
   got=$(many messages -np 2 "$tmp/himeno" --plan scheme=temporal,k=4)
   [ "$got" = 16 ] || fail "himeno temporal k=4, 1x1x2, 12 steps: $got messages, expected 16"
   echo "process grids as chosen; halo messages counted, k-fold fewer under the temporal plan"
+  ;;
+replicated)
+  spec=$(dirname "$0")/gpu/lower_rank3d.stn
+  "$stencilc" build "$spec" --target mpi-openmp -o "$tmp/lr" >/dev/null
+  # Coefficients unlike the inits: random values of grids of kz's and sxy's shapes.
+  printf 'stencil k;\ngrid double kz[16];\ngrid double sxy[20, 18];\nrun 0 { }\n' >"$tmp/k.stn"
+  "$stencilc" run "$tmp/k.stn" --init-random 9 --save "kz=$tmp/kz.npy" --save "sxy=$tmp/sxy.h5" \
+    >/dev/null
+  args=(--init-random 4 --load "kz=$tmp/kz.npy" --load "sxy=$tmp/sxy.h5")
+  mkdir "$tmp/interp" "$tmp/1" "$tmp/4" "$tmp/4y"
+  save() { echo --save "u=$1/u.npy" --save "kz=$1/kz.npy" --save "sxy=$1/sxy.h5" --save "cx=$1/cx.npy"; }
+  # shellcheck disable=SC2046
+  "$stencilc" run "$spec" "${args[@]}" --steps 6 $(save "$tmp/interp") >"$tmp/interp.txt"
+  # shellcheck disable=SC2046
+  for run in 1 4 4y; do
+    procs=()
+    [ "$run" = 4y ] && procs=(--procs 1x4x1)
+    "${mpirun[@]}" -np "${run%y}" "$tmp/lr" "${args[@]}" "${procs[@]}" --steps 6 \
+      $(save "$tmp/$run") >"$tmp/$run.txt"
+    for f in u.npy kz.npy sxy.h5 sxy.xmf cx.npy; do
+      cmp "$tmp/interp/$f" "$tmp/$run/$f" || fail "$f differs between the interpreter and $run ranks"
+    done
+  done
+  cmp "$tmp/kz.npy" "$tmp/4/kz.npy" || fail "kz loaded then saved on 4 ranks changed"
+  # A checkpoint at step 3 on 4 ranks, restarted on 4 without the loads: the coefficients come
+  # from the checkpoint on every rank, and the run ends as the uninterrupted one.
+  "${mpirun[@]}" -np 4 "$tmp/lr" "${args[@]}" --steps 3 --checkpoint "$tmp/c.ckpt" >/dev/null
+  "${mpirun[@]}" -np 4 "$tmp/lr" --init-random 4 --steps 6 --restart "$tmp/c.ckpt" \
+    --save "u=$tmp/r.npy" --save "kz=$tmp/rkz.npy" >/dev/null
+  cmp "$tmp/interp/u.npy" "$tmp/r.npy" || fail "the restarted run on 4 ranks differs"
+  cmp "$tmp/kz.npy" "$tmp/rkz.npy" || fail "kz restored on 4 ranks differs"
+  echo "grids held whole by every rank: loaded, saved and restored as on 1 rank"
   ;;
 kill)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null

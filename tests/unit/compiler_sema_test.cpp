@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -1497,3 +1498,24 @@ TEST(CompilerResolveParams, DivisionByZeroAfterOverrideIsAnError) {
 }
 
 } // namespace
+
+// Coefficients of lower rank are held whole by every MPI rank; a distributed grid of lower rank
+// keeps the dimensions it does not have whole, as absolute reads keep theirs.
+TEST(CompilerLowerRank, ReplicatedGridsAndUnsplitDimensions) {
+  auto c = check_text("stencil t;\nparam int N = 8;\ngrid double u[N, N, N], v[N, N, N];\n"
+                      "grid double kz[N], a[N], b[N];\n"
+                      "kernel k(x, y, z) { v[x, y, z] = u[x, y, z] * kz[z]; }\n"
+                      "kernel k1(x) { b[x] = a[x] + kz[x]; }\n"
+                      "run steps { k; swap u, v; k1; swap a, b; }\n");
+  ASSERT_TRUE(c.prog) << c.render();
+  EXPECT_EQ(ir::lower_rank_grids(*c.prog), (std::set<int>{2}));
+  EXPECT_EQ(ir::unsplit_dims(*c.prog), 0b110u); // a and b are split along x only
+
+  auto whole = check_text("stencil t;\nparam int N = 8;\ngrid double u[N, N, N], v[N, N, N];\n"
+                          "grid double kz[N], s[N, N];\n"
+                          "kernel k(x, y, z) { v[x, y, z] = u[x, y, 0] * kz[z] + s[x, y]; }\n"
+                          "run steps { k; swap u, v; }\n");
+  ASSERT_TRUE(whole.prog) << whole.render();
+  EXPECT_EQ(ir::lower_rank_grids(*whole.prog), (std::set<int>{2, 3}));
+  EXPECT_EQ(ir::unsplit_dims(*whole.prog), 0b100u); // only the absolute z
+}

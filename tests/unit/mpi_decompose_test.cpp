@@ -65,8 +65,9 @@ TEST(MpiDecompose, DimensionsReadAtAbsoluteIndicesStayWhole) {
     sm::order_procs(4, 3, {1, 2, 2}, {}, 0b100u);
     FAIL();
   } catch (const stencilc::Error &e) {
-    EXPECT_STREQ(e.what(), "--procs 1x2x2 splits dimension 3, which the program reads at an "
-                           "absolute index (every rank needs all of it): give 1 there");
+    EXPECT_STREQ(e.what(), "--procs 1x2x2 splits dimension 3, which the program keeps whole (it "
+                           "reads it at an absolute index, or one of its grids of lower rank does "
+                           "not have it): give 1 there");
   }
   // Every dimension whole: one process only.
   EXPECT_EQ(sm::order_procs(1, 2, {}, {}, 0b11u), (std::vector<int>{1, 1}));

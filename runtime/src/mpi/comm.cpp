@@ -254,9 +254,23 @@ Part Cart::part(const std::string &name, int rank, const Extents &global, const 
   return p;
 }
 
+Part Cart::replicated_part(int rank, const Extents &global) const {
+  Part p;
+  p.rank = rank;
+  p.global = global;
+  p.replicated = true;
+  for (int d = 0; d < kMaxRank; ++d) {
+    p.neighbour[d] = {MPI_PROC_NULL, MPI_PROC_NULL};
+    p.physical[d] = {true, true};
+  }
+  for (int d = 0; d < rank; ++d)
+    p.count[d] = global[d];
+  return p;
+}
+
 Block Cart::block_of(const Part &p, int other, int d) const {
   const int nd = static_cast<int>(procs_.size());
-  if (d >= nd)
+  if (d >= nd || p.replicated)
     return {0, p.global[d]};
   std::vector<int> c(static_cast<std::size_t>(nd));
   MPI_Cart_coords(comm_, other, nd, c.data());
@@ -474,7 +488,13 @@ void overlapped_sweep(Exchanges &ex, int rank, const Extents &n,
 template <typename T>
 void Cart::gather(const Grid<T> &local, const Part &p, Grid<T> *global) const {
   std::vector<T> buf;
+  if (p.replicated && rank_ != 0)
+    return; // rank 0 holds it all
   pack(local, interior(local), buf);
+  if (p.replicated) {
+    unpack(*global, interior(*global), buf);
+    return;
+  }
   if (rank_ != 0) {
     check(MPI_Send(buf.data(), bytes<T>(buf.size()), MPI_BYTE, 0, 7, comm_), "MPI_Send");
     return;
@@ -493,6 +513,15 @@ void Cart::gather(const Grid<T> &local, const Part &p, Grid<T> *global) const {
 template <typename T>
 void Cart::scatter(const Grid<T> *global, Grid<T> &local, const Part &p) const {
   std::vector<T> buf;
+  if (p.replicated) { // rank 0's whole grid to every rank
+    if (rank_ == 0)
+      pack(*global, interior(*global), buf);
+    else
+      buf.resize(static_cast<std::size_t>(interior(local).cells()));
+    check(MPI_Bcast(buf.data(), bytes<T>(buf.size()), MPI_BYTE, 0, comm_), "MPI_Bcast");
+    unpack(local, interior(local), buf);
+    return;
+  }
   if (rank_ != 0) {
     buf.resize(static_cast<std::size_t>(interior(local).cells()));
     check(MPI_Recv(buf.data(), bytes<T>(buf.size()), MPI_BYTE, 0, 8, comm_, MPI_STATUS_IGNORE),

@@ -64,8 +64,8 @@ std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &give
     for (int d = 0; d < ndims; ++d)
       if (((whole >> d) & 1u) && given[static_cast<std::size_t>(d)] != 1)
         throw Error("--procs " + procs_text(given) + " splits dimension " + std::to_string(d + 1) +
-                    ", which the program reads at an absolute index (every rank needs all of "
-                    "it): give 1 there");
+                    ", which the program keeps whole (it reads it at an absolute index, or one of "
+                    "its grids of lower rank does not have it): give 1 there");
     return given;
   }
   std::vector<int> v = balanced;
@@ -81,8 +81,8 @@ std::vector<int> order_procs(int nranks, int ndims, const std::vector<int> &give
   for (int x : out)
     product *= x;
   if (product != nranks)
-    throw Error("the program reads every dimension of its grids at absolute indices, so no "
-                "dimension can be split over " +
+    throw Error("the program keeps every dimension whole (each is read at an absolute index or "
+                "missing from one of its grids of lower rank), so none can be split over " +
                 std::to_string(nranks) + " processes: run it on 1");
   return out;
 }

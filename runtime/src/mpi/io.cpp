@@ -190,7 +190,9 @@ void npy_save(const Cart &c, const Grid<T> &local, const Part &p, const std::str
       io(MPI_File_set_view(f, static_cast<MPI_Offset>(header.size()), element_type<T>(), *t.file,
                            "native", MPI_INFO_NULL),
          path, "cannot write");
-      io(MPI_File_write_all(f, local.origin() - t.base_offset, 1, *t.memory, MPI_STATUS_IGNORE),
+      // A grid every rank holds whole: rank 0's copy is written.
+      const int n = p.replicated && !c.root() ? 0 : 1;
+      io(MPI_File_write_all(f, local.origin() - t.base_offset, n, *t.memory, MPI_STATUS_IGNORE),
          path, "cannot write");
     });
     collectively(c, [&] { f.close(path); });
@@ -337,6 +339,9 @@ private:
         fail("create");
       const Storage s = storage_of(g);
       const Hid block = block_in_file(fspace, p, path_);
+      // A grid every rank holds whole: rank 0's copy is written, the others select nothing.
+      if (p.replicated && !c_.root() && (H5Sselect_none(s.space) < 0 || H5Sselect_none(block) < 0))
+        fail("write");
       const Hid dxpl = collective_transfer(path_);
       if (H5Dwrite(dset, memory_type<T>(), s.space, block, dxpl, g.origin() - s.base_offset) < 0)
         fail("write");

@@ -90,6 +90,10 @@ struct Part {
   /// Face (d, side) is filled here from its condition (the physical boundary, or a periodic
   /// face of a dimension that is not split).
   std::array<std::array<bool, 2>, kMaxRank> physical{};
+  /// Every rank holds the whole grid (Cart::replicated_part): a coefficient that kernels of
+  /// higher rank read at global indices. Gathers take rank 0's copy, scatters broadcast, and
+  /// saves write rank 0's.
+  bool replicated = false;
 };
 
 /// The process grid: a Cartesian communicator over the program's dimensions (periodic in all
@@ -118,6 +122,9 @@ public:
   /// CollectiveError if the grid cannot be split (split_error), on every rank alike.
   Part part(const std::string &name, int rank, const Extents &global, const Halos &halo,
             const std::array<bool, kMaxRank> &periodic) const;
+  /// The whole grid on every rank (Part::replicated): offsets 0, every face filled from its
+  /// condition, no neighbours. No split to check, so nothing to throw.
+  Part replicated_part(int rank, const Extents &global) const;
   /// The offsets and counts of the same grid on another rank.
   Block block_of(const Part &p, int other_rank, int d) const;
 
