@@ -56,7 +56,7 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
     // kernel's dimension it follows plus the offset, or the absolute index.
     std::string s;
     for (int d = 0; d < grid.rank; ++d) {
-      std::string sub = e.absolute_in(d) ? std::to_string(e.offset[d]) : axis_index(e.axis[d]);
+      std::string sub = e.absolute_in(d) ? absolute_index(e, d) : axis_index(e.axis[d]);
       if (!e.absolute_in(d) && e.offset[d] != 0)
         sub = fmt::format("{} {} {}", sub, e.offset[d] > 0 ? '+' : '-', std::abs(e.offset[d]));
       s += d == 0 ? sub : fmt::format(" + ({}) * {}__s{}", sub, g, d);
@@ -69,7 +69,8 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
     if (e.absolute_in(static_cast<int>(d))) {
       // From the row's index to the absolute one. A dimension read at an absolute index is
       // never split among ranks, so the local index is the global one there.
-      s += fmt::format(" + ({} - {}) * {}", e.offset[d], indices_[d], stride);
+      s += fmt::format(" + ({} - {}) * {}", absolute_index(e, static_cast<int>(d)), indices_[d],
+                       stride);
       continue;
     }
     const int o = e.offset[d];
@@ -79,6 +80,10 @@ std::string BodyEmitter::row_read(const ir::Expr &e) const {
     s += std::abs(o) == 1 ? stride : fmt::format("{} * {}", std::abs(o), stride);
   }
   return fmt::format("{}__r[{}]", g, s);
+}
+
+std::string BodyEmitter::absolute_index(const ir::Expr &e, int d) const {
+  return e.at[d] ? "(" + expr(e.at[d]) + ")" : std::to_string(e.offset[d]);
 }
 
 bool BodyEmitter::indexed_whole(const ir::Expr &e) const {
@@ -96,7 +101,7 @@ std::string row_origin(const ir::Grid &grid, const std::vector<std::string> &idx
 
 std::string BodyEmitter::x_index(const ir::Expr &e) const {
   if (e.absolute_in(0))
-    return std::to_string(e.offset[0]);
+    return absolute_index(e, 0);
   std::string s = indices_[0];
   if (e.offset[0] > 0)
     s += fmt::format(" + {}", e.offset[0]);
@@ -292,6 +297,16 @@ std::string size_checks(const ir::Program &p, const std::vector<lower::Check> &c
       break;
     }
     case lower::Check::Kind::IndexInside:
+      if (c.index) { // given by params: known now
+        s += fmt::format(
+            "  {{\n    const std::int64_t i__ = {};\n    if (i__ < 0 || i__ >= {})\n      throw "
+            "stencilc::Error({} + std::to_string(i__) + {} + std::to_string({}));\n  }}\n",
+            setup.expr(c.index), extent(name, c.dim),
+            cxx_string(fmt::format("{}: reads grid '{}' at index ", c.owner, name)),
+            cxx_string(fmt::format(" of dimension {}, but its extent there is ", c.dim + 1)),
+            extent(name, c.dim));
+        break;
+      }
       s += fmt::format("  if ({} <= {})\n    throw stencilc::Error({} + std::to_string({}));\n",
                        extent(name, c.dim), c.width,
                        cxx_string(fmt::format("{}: reads grid '{}' at index {} of dimension {}, "

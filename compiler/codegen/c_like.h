@@ -40,6 +40,8 @@ protected:
   std::string row_read(const ir::Expr &e) const;
   /// The x coordinate of a read: the x index plus the read's offset in dimension 0.
   std::string x_index(const ir::Expr &e) const;
+  /// The absolute index of read `e` in dimension d: the constant, or the params' expression.
+  std::string absolute_index(const ir::Expr &e, int d) const;
   /// Whether read `e` indexes its grid whole from the origin (a grid of lower rank), each
   /// subscript being axis_index() of the kernel dimension it follows plus the offset.
   virtual bool indexed_whole(const ir::Expr &e) const;

@@ -86,10 +86,11 @@ Interpreter::Interpreter(const ir::Program &prog, std::vector<ir::Scalar> params
   for (const lower::Check &c : lower::size_checks(prog_)) {
     const std::string &name = prog_.grids[c.grid].name;
     const std::int64_t e = ext[c.grid][c.dim];
-    if (c.kind == lower::Check::Kind::IndexInside && e <= c.width)
+    const std::int64_t index = c.index ? eval_setup(c.index, params_).i : c.width;
+    if (c.kind == lower::Check::Kind::IndexInside && (index < 0 || e <= index))
       throw stencilc::Error(fmt::format("{}: reads grid '{}' at index {} of dimension {}, but its "
                                         "extent there is {}",
-                                        c.owner, name, c.width, c.dim + 1, e));
+                                        c.owner, name, index, c.dim + 1, e));
     if (c.kind == lower::Check::Kind::SameExtent && e != ext[c.other][c.other_dim])
       throw stencilc::Error(fmt::format("{}: grid '{}' has another extent in dimension {} than "
                                         "grid '{}' in dimension {}, which it follows",

@@ -163,7 +163,8 @@ Scalar eval(const Expr &e, const Env &env) {
     {
       std::array<std::int64_t, kMaxRank> cell{};
       for (int d = 0; d < kMaxRank; ++d)
-        cell[d] = e.absolute_in(d) || e.axis[d] < 0
+        cell[d] = e.at[d] ? eval(*e.at[d], env).i
+                  : e.absolute_in(d) || e.axis[d] < 0
                       ? e.offset[d]
                       : (env.point ? env.point[e.axis[d]] : 0) + e.offset[d];
       return env.read(e.id, cell);

@@ -107,12 +107,13 @@ ExprPtr Expr::local(SourceLoc loc, Type t, int id) {
   return e;
 }
 ExprPtr Expr::grid_read(SourceLoc loc, Type t, int grid, const Offsets &off, unsigned absolute,
-                        const Axes &axis) {
+                        const Axes &axis, const Indices &at) {
   auto e = node(Op::GridRead, t, loc);
   e->id = grid;
   e->offset = off;
   e->absolute = absolute;
   e->axis = axis;
+  e->at = at;
   return e;
 }
 ExprPtr Expr::reduction(SourceLoc loc, int id, bool first) {
@@ -190,9 +191,10 @@ std::string print(const Program &p, const ExprPtr &e) {
     const Grid &g = p.grids[e->id];
     std::string s = g.name + "[";
     for (int d = 0; d < g.rank; ++d)
-      s += e->absolute_in(d) ? fmt::format("{}@{}", d ? "," : "", e->offset[d])
-           : e->axis[d] != d ? fmt::format("{}i{}{:+d}", d ? "," : "", e->axis[d], e->offset[d])
-                             : fmt::format("{}{:+d}", d ? "," : "", e->offset[d]);
+      s += e->at[d]            ? fmt::format("{}@({})", d ? "," : "", print(p, e->at[d]))
+           : e->absolute_in(d) ? fmt::format("{}@{}", d ? "," : "", e->offset[d])
+           : e->axis[d] != d   ? fmt::format("{}i{}{:+d}", d ? "," : "", e->axis[d], e->offset[d])
+                               : fmt::format("{}{:+d}", d ? "," : "", e->offset[d]);
     return s + "]";
   }
   case Op::Cast: return fmt::format("{}({})", type_name(e->type), print(p, e->a));

@@ -31,6 +31,8 @@ const char *fn_name(Fn f);
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
+/// Per dimension of a grid read: an absolute index given by an expression of params, or null.
+using Indices = std::array<ExprPtr, kMaxRank>;
 
 enum class Op {
   IntConst, FloatConst, Param, Index, Local, GridRead, Reduction, ReductionFirst, // atoms
@@ -52,8 +54,11 @@ struct Expr {
   int id = -1;
   Offsets offset{};      // GridRead: constant offset per dimension
   /// GridRead: bit d set: offset[d] is an absolute index in dimension d (`g[x, y, 0]` reads
-  /// the plane z = 0 wherever the point is), not an offset from the point's index.
+  /// the plane z = 0 wherever the point is), not an offset from the point's index; or at[d] is.
   unsigned absolute = 0;
+  /// GridRead: an absolute index given by an integer expression of params (`g[x, y, NZ - 1]`),
+  /// the same at every point and step; null where it is the constant offset[d] (0 then).
+  Indices at{};
   bool absolute_in(int d) const { return (absolute >> d) & 1u; }
   /// GridRead: the offset from the point in dimension d (0 in an absolute dimension).
   int relative(int d) const { return absolute_in(d) ? 0 : offset[d]; }
@@ -70,7 +75,8 @@ struct Expr {
   static ExprPtr index(SourceLoc loc, int dim);
   static ExprPtr local(SourceLoc loc, Type t, int id);
   static ExprPtr grid_read(SourceLoc loc, Type t, int grid, const Offsets &off,
-                           unsigned absolute = 0, const Axes &axis = {0, 1, 2, 3});
+                           unsigned absolute = 0, const Axes &axis = {0, 1, 2, 3},
+                           const Indices &at = {});
   static ExprPtr reduction(SourceLoc loc, int id, bool first);
   static ExprPtr cast(Type to, ExprPtr a);
   static ExprPtr unary(Op op, SourceLoc loc, ExprPtr a); // Neg (numeric), Not (bool)
@@ -206,11 +212,14 @@ struct Program {
 
 constexpr std::int64_t kDefaultSteps = 10;
 
-/// Calls f(expr) on e and every subexpression, parents first.
+/// Calls f(expr) on e and every subexpression, parents first (a grid read's absolute indices
+/// given by params included).
 template <typename F> void walk(const ExprPtr &e, F &&f) {
   if (!e)
     return;
   f(*e);
+  for (const auto &i : e->at)
+    walk(i, f);
   walk(e->a, f);
   walk(e->b, f);
   walk(e->c, f);

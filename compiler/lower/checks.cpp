@@ -37,12 +37,19 @@ void read_checks(std::vector<Check> &out, const std::string &owner, int domain_g
                  const std::function<void(const std::function<void(const ir::Expr &)> &)> &walk) {
   std::map<std::pair<int, int>, int> most;
   std::set<std::tuple<int, int, int>> follows; // grid, its dimension, the owner's dimension
+  std::set<std::tuple<int, int, std::string>> given; // indices given by params, as printed
   walk([&](const ir::Expr &e) {
     if (e.op != ir::Op::GridRead)
       return;
     const int grank = p.grids[e.id].rank;
     for (int d = 0; d < grank; ++d)
-      if (e.absolute_in(d)) {
+      if (e.at[d]) {
+        if (given.insert({e.id, d, ir::print(p, e.at[d])}).second) {
+          Check c{Check::Kind::IndexInside, owner, e.id, -1, d, rank, 0, nullptr};
+          c.index = e.at[d];
+          out.push_back(c);
+        }
+      } else if (e.absolute_in(d)) {
         auto [it, fresh] = most.insert({{e.id, d}, e.offset[d]});
         it->second = std::max(it->second, e.offset[d]);
       } else if (grank < rank) {

@@ -43,7 +43,8 @@ struct Check {
     SameShape,    // grid `grid` has the extents of grid `other` in the first `rank` dimensions
     MinExtent,    // grid `grid` has at least `width` cells in dimension `dim`
     DomainInside, // the sub-domain of `owner` lies in [0, extent) of grid `grid` in `dim`
-    IndexInside,  // `owner` reads grid `grid` at absolute index `width` in `dim`: extent > it
+    IndexInside,  // `owner` reads grid `grid` at absolute index `width` (or `index`, given by
+                  // params) in `dim`: 0 <= it < extent
     SameExtent,   // grid `grid` (of lower rank) has the extent of grid `other` in `dim` and
                   // `other_dim` respectively
   };
@@ -53,6 +54,7 @@ struct Check {
   int dim = 0, rank = 0, width = 0;
   const ir::Domain *domain = nullptr; // DomainInside
   int other_dim = 0;                  // SameExtent
+  ir::ExprPtr index = nullptr;        // IndexInside: the index given by params (null: width)
 };
 
 /// How far the kernel calls of one step reach, for schedules that compute several steps at

@@ -83,7 +83,11 @@ std::string print(const ir::Program &p, const Lowered &l) {
                        c.dim + 1, p.grids[c.other].name, c.other_dim + 1);
       break;
     case Check::Kind::IndexInside:
-      s += fmt::format("  {}: extent {} dimension {} > {}\n", c.owner, g, c.dim + 1, c.width);
+      if (c.index)
+        s += fmt::format("  {}: 0 <= {} < extent {} dimension {}\n", c.owner, ir::print(p, c.index),
+                         g, c.dim + 1);
+      else
+        s += fmt::format("  {}: extent {} dimension {} > {}\n", c.owner, g, c.dim + 1, c.width);
       break;
     case Check::Kind::DomainInside:
       s += fmt::format("  {}: 0 <= {} <= {} <= extent {} dimension {}\n", c.owner,

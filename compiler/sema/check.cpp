@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -582,11 +583,12 @@ private:
       return std::nullopt;
     }
     ir::Offsets off{};
+    ir::Indices at{};
     unsigned absolute = 0;
     bool ok = true;
     for (int d = 0; d < g.rank; ++d) {
       auto o = offset_of(e->args[d], (*s.indices)[d]);
-      if (!o && is_target && const_int(e->args[d])) {
+      if (!o && is_target && (const_int(e->args[d]) || params_only(e->args[d], s))) {
         diags_.error(start_loc(e->args[d]),
                      fmt::format("a kernel writes only the centre point: subscript {} of '{}' "
                                  "must be '{}', not an absolute index",
@@ -602,6 +604,13 @@ private:
           off[d] = std::max(*c, 0);
           continue;
         }
+        // An integer expression of params: the same, known when the program starts.
+        if (auto a = param_index(e->args[d], s)) {
+          ok &= *a != nullptr;
+          absolute |= 1u << d;
+          at[d] = *a;
+          continue;
+        }
       }
       if (o && !offset_fits(*o, e->args[d], d, e->text)) {
         ok = false;
@@ -610,8 +619,9 @@ private:
       if (!o) {
         diags_.error(start_loc(e->args[d]),
                      fmt::format("subscript {} of '{}' must be '{}' plus or minus an integer "
-                                 "constant, or an integer constant (an absolute index); offsets "
-                                 "and indices must be known when compiling",
+                                 "constant, or an absolute index (an integer constant or an "
+                                 "integer expression of params); offsets must be known when "
+                                 "compiling",
                                  d + 1, e->text, (*s.indices)[d]));
         ok = false;
         continue;
@@ -627,7 +637,52 @@ private:
     }
     if (!ok)
       return std::nullopt;
-    return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off, absolute)};
+    return Typed{ir::Expr::grid_read(e->loc, g.type, sym->index, off, absolute, {0, 1, 2, 3}, at)};
+  }
+
+  // A subscript that is an integer expression of params and integer constants (`NZ - 1`, a
+  // param at least once): an absolute index known when the program starts, checked then. Null
+  // if it has a type error (reported), nullopt if it is not such an expression.
+  std::optional<ExprPtr> param_index(const ast::ExprPtr &arg, const Scope &s) {
+    if (!params_only(arg, s))
+      return std::nullopt;
+    auto t = expr(arg, s);
+    if (!t)
+      return ExprPtr{};
+    if (t->e->type != Type::Int) {
+      diags_.error(start_loc(arg), "an absolute index given by params must be an integer "
+                                   "expression (params of type int)");
+      return ExprPtr{};
+    }
+    return t->e;
+  }
+
+  // Whether `arg` is an arithmetic expression of params and integer literals naming a param.
+  bool params_only(const ast::ExprPtr &arg, const Scope &s) {
+    bool named = false;
+    std::function<bool(const ast::ExprPtr &)> only = [&](const ast::ExprPtr &x) {
+      using K = ast::Expr::Kind;
+      switch (x->kind) {
+      case K::Int: return true;
+      case K::Name: {
+        const Sym *sym = lookup(x->text);
+        const bool local =
+            s.locals && std::any_of(s.locals->begin(), s.locals->end(),
+                                    [&](const LocalSym &l) { return l.name == x->text; });
+        named = true;
+        return !local && sym && sym->kind == Kind::Param;
+      }
+      case K::Neg:
+      case K::Plus:
+      case K::Add:
+      case K::Sub:
+      case K::Mul:
+      case K::Div:
+      case K::Mod: return std::all_of(x->args.begin(), x->args.end(), only);
+      default: return false;
+      }
+    };
+    return only(arg) && named;
   }
 
   // Whether offset o of subscript d (arg) of grid `grid` is within the limit; an error if not.
@@ -665,6 +720,7 @@ private:
   std::optional<Typed> lower_rank_access(const ast::ExprPtr &e, const ir::Grid &g, int gi,
                                          const Scope &s) {
     ir::Offsets off{};
+    ir::Indices at{};
     ir::Axes axis{-1, -1, -1, -1};
     unsigned absolute = 0;
     int last = -1;
@@ -683,13 +739,20 @@ private:
           off[j] = std::max(*c, 0);
           continue;
         }
+        if (auto a = param_index(e->args[j], s)) {
+          ok &= *a != nullptr;
+          absolute |= 1u << j;
+          at[j] = *a;
+          continue;
+        }
         std::string names;
         for (const auto &i : indices)
           names += (names.empty() ? "'" : ", '") + i + "'";
         diags_.error(start_loc(e->args[j]),
                      fmt::format("subscript {} of '{}' (a grid of rank {} read in {} of rank {}) "
                                  "must be one of the indices {} plus or minus an integer "
-                                 "constant, or an integer constant (an absolute index)",
+                                 "constant, or an absolute index (an integer constant or an "
+                                 "integer expression of params)",
                                  j + 1, e->text, g.rank, s.owner, indices.size(), names));
         ok = false;
         continue;
@@ -712,7 +775,7 @@ private:
     }
     if (!ok)
       return std::nullopt;
-    return Typed{ir::Expr::grid_read(e->loc, g.type, gi, off, absolute, axis)};
+    return Typed{ir::Expr::grid_read(e->loc, g.type, gi, off, absolute, axis, at)};
   }
 
   // A value of type `want` from `t`, or an error: only conversions that cannot lose integer
@@ -1167,6 +1230,7 @@ private:
     SourceLoc loc;
     unsigned absolute = 0; // as ir::Expr::absolute
     ir::Axes axis{0, 1, 2, 3};
+    ir::Indices at{};
   };
 
   // A for loop runs at most this many times, and a kernel's loops unroll to at most
@@ -1246,7 +1310,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis, x.at});
         });
         ExprPtr v = convert_to(*value, g.type, start_loc(st.value), fmt::format("grid '{}'", g.name));
         if (!v)
@@ -1277,7 +1341,7 @@ private:
         }
         ir::walk(value->e, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis, x.at});
         });
         // A let or var keeps the type of its value (a weak literal becomes a double). Inside an
         // unrolled loop each iteration declares its own (the generated code's names differ).
@@ -1330,7 +1394,7 @@ private:
           break;
         ir::walk(v, [&](const ir::Expr &x) {
           if (x.op == Op::GridRead)
-            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
+            reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis, x.at});
         });
         ir::Stmt s{ir::Stmt::Kind::Let, st.loc, -1, it->id, v, {}, {}};
         s.reassign = true;
@@ -1383,7 +1447,7 @@ private:
           s.value = cond->e;
           ir::walk(cond->e, [&](const ir::Expr &x) {
             if (x.op == Op::GridRead)
-              reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
+              reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis, x.at});
           });
         }
         check_body(st.then_body, scope, ik, s.then_body, written, reads);
@@ -1426,13 +1490,17 @@ private:
         const int axis = r.axis[d];
         const std::string name = axis >= 0 ? fmt::format(" ('{}')", indices[axis]) : "";
         if ((r.absolute >> d) & 1u) {
-          if ((r.off[d] < 0 || r.off[d] >= s[d]) && !reported.count(r.grid)) {
+          // An index given by params: with their defaults (checked again at start).
+          const std::optional<std::int64_t> at =
+              r.at[d] ? default_of(r.at[d]) : std::optional<std::int64_t>(r.off[d]);
+          if (at && (*at < 0 || *at >= s[d]) && !reported.count(r.grid)) {
             reported.insert(r.grid);
-            diags_.error(r.loc, fmt::format("{} reads '{}' at index {} of dimension {}{}, "
-                                            "outside the grid, whose extent there is {} "
-                                            "(absolute indices run from 0 to {})",
-                                            owner, prog_.grids[r.grid].name, r.off[d], d + 1, name,
-                                            s[d], s[d] - 1));
+            diags_.error(r.loc,
+                         fmt::format("{} reads '{}' at index {} of dimension {}{}, "
+                                     "outside the grid, whose extent there is {} "
+                                     "(absolute indices run from 0 to {}{})",
+                                     owner, prog_.grids[r.grid].name, *at, d + 1, name, s[d],
+                                     s[d] - 1, r.at[d] ? "; with the params' defaults" : ""));
           }
           continue;
         }
@@ -1581,7 +1649,7 @@ private:
     std::vector<Read> reads;
     ir::walk(ir.value, [&](const ir::Expr &x) {
       if (x.op == Op::GridRead)
-        reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis});
+        reads.push_back({x.id, x.offset, x.loc, x.absolute, x.axis, x.at});
     });
     if (reads.empty()) {
       diags_.error(r.loc, fmt::format("reduction '{}' reads no grid, so it has no domain to run "

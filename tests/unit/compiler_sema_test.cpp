@@ -643,22 +643,29 @@ TEST(CompilerSemaErrors, ReadingWhatWasWrittenAtTheCentreIsNoRace) {
 
 TEST(CompilerSemaErrors, Subscripts) {
   expect_kernel_errors("kernel f(x) {\n"
-                       "  v[x] = u[2*x];\n"       // 8
-                       "  v[x+1] = u[x];\n"       // 9
-                       "  v[x] = u[x, x];\n"      // 10
-                       "  v[x] = m[x, x];\n"      // 11
-                       "  v[x] = u[N];\n"         // 12
-                       "  v[x] = u[x + N];\n"     // 13
+                       "  v[x] = u[2*x];\n"   // 8
+                       "  v[x+1] = u[x];\n"   // 9
+                       "  v[x] = u[x, x];\n"  // 10
+                       "  v[x] = m[x, x];\n"  // 11
+                       "  v[x] = u[N];\n"     // 12
+                       "  v[x] = u[x + N];\n" // 13
                        "}",
-                       {{8, 12, "subscript 1 of 'u' must be 'x' plus or minus an integer "
-                                "constant"},
-                        {9, 5, "a kernel writes only the centre point: subscript 1 of 'v' "
-                               "must be 'x'"},
-                        {10, 10, "wrong number of subscripts: grid 'u' has rank 1 but is "
-                                 "indexed with 2"},
+                       {{8, 12,
+                         "subscript 1 of 'u' must be 'x' plus or minus an integer "
+                         "constant"},
+                        {9, 5,
+                         "a kernel writes only the centre point: subscript 1 of 'v' "
+                         "must be 'x'"},
+                        {10, 10,
+                         "wrong number of subscripts: grid 'u' has rank 1 but is "
+                         "indexed with 2"},
                         {11, 10, "grid 'm' has rank 2 but kernel 'f' has rank 1"},
-                        {12, 12, "subscript 1 of 'u' must be 'x'"},
-                        {13, 12, "subscript 1 of 'u' must be 'x'"}});
+                        {13, 12, "subscript 1 of 'u' must be 'x'"},
+                        // u[N] reads index N (an absolute index given by a param), past
+                        // the end with N's default (checked after the body).
+                        {12, 10,
+                         "kernel 'f' reads 'u' at index 8 of dimension 1 ('x'), outside "
+                         "the grid"}});
 }
 
 TEST(CompilerSemaErrors, NamesUsedAsTheWrongThing) {
