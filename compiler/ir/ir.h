@@ -269,8 +269,9 @@ unsigned unsplit_dims(const Program &p);
 /// Calls f(read, owner, rank) for every read of a grid of lower rank than the kernel or
 /// reduction it is in (owner: "kernel 'K'" or "reduction 'R'"; rank: the kernel's).
 template <typename F> void for_each_lower_rank_read(const Program &p, F &&f) {
-  auto each = [&](const std::string &owner, int rank) {
-    return [&, rank](const Expr &e) {
+  // The owner's name is copied into the visitor: it outlives the string it was made from.
+  auto each = [&](std::string owner, int rank) {
+    return [&p, &f, owner = std::move(owner), rank](const Expr &e) {
       if (e.op == Op::GridRead && p.grids[e.id].rank < rank)
         f(e, owner, rank);
     };
