@@ -38,7 +38,10 @@ bcKind : ID ('(' expr ')')? ;
 
 initDecl : 'init' ID '[' ID (',' ID)* ']' '=' expr ';' ;
 
-kernelDecl : 'kernel' ID '(' ID (',' ID)* ')' domain? block ;
+// Indices, then (after ';') parameters bound at each call in the run block: `grid NAME` or a
+// scalar `TYPE NAME`.
+kernelDecl : 'kernel' ID '(' ID (',' ID)* (';' kernelParam (',' kernelParam)*)? ')' domain? block ;
+kernelParam : ('grid' | scalarType) ID ;
 domain
   : 'on' '[' range (',' range)* ']'         # RangeDomain
   | 'on' ID ('[' range (',' range)* ']')?   # ColourDomain
@@ -62,8 +65,8 @@ runDecl
   | 'run' 'until' expr 'max' expr '{' runStmt* '}'    # UntilRun
   ;
 runStmt
-  : ID ';'                 # CallStmt
-  | 'swap' ID ',' ID ';'   # SwapStmt
+  : ID ('(' (expr (',' expr)*)? ')')? ';'   # CallStmt
+  | 'swap' ID ',' ID ';'                     # SwapStmt
   ;
 
 // `max` is also a keyword of `run until ... max N`, hence fname.

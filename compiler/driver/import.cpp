@@ -10,6 +10,7 @@
 #include "frontend/physis.h"
 #include "frontend/stn_print.h"
 #include "sema/check.h"
+#include "sema/instantiate.h"
 #include "stencilc/error.h"
 #include "target/target.h"
 
@@ -28,7 +29,7 @@ int import_program(const Compiled &c, const std::string &path, const std::string
   auto reparsed = parse(written, diags);
   std::optional<ir::Program> again;
   if (reparsed)
-    again = check(*reparsed, diags, reserved_by_targets());
+    again = check(instantiate(*reparsed, diags), diags, reserved_by_targets());
   // (Compared with the renamed names put back: each new name is unique in the program.)
   std::string printed = again ? ir::print(*again) : "";
   for (const auto &[from, to] : renamed)

@@ -6,6 +6,7 @@
 #include "frontend/physis.h"
 #include "frontend/source.h"
 #include "sema/check.h"
+#include "sema/instantiate.h"
 #include "target/runtime_paths.h"
 #include "target/target.h"
 
@@ -47,8 +48,10 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
     flush();
     return std::nullopt;
   }
+  log("instantiate");
+  const ast::Program bound = instantiate(*ast, diags);
   log("check");
-  auto prog = check(*ast, diags, reserved_by_targets());
+  auto prog = check(bound, diags, reserved_by_targets());
   flush();
   if (!prog || diags.has_errors())
     return std::nullopt;

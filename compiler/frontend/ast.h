@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,11 +91,20 @@ struct Stmt {
   ExprPtr from, to;         // For
 };
 
+/// A kernel's parameter, bound at each call in the run block: a grid, or a scalar of a type.
+struct KernelParam {
+  SourceLoc loc;
+  bool grid = false;
+  TypeName type = TypeName::Double; // a scalar's
+  std::string name;
+};
+
 struct Kernel {
   SourceLoc loc;
   std::string name;
   std::vector<std::string> indices;
   std::vector<SourceLoc> index_locs;
+  std::vector<KernelParam> params; // none: an ordinary kernel (instantiate.cpp binds them)
   Domain domain;
   std::vector<Stmt> body;
 };
@@ -112,10 +122,12 @@ struct Reduce {
 
 struct RunStmt {
   enum class Kind { Call, Swap };
-  Kind kind;
+  Kind kind = Kind::Call;
   SourceLoc loc;
   std::string a, b; // kernel or reduction name, or the two grids
   SourceLoc a_loc, b_loc;
+  bool has_args = false;     // Call: written with parentheses, `step(u, v, 0.5)`
+  std::vector<ExprPtr> args; // ... and these arguments
 };
 
 struct Run {
@@ -136,5 +148,27 @@ struct Program {
   std::vector<Reduce> reduces;
   std::vector<Run> runs; // sema requires exactly one
 };
+
+/// The type as written in .stn: int, long, float, double.
+inline const char *type_text(TypeName t) {
+  return t == TypeName::Int     ? "int"
+         : t == TypeName::Long  ? "long"
+         : t == TypeName::Float ? "float"
+                                : "double";
+}
+
+/// The names the program declares: params, grids, kernels and reductions.
+inline std::set<std::string> declared_names(const Program &p) {
+  std::set<std::string> names;
+  for (const auto &x : p.params)
+    names.insert(x.name);
+  for (const auto &x : p.grids)
+    names.insert(x.name);
+  for (const auto &x : p.kernels)
+    names.insert(x.name);
+  for (const auto &x : p.reduces)
+    names.insert(x.name);
+  return names;
+}
 
 } // namespace stc::ast

@@ -255,12 +255,24 @@ ast::BoundaryItem build_bc_kind(P::BcKindContext *k) {
 std::vector<ast::RunStmt> build_run_body(const std::vector<P::RunStmtContext *> &stmts) {
   std::vector<ast::RunStmt> body;
   for (auto *s : stmts) {
-    if (auto *call = dynamic_cast<P::CallStmtContext *>(s))
-      body.push_back({ast::RunStmt::Kind::Call, loc_of(call->ID()), call->ID()->getText(), "",
-                      loc_of(call->ID()), {}});
-    else if (auto *sw = dynamic_cast<P::SwapStmtContext *>(s))
-      body.push_back({ast::RunStmt::Kind::Swap, loc_of(sw), sw->ID(0)->getText(),
-                      sw->ID(1)->getText(), loc_of(sw->ID(0)), loc_of(sw->ID(1))});
+    ast::RunStmt st;
+    if (auto *call = dynamic_cast<P::CallStmtContext *>(s)) {
+      st.kind = ast::RunStmt::Kind::Call;
+      st.loc = st.a_loc = loc_of(call->ID());
+      st.a = call->ID()->getText();
+      st.has_args = call->children.size() > 2; // ID '(' ... ')' ';'
+      for (auto *e : call->expr())
+        st.args.push_back(build(e));
+    } else if (auto *sw = dynamic_cast<P::SwapStmtContext *>(s)) {
+      st.kind = ast::RunStmt::Kind::Swap;
+      st.loc = loc_of(sw);
+      st.a = sw->ID(0)->getText();
+      st.b = sw->ID(1)->getText();
+      st.a_loc = loc_of(sw->ID(0));
+      st.b_loc = loc_of(sw->ID(1));
+    } else
+      continue;
+    body.push_back(std::move(st));
   }
   return body;
 }
@@ -320,6 +332,15 @@ ast::Program build_program(P::ProgramContext *c) {
       kern.loc = loc_of(ids[0]);
       kern.name = ids[0]->getText();
       build_indices(ids, 1, kern.indices, kern.index_locs);
+      for (auto *kp : k->kernelParam()) {
+        ast::KernelParam param;
+        param.loc = loc_of(kp->ID());
+        param.grid = kp->scalarType() == nullptr;
+        if (!param.grid)
+          param.type = type_of(kp->scalarType());
+        param.name = kp->ID()->getText();
+        kern.params.push_back(std::move(param));
+      }
       kern.domain = build_domain(k->domain());
       kern.body = build_block(k->block());
       prog.kernels.push_back(std::move(kern));

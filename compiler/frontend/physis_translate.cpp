@@ -95,12 +95,7 @@ std::optional<ast::TypeName> type_name(clang::QualType t) {
   return std::nullopt;
 }
 
-const char *type_text(ast::TypeName t) {
-  return t == ast::TypeName::Int     ? "int"
-         : t == ast::TypeName::Long  ? "long"
-         : t == ast::TypeName::Float ? "float"
-                                     : "double";
-}
+using ast::type_text;
 
 std::string callee_name(const clang::CallExpr *c) {
   if (const clang::FunctionDecl *f = c->getDirectCallee())

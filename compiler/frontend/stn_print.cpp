@@ -139,12 +139,7 @@ private:
       s += (s.empty() ? "" : ", ") + name(x);
     return s;
   }
-  static const char *type(ast::TypeName t) {
-    return t == ast::TypeName::Int     ? "int"
-           : t == ast::TypeName::Long  ? "long"
-           : t == ast::TypeName::Float ? "float"
-                                       : "double";
-  }
+  static const char *type(ast::TypeName t) { return ast::type_text(t); }
 
   std::string grid(const ast::Grid &g) {
     std::string s = fmt::format("grid {}{} {}", g.readonly ? "readonly " : "", type(g.type),
@@ -190,7 +185,11 @@ private:
   }
 
   std::string kernel(const ast::Kernel &k) {
-    std::string s = fmt::format("kernel {}({}){} {{\n", name(k.name), names(k.indices),
+    std::string params;
+    for (const auto &kp : k.params)
+      params += fmt::format("{}{} {}", params.empty() ? "; " : ", ",
+                            kp.grid ? "grid" : type(kp.type), name(kp.name));
+    std::string s = fmt::format("kernel {}({}{}){} {{\n", name(k.name), names(k.indices), params,
                                 domain(k.domain));
     for (const auto &st : k.body)
       s += stmt(st, 1);
@@ -236,10 +235,18 @@ private:
     for (const auto &x : r.body)
       s += x.kind == ast::RunStmt::Kind::Swap
                ? fmt::format(" swap {}, {};", name(x.a), name(x.b))
-               : fmt::format(" {};", name(x.a));
+               : fmt::format(" {}{};", name(x.a), x.has_args ? "(" + args(x.args) + ")" : "");
     return s + " }\n";
   }
 
+  std::string args(const std::vector<ast::ExprPtr> &v) {
+    std::string s;
+    for (const auto &a : v)
+      s += (s.empty() ? "" : ", ") + expr(a);
+    return s;
+  }
+
+public:
   // `e` as it must be written inside an operator of precedence `outer` (parenthesised if it
   // binds more loosely; the right operand of - / % also if it binds equally: a - (b - c)).
   std::string expr(const ast::ExprPtr &e, int outer = -1, bool right = false) {
@@ -263,13 +270,7 @@ private:
       break;
     }
     case K::Call:
-    case K::Conv: {
-      std::string args;
-      for (const auto &a : e->args)
-        args += (args.empty() ? "" : ", ") + expr(a);
-      s = e->text + "(" + args + ")";
-      break;
-    }
+    case K::Conv: s = e->text + "(" + args(e->args) + ")"; break;
     case K::Neg:
     case K::Plus:
     case K::Not:
@@ -287,12 +288,18 @@ private:
     return parens ? "(" + s + ")" : s;
   }
 
+private:
   const ast::Program &p_;
   std::map<std::string, std::string> renamed_;
   std::set<std::string> used_;
 };
 
 } // namespace
+
+std::string print_stn_expr(const ast::ExprPtr &e) {
+  static const ast::Program none;
+  return Printer(none).expr(e);
+}
 
 std::string print_stn(const ast::Program &p, const std::string &origin,
                       std::map<std::string, std::string> *renamed) {

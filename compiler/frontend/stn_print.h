@@ -14,4 +14,7 @@ namespace stc {
 std::string print_stn(const ast::Program &p, const std::string &origin,
                       std::map<std::string, std::string> *renamed = nullptr);
 
+/// An expression as .stn text (names as written).
+std::string print_stn_expr(const ast::ExprPtr &e);
+
 } // namespace stc

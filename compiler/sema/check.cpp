@@ -498,6 +498,8 @@ private:
       return v;
     }
     case K::Plus: return const_int(e->args[0]);
+    case K::Conv: // int(3): a kernel's int parameter bound to a constant (instantiate.cpp)
+      return e->text == "int" || e->text == "long" ? const_int(e->args[0]) : std::nullopt;
     case K::Neg: {
       auto v = const_int(e->args[0]);
       return v ? std::optional<std::int64_t>(-*v) : std::nullopt;
@@ -679,6 +681,8 @@ private:
       case K::Mul:
       case K::Div:
       case K::Mod: return std::all_of(x->args.begin(), x->args.end(), only);
+      case K::Conv: // int(N - 1): a kernel's int parameter (instantiate.cpp)
+        return (x->text == "int" || x->text == "long") && only(x->args[0]);
       default: return false;
       }
     };

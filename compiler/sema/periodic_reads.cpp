@@ -132,19 +132,12 @@ bool all_periodic(const ast::Grid &g) {
 } // namespace
 
 ast::Program lower_periodic_reads(const ast::Program &in) {
-  std::set<std::string> grids, periodic, names;
+  std::set<std::string> grids, periodic, names = ast::declared_names(in);
   for (const auto &g : in.grids) {
     grids.insert(g.name);
-    names.insert(g.name);
     if (all_periodic(g))
       periodic.insert(g.name);
   }
-  for (const auto &p : in.params)
-    names.insert(p.name);
-  for (const auto &k : in.kernels)
-    names.insert(k.name);
-  for (const auto &r : in.reduces)
-    names.insert(r.name);
 
   ast::Program out = in;
   Rewriter rw(grids, periodic, names);
