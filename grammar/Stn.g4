@@ -8,6 +8,7 @@ stencilDecl : 'stencil' ID ';' ;
 
 decl
   : paramDecl
+  | structDecl
   | gridDecl
   | initDecl
   | kernelDecl
@@ -20,7 +21,12 @@ paramItem : ID ('=' expr)? ;
 
 scalarType : 'int' | 'long' | 'float' | 'double' ;
 
-gridDecl : 'grid' READONLY? scalarType gridItem (',' gridItem)* ';' ;
+// A struct element type: members of the scalar types, each a scalar or an array of constant
+// extents. A grid of it is stored as one grid per member (structure of arrays, structs.cpp).
+structDecl : 'struct' ID '{' structMember* '}' ';'? ;
+structMember : scalarType ID ('[' INT ']')* ';' ;
+
+gridDecl : 'grid' READONLY? (scalarType | structName=ID) gridItem (',' gridItem)* ';' ;
 gridItem : ID gridShape boundaryClause? ;
 gridShape
   : '[' expr (',' expr)* ']'   # ExplicitShape
@@ -36,7 +42,7 @@ boundaryClause
 bcItem : (face=ID side=('+' | '-')? ':')? bcKind ;
 bcKind : ID ('(' expr ')')? ;
 
-initDecl : 'init' ID '[' ID (',' ID)* ']' '=' expr ';' ;
+initDecl : 'init' ID '[' ID (',' ID)* ']' member? '=' expr ';' ;
 
 // Indices, then (after ';') parameters bound at each call in the run block: `grid NAME` or a
 // scalar `TYPE NAME`.
@@ -90,7 +96,9 @@ expr
   | <assoc=right> expr op='?' expr ':' expr       # CondExpr
   ;
 
-gridAccess : ID '[' expr (',' expr)* ']' ;
+gridAccess : ID '[' expr (',' expr)* ']' member? ;
+// A member of a struct element: `.name`, then an index per dimension of an array member.
+member : '.' ID ('[' INT ']')* ;
 
 READONLY : 'readonly' ;
 ID    : [a-zA-Z_] [a-zA-Z_0-9]* ;

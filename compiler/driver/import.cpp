@@ -11,6 +11,7 @@
 #include "frontend/stn_print.h"
 #include "sema/check.h"
 #include "sema/instantiate.h"
+#include "sema/structs.h"
 #include "stencilc/error.h"
 #include "target/target.h"
 
@@ -29,7 +30,8 @@ int import_program(const Compiled &c, const std::string &path, const std::string
   auto reparsed = parse(written, diags);
   std::optional<ir::Program> again;
   if (reparsed)
-    again = check(instantiate(*reparsed, diags), diags, reserved_by_targets());
+    if (auto bound = split_structs(instantiate(*reparsed, diags), diags))
+      again = check(*bound, diags, reserved_by_targets());
   // (Compared with the renamed names put back: each new name is unique in the program.)
   std::string printed = again ? ir::print(*again) : "";
   for (const auto &[from, to] : renamed)

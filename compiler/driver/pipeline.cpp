@@ -7,6 +7,7 @@
 #include "frontend/source.h"
 #include "sema/check.h"
 #include "sema/instantiate.h"
+#include "sema/structs.h"
 #include "target/runtime_paths.h"
 #include "target/target.h"
 
@@ -48,10 +49,14 @@ std::optional<Compiled> compile(const std::string &path, const PipelineOptions &
     flush();
     return std::nullopt;
   }
-  log("instantiate");
-  const ast::Program bound = instantiate(*ast, diags);
+  log("instantiate, split structs");
+  const std::optional<ast::Program> bound = split_structs(instantiate(*ast, diags), diags);
+  if (!bound) {
+    flush();
+    return std::nullopt;
+  }
   log("check");
-  auto prog = check(bound, diags, reserved_by_targets());
+  auto prog = check(*bound, diags, reserved_by_targets());
   flush();
   if (!prog || diags.has_errors())
     return std::nullopt;

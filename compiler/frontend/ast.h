@@ -28,6 +28,26 @@ struct Expr {
   std::string text;           // literal spelling, name, function or type name
   std::vector<ExprPtr> args;  // operands, subscripts or call arguments
   SourceLoc name_loc;         // Access: where the grid name is
+  // Access to a struct element: the member, and an index per dimension of an array member
+  // (`g[x, y].r[1]`); structs.cpp makes it a read of the member's own grid.
+  std::string member;
+  std::vector<int> member_index;
+  SourceLoc member_loc;
+};
+
+/// `float r[2][3];` in a struct: a scalar type, and the extents of an array member.
+struct StructMember {
+  SourceLoc loc;
+  TypeName type;
+  std::string name;
+  std::vector<int> dims;
+};
+
+/// `struct Point { ... }`: an element type of grids, stored as one grid per member.
+struct StructDecl {
+  SourceLoc loc;
+  std::string name;
+  std::vector<StructMember> members;
 };
 
 struct Param {
@@ -51,6 +71,8 @@ struct BoundaryItem {
 struct Grid {
   SourceLoc loc;
   TypeName type;
+  std::string struct_type; // a struct's name (then `type` is unused), or empty
+  SourceLoc struct_loc;
   bool readonly = false;
   std::string name;
   std::vector<ExprPtr> extents; // explicit shape
@@ -66,6 +88,9 @@ struct Init {
   SourceLoc grid_loc;
   std::vector<std::string> indices;
   std::vector<SourceLoc> index_locs;
+  std::string member; // of a struct grid, as in an Access
+  std::vector<int> member_index;
+  SourceLoc member_loc;
   ExprPtr value;
 };
 
@@ -142,6 +167,7 @@ struct Program {
   std::string name;
   SourceLoc name_loc;
   std::vector<Param> params;
+  std::vector<StructDecl> structs; // structs.cpp replaces their grids by one per member
   std::vector<Grid> grids;
   std::vector<Init> inits;
   std::vector<Kernel> kernels;

@@ -1,6 +1,7 @@
 #include "frontend/parse.h"
 
 #include <cctype>
+#include <limits>
 
 #include "StnLexer.h"
 #include "StnParser.h"
@@ -95,7 +96,8 @@ using P = stn::StnParser;
 using K = ast::Expr::Kind;
 
 ast::ExprPtr make(K k, SourceLoc loc, std::string text = {}, std::vector<ast::ExprPtr> args = {}) {
-  return std::make_shared<ast::Expr>(ast::Expr{k, loc, std::move(text), std::move(args), loc});
+  return std::make_shared<ast::Expr>(
+      ast::Expr{k, loc, std::move(text), std::move(args), loc, {}, {}, {}});
 }
 
 ast::ExprPtr build_access(P::GridAccessContext *c);
@@ -158,11 +160,27 @@ ast::ExprPtr build(P::ExprContext *c) {
   internal_error("parse: unknown expression context");
 }
 
+// `.name[i][j]` after an access; an index too large for an int saturates (structs.cpp
+// reports it out of range).
+void build_member(P::MemberContext *m, std::string &name, std::vector<int> &index, SourceLoc &loc) {
+  if (!m)
+    return;
+  name = m->ID()->getText();
+  loc = loc_of(m->ID());
+  for (auto *i : m->INT()) {
+    const std::string t = i->getText();
+    index.push_back(t.size() > 9 ? std::numeric_limits<int>::max() : std::stoi(t));
+  }
+}
+
 ast::ExprPtr build_access(P::GridAccessContext *c) {
   std::vector<ast::ExprPtr> idx;
   for (auto *e : c->expr())
     idx.push_back(build(e));
-  return make(K::Access, loc_of(c->ID()), c->ID()->getText(), std::move(idx));
+  auto a = std::make_shared<ast::Expr>(
+      *make(K::Access, loc_of(c->ID()), c->ID()->getText(), std::move(idx)));
+  build_member(c->member(), a->member, a->member_index, a->member_loc);
+  return a;
 }
 
 ast::Domain build_domain(P::DomainContext *c) {
@@ -286,11 +304,32 @@ ast::Program build_program(P::ProgramContext *c) {
       for (auto *item : p->paramItem())
         prog.params.push_back({loc_of(item->ID()), type_of(p->scalarType()),
                                item->ID()->getText(), item->expr() ? build(item->expr()) : nullptr});
+    } else if (auto *sd = d->structDecl()) {
+      ast::StructDecl st;
+      st.loc = loc_of(sd->ID());
+      st.name = sd->ID()->getText();
+      for (auto *m : sd->structMember()) {
+        ast::StructMember mem;
+        mem.loc = loc_of(m->ID());
+        mem.type = type_of(m->scalarType());
+        mem.name = m->ID()->getText();
+        for (auto *i : m->INT()) {
+          const std::string t = i->getText();
+          mem.dims.push_back(t.size() > 9 ? std::numeric_limits<int>::max() : std::stoi(t));
+        }
+        st.members.push_back(std::move(mem));
+      }
+      prog.structs.push_back(std::move(st));
     } else if (auto *g = d->gridDecl()) {
       for (auto *item : g->gridItem()) {
         ast::Grid grid;
         grid.loc = loc_of(item->ID());
-        grid.type = type_of(g->scalarType());
+        if (g->scalarType()) {
+          grid.type = type_of(g->scalarType());
+        } else {
+          grid.struct_type = g->structName->getText();
+          grid.struct_loc = loc_of(g->structName);
+        }
         grid.readonly = g->READONLY() != nullptr;
         grid.name = item->ID()->getText();
         if (auto *s = dynamic_cast<P::ExplicitShapeContext *>(item->gridShape())) {
@@ -324,6 +363,7 @@ ast::Program build_program(P::ProgramContext *c) {
       init.grid = ids[0]->getText();
       init.grid_loc = loc_of(ids[0]);
       build_indices(ids, 1, init.indices, init.index_locs);
+      build_member(in->member(), init.member, init.member_index, init.member_loc);
       init.value = build(in->expr());
       prog.inits.push_back(std::move(init));
     } else if (auto *k = d->kernelDecl()) {

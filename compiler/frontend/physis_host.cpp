@@ -83,11 +83,24 @@ public:
     return false;
   }
 
-  void grid(const clang::CallExpr *c, const std::string &name) {
+  void grid(const PhysisHostCalls::GridNew &g) {
+    const clang::CallExpr *c = g.call;
+    const std::string text =
+        clang::Lexer::getSourceText(range(c->getSourceRange()), sm_, lo_).str();
+    if (g.c_type.empty()) {
+      replace(c->getSourceRange(),
+              fmt::format("__stencilc_ps_bind({}, {})", text, c_string(g.name)), c->getBeginLoc(),
+              "this PSGrid*New");
+      return;
+    }
+    // The C compiler lays the struct out: the shim copies each member at its offset.
+    std::string members;
+    for (const auto &[grid, designator] : g.members)
+      members += fmt::format(", {}, (long)__builtin_offsetof({}, {})", c_string(grid), g.c_type,
+                             designator);
     replace(c->getSourceRange(),
-            fmt::format("__stencilc_ps_bind({}, {})",
-                        clang::Lexer::getSourceText(range(c->getSourceRange()), sm_, lo_).str(),
-                        c_string(name)),
+            fmt::format("__stencilc_ps_bind_struct({}, {}, (long)sizeof({}){}, (const char *)0)",
+                        text, c_string(g.name), g.c_type, members),
             c->getBeginLoc(), "this PSGrid*New");
   }
 
@@ -175,8 +188,8 @@ std::optional<std::string> rewrite_physis_host(clang::ASTContext &ctx, const Phy
     else if (touches_grids(f))
       rw.drop(f, "reads grids, so only kernels call it");
   }
-  for (const auto &[c, name] : calls.grids)
-    rw.grid(c, name);
+  for (const auto &g : calls.grids)
+    rw.grid(g);
   for (const clang::CallExpr *c : calls.maps)
     rw.map(c);
   if (calls.run)

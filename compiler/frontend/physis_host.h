@@ -20,8 +20,16 @@ namespace stc {
 
 /// The calls of main() the translator turned into parts of the stencil program.
 struct PhysisHostCalls {
-  /// PSGrid*New(...) and the stencilc grid it became.
-  std::vector<std::pair<const clang::CallExpr *, std::string>> grids;
+  /// PSGrid*New(...) and the stencilc grid it became; for a grid of a user-defined type (a
+  /// struct), the struct's C type and, per scalar of it, the stencilc grid that holds it
+  /// (sema/structs.h) and its member designator in C (r[1][0]).
+  struct GridNew {
+    const clang::CallExpr *call;
+    std::string name;
+    std::string c_type;
+    std::vector<std::pair<std::string, std::string>> members;
+  };
+  std::vector<GridNew> grids;
   /// PSStencilMap(...) held in a variable (a map written inside PSStencilRun goes with it).
   std::vector<const clang::CallExpr *> maps;
   /// The PSStencilRun call.

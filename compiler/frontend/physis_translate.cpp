@@ -17,6 +17,9 @@
 #include <clang/Lex/Lexer.h>
 #include <fmt/format.h>
 
+#include "sema/structs.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -105,18 +108,35 @@ std::string callee_name(const clang::CallExpr *c) {
 
 const clang::Expr *strip(const clang::Expr *e) { return e->IgnoreParenImpCasts(); }
 
-// A grid type name, PSGrid3DFloat: its rank and element type.
+// A grid type name, PSGrid3DFloat: its rank and element type; PSGrid3DPoint (declared by
+// DeclareGrid3D(Point, struct Point)): the struct its handle's __elem member has.
 struct GridType {
   int rank = 0;
-  std::string elem; // Float, Double, Int, Long
+  std::string elem; // Float, Double, Int, Long, or the user type's name (Point)
+  const clang::RecordDecl *record = nullptr; // a user type's struct
+  clang::QualType record_type;
 };
 std::optional<GridType> grid_type(clang::QualType t) {
-  static const std::regex re("PSGrid([123])D(Float|Double|Int|Long)");
+  static const std::regex re("PSGrid([123])D(\\w+)");
   std::smatch m;
   const std::string s = t.getUnqualifiedType().getAsString();
   if (!std::regex_match(s, m, re))
     return std::nullopt;
-  return GridType{m[1].str()[0] - '0', m[2].str()};
+  GridType g{m[1].str()[0] - '0', m[2].str(), nullptr, {}};
+  if (g.elem == "Float" || g.elem == "Double" || g.elem == "Int" || g.elem == "Long")
+    return g;
+  const auto *ptr = t.getCanonicalType()->getAs<clang::PointerType>();
+  const auto *handle = ptr ? ptr->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!handle || handle->getNameAsString() != "__PSGrid" + m[1].str() + "D" + g.elem)
+    return std::nullopt;
+  for (const clang::FieldDecl *f : handle->fields())
+    if (f->getNameAsString() == "__elem" && f->getType()->getAsRecordDecl()) {
+      g.record = f->getType()->getAsRecordDecl();
+      g.record_type = f->getType();
+    }
+  if (!g.record)
+    return std::nullopt;
+  return g;
 }
 
 struct Grid {
@@ -259,7 +279,7 @@ private:
   void bind(const clang::VarDecl *v, const clang::Expr *init, int depth) {
     const clang::CallExpr *c = ps_call(init);
     const std::string n = callee_name(c);
-    static const std::regex grid_new("PSGrid([123])D(Float|Double|Int|Long)New");
+    static const std::regex grid_new("PSGrid([123])D(\\w+)New");
     static const std::regex domain_new("PSDomain([123])DNew");
     std::smatch m;
     const bool makes = std::regex_match(n, grid_new) || std::regex_match(n, domain_new) ||
@@ -273,7 +293,7 @@ private:
       return;
     }
     if (std::regex_match(n, m, grid_new))
-      new_grid(v, c, m[1].str()[0] - '0', m[2].str());
+      new_grid(v, c);
     else if (std::regex_match(n, m, domain_new))
       new_domain(v, c, m[1].str()[0] - '0');
     else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack") {
@@ -297,18 +317,105 @@ private:
       check_no_ps_calls(c); // PSInit, PSGridCopyin, printf(...): host code
   }
 
-  void new_grid(const clang::VarDecl *v, const clang::CallExpr *c, int rank,
-                const std::string &elem) {
+  void new_grid(const clang::VarDecl *v, const clang::CallExpr *c) {
     Grid g;
     g.name = v->getNameAsString();
-    g.type = {rank, elem};
+    auto type = grid_type(c->getType());
+    if (!type) {
+      diags_.error(locs_(c->getBeginLoc()),
+                   fmt::format("{} does not make a Physis grid (PSGrid1D/2D/3D of Float, Double, "
+                               "Int, Long or a type declared with DeclareGrid3D)",
+                               callee_name(c)));
+      return;
+    }
+    g.type = *type;
+    if (g.type.record && !user_type(g.type, locs_(c->getBeginLoc())))
+      return;
     g.loc = locs_(v->getLocation());
     for (unsigned i = 0; i < c->getNumArgs(); ++i)
       g.extents.push_back(host_value(c->getArg(i), ast::TypeName::Int));
     names_.insert(g.name);
-    host_.grids.emplace_back(c, g.name);
+    PhysisHostCalls::GridNew made{c, g.name, {}, {}};
+    if (g.type.record) {
+      made.c_type = g.type.record_type.getAsString();
+      for (const auto &st : prog_.structs)
+        if (st.name == g.type.elem)
+          for (const auto &m : st.members)
+            for_each_index(m.dims, [&](const std::vector<int> &idx) {
+              std::string designator = m.name;
+              for (int i : idx)
+                designator += fmt::format("[{}]", i);
+              made.members.emplace_back(member_grid_name(g.name, m.name, idx), designator);
+            });
+    }
+    host_.grids.push_back(std::move(made));
     grid_index_[v] = static_cast<int>(grids_.size());
     grids_.push_back(std::move(g));
+  }
+
+  // Every index of an array of extents `dims` (one empty index for a scalar), last fastest.
+  template <typename F> static void for_each_index(const std::vector<int> &dims, F &&f) {
+    std::vector<int> idx(dims.size(), 0);
+    for (;;) {
+      f(idx);
+      std::size_t d = idx.size();
+      while (d > 0 && ++idx[d - 1] == dims[d - 1])
+        idx[--d] = 0;
+      if (d == 0)
+        return;
+    }
+  }
+
+  // A user-defined element type as a struct of the program (once per type): its members must
+  // be int, long, float or double, or arrays of them (stored exactly so: int 32-bit, long 64).
+  bool user_type(const GridType &t, SourceLoc use) {
+    if (auto it = user_types_.find(t.elem); it != user_types_.end())
+      return it->second;
+    ast::StructDecl st;
+    st.loc = use;
+    st.name = t.elem;
+    bool ok = true;
+    for (const clang::FieldDecl *f : t.record->fields()) {
+      ast::StructMember m;
+      m.loc = locs_(f->getLocation());
+      m.name = f->getNameAsString();
+      clang::QualType ft = f->getType();
+      while (const auto *a = ctx_.getAsConstantArrayType(ft)) {
+        const llvm::APInt n = a->getSize();
+        m.dims.push_back(n.getActiveBits() > 30 ? (1 << 30) : static_cast<int>(n.getZExtValue()));
+        ft = a->getElementType();
+      }
+      std::optional<ast::TypeName> mt;
+      if (const auto *bt = ft.getCanonicalType()->getAs<clang::BuiltinType>())
+        switch (bt->getKind()) {
+        case clang::BuiltinType::Float: mt = ast::TypeName::Float; break;
+        case clang::BuiltinType::Double: mt = ast::TypeName::Double; break;
+        case clang::BuiltinType::Int: mt = ast::TypeName::Int; break;
+        case clang::BuiltinType::Long:
+        case clang::BuiltinType::LongLong: mt = ast::TypeName::Long; break;
+        default: break;
+        }
+      if (!mt || f->isBitField() || m.name.empty()) {
+        diags_.error(m.loc,
+                     fmt::format("member '{}' of the element type {} has type {}: the "
+                                 "members of a grid's element type must be int, long, "
+                                 "float or double, or arrays of them",
+                                 m.name, t.record_type.getAsString(), f->getType().getAsString()));
+        ok = false;
+        continue;
+      }
+      m.type = *mt;
+      st.members.push_back(std::move(m));
+    }
+    if (ok && st.members.empty()) {
+      diags_.error(use,
+                   fmt::format("the element type {} has no members", t.record_type.getAsString()));
+      ok = false;
+    }
+    if (ok)
+      prog_.structs.push_back(std::move(st));
+    user_types_[t.elem] = ok;
+    return ok;
   }
 
   void new_domain(const clang::VarDecl *v, const clang::CallExpr *c, int rank) {
@@ -509,6 +616,13 @@ private:
         return;
       }
     const Grid &g = grids_[git->second];
+    if (g.type.record) {
+      diags_.error(loc, fmt::format("PSReduce of grid '{}', whose elements are {}: stencilc "
+                                    "reduces grids of numbers (reduce a member in a grid of its "
+                                    "own)",
+                                    g.name, g.type.record_type.getAsString()));
+      return;
+    }
     ast::Reduce red;
     red.loc = loc;
     red.name = unique(res->getNameAsString());
@@ -954,9 +1068,24 @@ private:
                         "?: (or a local assigned in both branches) and emit it once");
       return;
     }
+    if (callee_name(call) == "__PSGridEmitUtype") {
+      emit_utype(call, b);
+      return;
+    }
+    if (callee_name(call) == "__PSGridUserType") {
+      diags_.error(loc, "PSGridEmit of a grid of a user-defined type: write a member, "
+                        "PSGridEmitUtype(g.member, v)");
+      return;
+    }
     const int g = grid_param(call->getArg(0), b);
     if (g < 0)
       return;
+    emit_to(g, "", {}, value(call->getArg(1), b), loc, b);
+  }
+
+  // The assignment of `v` to grid g (a member of its element, if given) at the kernel's point.
+  void emit_to(int g, const std::string &member, const std::vector<int> &index, ast::ExprPtr v,
+               SourceLoc loc, Body &b) {
     std::vector<ast::ExprPtr> subs;
     for (const auto &i : b.indices)
       subs.push_back(make(K::Name, loc, i));
@@ -969,9 +1098,89 @@ private:
     ast::Stmt st;
     st.kind = ast::Stmt::Kind::Assign;
     st.loc = loc;
-    st.target = make(K::Access, loc, grids_[g].name, subs);
-    st.value = value(call->getArg(1), b);
+    st.target = with_member(make(K::Access, loc, grids_[g].name, subs), member, index, loc);
+    st.value = std::move(v);
     b.out->push_back(st);
+  }
+
+  // PSGridEmitUtype(g.q, v), PSGridEmitUtype(g.r[i][1], v): physis.h passes the target as
+  // text, "g.r[i][1]": a grid parameter, a member, indices that are constants or variables of
+  // unrolled loops. PSGridEmitUtype(h, PSGridGet(g, ...)) copies a whole element.
+  void emit_utype(const clang::CallExpr *call, Body &b) {
+    const SourceLoc loc = locs_(call->getBeginLoc());
+    const auto *lit = llvm::dyn_cast<clang::StringLiteral>(call->getArg(0)->IgnoreParenImpCasts());
+    if (!lit || call->getNumArgs() != 2) {
+      diags_.error(loc, "PSGridEmitUtype takes a grid's member and a value: "
+                        "PSGridEmitUtype(g.member, v)");
+      return;
+    }
+    static const std::regex target_re(
+        R"(\s*([A-Za-z_]\w*)\s*(?:\.\s*([A-Za-z_]\w*)((?:\s*\[\s*[A-Za-z_0-9]+\s*\])*))?\s*)");
+    const std::string text = lit->getString().str();
+    std::smatch m;
+    if (!std::regex_match(text, m, target_re)) {
+      diags_.error(loc, fmt::format("PSGridEmitUtype's target '{}' is not a grid parameter or "
+                                    "one's member with constant indices (g.member, g.m[1][2])",
+                                    text));
+      return;
+    }
+    const clang::ParmVarDecl *param = nullptr;
+    for (const auto &[p, g] : b.grid)
+      if (p->getNameAsString() == m[1].str())
+        param = p;
+    if (!param) {
+      diags_.error(loc, fmt::format("PSGridEmitUtype's target '{}' must be one of the kernel's "
+                                    "grid parameters",
+                                    m[1].str()));
+      return;
+    }
+    const int g = b.grid.at(param);
+    if (!grids_[g].type.record) {
+      diags_.error(loc, fmt::format("PSGridEmitUtype to grid '{}' of numbers: write "
+                                    "PSGridEmit({}, v)",
+                                    m[1].str(), m[1].str()));
+      return;
+    }
+    if (!m[2].matched) {
+      // A whole element: the value must be one read whole; structs.cpp copies every member.
+      const clang::MemberExpr *whole = element_read(call->getArg(1));
+      if (!whole) {
+        diags_.error(loc, fmt::format("PSGridEmitUtype({}, v) writes a whole element: v must be "
+                                      "one read whole, PSGridGet(h, ...); or write a member, "
+                                      "PSGridEmitUtype({}.member, v)",
+                                      m[1].str(), m[1].str()));
+        return;
+      }
+      emit_to(g, "", {}, read_element(whole, b), loc, b);
+      return;
+    }
+    std::vector<int> index;
+    static const std::regex index_re(R"(\[\s*([A-Za-z_0-9]+)\s*\])");
+    const std::string idx_text = m[3].str();
+    for (auto it = std::sregex_iterator(idx_text.begin(), idx_text.end(), index_re);
+         it != std::sregex_iterator(); ++it) {
+      const std::string i = (*it)[1].str();
+      std::optional<long long> v;
+      if (std::isdigit(static_cast<unsigned char>(i[0]))) {
+        if (i.size() < 10 && std::all_of(i.begin(), i.end(), [](char c) {
+              return std::isdigit(static_cast<unsigned char>(c));
+            }))
+          v = std::stoll(i);
+      } else {
+        for (const auto &[var, val] : b.env)
+          if (var->getNameAsString() == i && val->kind == K::Int)
+            v = std::stoll(val->text);
+      }
+      if (!v) {
+        diags_.error(loc, fmt::format("index '{}' of PSGridEmitUtype's target '{}' must be a "
+                                      "decimal constant or the variable of a loop with constant "
+                                      "bounds",
+                                      i, text));
+        return;
+      }
+      index.push_back(static_cast<int>(std::min<long long>(*v, 1 << 30)));
+    }
+    emit_to(g, m[2].str(), index, value(call->getArg(1), b), loc, b);
   }
 
   int grid_param(const clang::Expr *e, Body &b) {
@@ -1090,6 +1299,10 @@ private:
           return host_param(macro, *t, e, loc, true);
     if (const auto *p = llvm::dyn_cast<clang::ParenExpr>(e))
       return value(p->getSubExpr(), b);
+    if (const auto *gs = llvm::dyn_cast<clang::GenericSelectionExpr>(e))
+      return value(gs->getResultExpr(), b); // physis.h's PSGridGet: the grid type's read
+    if (llvm::isa<clang::MemberExpr, clang::ArraySubscriptExpr>(e))
+      return member_read(e, b);
     if (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
       switch (ic->getCastKind()) {
       case clang::CK_IntegralToFloating:
@@ -1195,31 +1408,126 @@ private:
     return make(K::Int, loc, "0");
   }
 
+  // A read of grid `grid` (a kernel's grid parameter) at `subs`: g[...], or periodic(g[...]).
+  ast::ExprPtr grid_read(const clang::Expr *grid_expr, const std::vector<const clang::Expr *> &args,
+                         bool periodic, SourceLoc loc, Body &b) {
+    const int g = grid_param(grid_expr, b);
+    if (g < 0)
+      return make(K::Int, loc, "0");
+    std::vector<ast::ExprPtr> subs;
+    bool offset = false;
+    for (const clang::Expr *a : args) {
+      subs.push_back(subscript(value(a, b)));
+      offset = offset || subs.back()->kind != K::Name;
+    }
+    Grid &grid = grids_[g];
+    if (periodic && !grid.periodic_read) {
+      grid.periodic_read = true;
+      grid.periodic_loc = loc;
+    }
+    if (!periodic && offset)
+      grid.plain_offset_read = true;
+    // Periodic per read (sema's periodic_reads.cpp); a grid only ever read so gets periodic
+    // faces instead (finish_grids), and the read is then a plain one.
+    ast::ExprPtr access = make(K::Access, loc, grid.name, subs);
+    return periodic ? make(K::Call, loc, "periodic", {access}) : access;
+  }
+
+  // The same read with a member of the element: in the access (inside periodic(...) too).
+  static ast::ExprPtr with_member(const ast::ExprPtr &read, const std::string &member,
+                                  const std::vector<int> &index, SourceLoc loc) {
+    if (read->kind == K::Call) {
+      auto c = std::make_shared<ast::Expr>(*read);
+      c->args[0] = with_member(read->args[0], member, index, loc);
+      return c;
+    }
+    if (read->kind != K::Access)
+      return read; // reported
+    auto a = std::make_shared<ast::Expr>(*read);
+    a->member = member;
+    a->member_index = index;
+    a->member_loc = loc;
+    return a;
+  }
+
+  // A read of a whole element of a grid of a user-defined type, (g)[AT(i, j, k)].__elem as
+  // physis.h writes PSGridGet: the read, or null if `e` is not one.
+  const clang::MemberExpr *element_read(const clang::Expr *e) const {
+    const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
+    if (!m || m->getMemberDecl()->getNameAsString() != "__elem")
+      return nullptr;
+    const auto *at = llvm::dyn_cast<clang::ArraySubscriptExpr>(m->getBase()->IgnoreParenImpCasts());
+    const auto *c =
+        at ? llvm::dyn_cast<clang::CallExpr>(at->getIdx()->IgnoreParenImpCasts()) : nullptr;
+    const std::string n = c ? callee_name(c) : "";
+    return n == "__PSGridGetUserAt" || n == "__PSGridGetPeriodicUserAt" ? m : nullptr;
+  }
+
+  ast::ExprPtr read_element(const clang::MemberExpr *m, Body &b) {
+    const auto *at = llvm::cast<clang::ArraySubscriptExpr>(m->getBase()->IgnoreParenImpCasts());
+    const auto *c = llvm::cast<clang::CallExpr>(at->getIdx()->IgnoreParenImpCasts());
+    std::vector<const clang::Expr *> subs(c->arg_begin(), c->arg_end());
+    const SourceLoc loc = locs_(at->getBeginLoc());
+    ast::ExprPtr r =
+        grid_read(at->getBase(), subs, callee_name(c) == "__PSGridGetPeriodicUserAt", loc, b);
+    const int g = grid_param(at->getBase(), b);
+    if (g >= 0 && static_cast<int>(subs.size()) != grids_[g].type.rank)
+      diags_.error(loc, fmt::format("PSGridGet of the {}-dimensional grid '{}' with {} indices",
+                                    grids_[g].type.rank, grids_[g].name, subs.size()));
+    return r;
+  }
+
+  // PSGridGet(g, x, y, z).r[1][0]: a member of an element (arrays indexed by constants).
+  ast::ExprPtr member_read(const clang::Expr *e, Body &b) {
+    const SourceLoc loc = locs_(e->getExprLoc());
+    std::vector<int> index;
+    const clang::Expr *cur = e->IgnoreParenImpCasts();
+    while (const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(cur)) {
+      const ast::ExprPtr i = value(as->getIdx(), b);
+      if (i->kind != K::Int) {
+        diags_.error(locs_(as->getIdx()->getExprLoc()),
+                     "the index of an array member must be a constant (or the variable of a "
+                     "loop with constant bounds)");
+        return make(K::Int, loc, "0");
+      }
+      index.insert(index.begin(),
+                   static_cast<int>(std::min<long long>(std::stoll(i->text), 1 << 30)));
+      cur = as->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *m = llvm::dyn_cast<clang::MemberExpr>(cur);
+    const clang::MemberExpr *elem = m ? element_read(m->getBase()) : nullptr;
+    if (element_read(e)) {
+      diags_.error(loc, "a whole element of a grid of a user-defined type used as a value: read "
+                        "a member, PSGridGet(g, ...).member (or copy it whole with "
+                        "PSGridEmitUtype(h, PSGridGet(g, ...)))");
+      return make(K::Int, loc, "0");
+    }
+    if (!elem) {
+      unsupported(e, m && m->getBase()->getType()->isStructureType()
+                         ? "a member of a member of a grid's element (a nested struct) is not "
+                           "supported: the members of a grid's element type are numbers or "
+                           "arrays of them"
+                         : "only members of grid elements (PSGridGet(g, ...).member) and "
+                           "constant indices into them are supported in kernels");
+      return make(K::Int, loc, "0");
+    }
+    return with_member(read_element(elem, b), m->getMemberDecl()->getNameAsString(), index,
+                       locs_(m->getMemberLoc()));
+  }
+
   ast::ExprPtr function_call(const clang::CallExpr *call, Body &b) {
     const SourceLoc loc = locs_(call->getBeginLoc());
     const std::string n = callee_name(call);
+    if (n == "__PSGridUserType") {
+      diags_.error(loc, fmt::format("PSGridGet and PSGridEmit of a grid of a user-defined type "
+                                    "read and write members: PSGridGet(g, ...).member, "
+                                    "PSGridEmitUtype(g.member, v)"));
+      return make(K::Int, loc, "0");
+    }
     const bool periodic = n.rfind("__PSGridGetPeriodic", 0) == 0;
     if (periodic || n.rfind("__PSGridGet", 0) == 0) {
-      const int g = grid_param(call->getArg(0), b);
-      if (g < 0)
-        return make(K::Int, loc, "0");
-      std::vector<ast::ExprPtr> subs;
-      bool offset = false;
-      for (unsigned i = 1; i < call->getNumArgs(); ++i) {
-        subs.push_back(subscript(value(call->getArg(i), b)));
-        offset = offset || subs.back()->kind != K::Name;
-      }
-      Grid &grid = grids_[g];
-      if (periodic && !grid.periodic_read) {
-        grid.periodic_read = true;
-        grid.periodic_loc = loc;
-      }
-      if (!periodic && offset)
-        grid.plain_offset_read = true;
-      // Periodic per read (sema's periodic_reads.cpp); a grid only ever read so gets periodic
-      // faces instead (finish_grids), and the read is then a plain one.
-      ast::ExprPtr access = make(K::Access, loc, grid.name, subs);
-      return periodic ? make(K::Call, loc, "periodic", {access}) : access;
+      std::vector<const clang::Expr *> subs(call->arg_begin() + 1, call->arg_end());
+      return grid_read(call->getArg(0), subs, periodic, loc, b);
     }
     // A function of the program: inlined, its parameters bound to the arguments.
     if (const clang::FunctionDecl *fn = call->getDirectCallee(); fn && fn->getDefinition() &&
@@ -1378,6 +1686,10 @@ private:
                : g.type.elem == "Double" ? ast::TypeName::Double
                : g.type.elem == "Long"   ? ast::TypeName::Long
                                          : ast::TypeName::Int;
+      if (g.type.record) {
+        a.struct_type = g.type.elem;
+        a.struct_loc = g.loc;
+      }
       a.name = g.name;
       a.extents = g.extents;
       // A grid read with PSGridGetPeriodic wraps around; other reads outside a Physis grid are
@@ -1408,6 +1720,7 @@ private:
   std::set<const clang::VarDecl *> modified_;
   std::set<const clang::FunctionDecl *> calling_; // functions being inlined (recursion)
   std::set<std::string> names_;
+  std::map<std::string, bool> user_types_; // translated (and whether they are usable)
   PhysisHostCalls &host_;
 };
 

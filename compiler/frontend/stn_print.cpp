@@ -12,9 +12,9 @@ using K = ast::Expr::Kind;
 
 const std::set<std::string> &keywords() {
   static const std::set<std::string> k = {
-      "stencil", "param", "grid", "readonly", "like",   "boundary", "init",  "kernel",
-      "on",      "let",   "if",   "else",     "reduce", "run",      "until", "max",
-      "swap",    "int",   "long", "float",    "double", "var",      "for",   "in"};
+      "stencil", "param", "grid",   "readonly", "like", "boundary", "init",  "kernel", "on",
+      "let",     "if",    "else",   "reduce",   "run",  "until",    "max",   "swap",   "int",
+      "long",    "float", "double", "var",      "for",  "in",       "struct"};
   return k;
 }
 
@@ -83,10 +83,13 @@ public:
                           x.init ? " = " + expr(x.init) : "");
     if (!p_.params.empty())
       body += "\n";
+    for (const auto &st : p_.structs)
+      body += struct_decl(st);
     for (const auto &g : p_.grids)
       body += grid(g);
     for (const auto &i : p_.inits)
-      body += fmt::format("init {}[{}] = {};\n", name(i.grid), names(i.indices), expr(i.value));
+      body += fmt::format("init {}[{}]{} = {};\n", name(i.grid), names(i.indices),
+                          member(i.member, i.member_index), expr(i.value));
     for (const auto &k : p_.kernels)
       body += "\n" + kernel(k);
     if (!p_.reduces.empty())
@@ -141,9 +144,30 @@ private:
   }
   static const char *type(ast::TypeName t) { return ast::type_text(t); }
 
+  std::string member(const std::string &m, const std::vector<int> &index) {
+    if (m.empty())
+      return "";
+    std::string s = "." + name(m);
+    for (int i : index)
+      s += fmt::format("[{}]", i);
+    return s;
+  }
+
+  std::string struct_decl(const ast::StructDecl &st) {
+    std::string s = fmt::format("struct {} {{\n", name(st.name));
+    for (const auto &m : st.members) {
+      s += fmt::format("  {} {}", type(m.type), name(m.name));
+      for (int d : m.dims)
+        s += fmt::format("[{}]", d);
+      s += ";\n";
+    }
+    return s + "}\n";
+  }
+
   std::string grid(const ast::Grid &g) {
-    std::string s = fmt::format("grid {}{} {}", g.readonly ? "readonly " : "", type(g.type),
-                                name(g.name));
+    std::string s =
+        fmt::format("grid {}{} {}", g.readonly ? "readonly " : "",
+                    g.struct_type.empty() ? type(g.type) : name(g.struct_type), name(g.name));
     if (!g.like.empty())
       s += " like " + name(g.like);
     else {
@@ -266,7 +290,7 @@ public:
       std::string subs;
       for (const auto &a : e->args)
         subs += (subs.empty() ? "" : ", ") + expr(a);
-      s = name(e->text) + "[" + subs + "]";
+      s = name(e->text) + "[" + subs + "]" + member(e->member, e->member_index);
       break;
     }
     case K::Call:

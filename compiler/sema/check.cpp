@@ -1267,12 +1267,12 @@ private:
     if (!e)
       return e;
     if (e->kind == ast::Expr::Kind::Name && e->text == var) {
-      auto lit = std::make_shared<ast::Expr>(
-          ast::Expr{ast::Expr::Kind::Int, e->loc, std::to_string(v < 0 ? -v : v), {}, {}});
+      auto lit = std::make_shared<ast::Expr>(ast::Expr{
+          ast::Expr::Kind::Int, e->loc, std::to_string(v < 0 ? -v : v), {}, {}, {}, {}, {}});
       if (v >= 0)
         return lit;
       return std::make_shared<ast::Expr>(
-          ast::Expr{ast::Expr::Kind::Neg, e->loc, "-", {lit}, {}});
+          ast::Expr{ast::Expr::Kind::Neg, e->loc, "-", {lit}, {}, {}, {}, {}});
     }
     auto copy = std::make_shared<ast::Expr>(*e);
     for (auto &a : copy->args)

@@ -20,15 +20,52 @@ typedef int64_t PSIndex;
 void PSInit(int *argc, char ***argv, int grid_num_dims, ...);
 void PSFinalize(void);
 
-#define STENCILC_PS_GRID_TYPES(D)                                                               \
-  typedef struct __PSGrid##D##Float *PSGrid##D##Float;                                         \
-  typedef struct __PSGrid##D##Double *PSGrid##D##Double;                                       \
-  typedef struct __PSGrid##D##Int *PSGrid##D##Int;                                             \
-  typedef struct __PSGrid##D##Long *PSGrid##D##Long;
+/* A grid handle points to a struct whose one member, __elem, has the element type: never
+ * accessed, it lets PSGridGet give a value of the element type, for user-defined types too. */
+#define STENCILC_PS_GRID_TYPES(D)                                                                  \
+  typedef struct __PSGrid##D##Float {                                                              \
+    float __elem;                                                                                  \
+  } * PSGrid##D##Float;                                                                            \
+  typedef struct __PSGrid##D##Double {                                                             \
+    double __elem;                                                                                 \
+  } * PSGrid##D##Double;                                                                           \
+  typedef struct __PSGrid##D##Int {                                                                \
+    int __elem;                                                                                    \
+  } * PSGrid##D##Int;                                                                              \
+  typedef struct __PSGrid##D##Long {                                                               \
+    long __elem;                                                                                   \
+  } * PSGrid##D##Long;
 STENCILC_PS_GRID_TYPES(1D)
 STENCILC_PS_GRID_TYPES(2D)
 STENCILC_PS_GRID_TYPES(3D)
 #undef STENCILC_PS_GRID_TYPES
+
+/* Grids of a user-defined element type (a struct): DeclareGrid3D(Point, struct Point) declares
+ * PSGrid3DPoint and PSGrid3DPointNew. Kernels read a member, PSGridGet(g, x, y, z).p, and write
+ * one, PSGridEmitUtype(g.q, v) (or a whole element, PSGridEmitUtype(g2, PSGridGet(g1, ...))).
+ * stencilc stores each member as a grid of its own (docs/PHYSIS.md). */
+void *__stencilc_ps_new_grid(int rank, PSIndex nx, PSIndex ny, PSIndex nz);
+#define DeclareGrid1D(name, type)                                                                  \
+  typedef struct __PSGrid1D##name {                                                                \
+    type __elem;                                                                                   \
+  } * PSGrid1D##name;                                                                              \
+  static inline PSGrid1D##name PSGrid1D##name##New(PSIndex nx) {                                   \
+    return (PSGrid1D##name)__stencilc_ps_new_grid(1, nx, 1, 1);                                    \
+  }
+#define DeclareGrid2D(name, type)                                                                  \
+  typedef struct __PSGrid2D##name {                                                                \
+    type __elem;                                                                                   \
+  } * PSGrid2D##name;                                                                              \
+  static inline PSGrid2D##name PSGrid2D##name##New(PSIndex nx, PSIndex ny) {                       \
+    return (PSGrid2D##name)__stencilc_ps_new_grid(2, nx, ny, 1);                                   \
+  }
+#define DeclareGrid3D(name, type)                                                                  \
+  typedef struct __PSGrid3D##name {                                                                \
+    type __elem;                                                                                   \
+  } * PSGrid3D##name;                                                                              \
+  static inline PSGrid3D##name PSGrid3D##name##New(PSIndex nx, PSIndex ny, PSIndex nz) {           \
+    return (PSGrid3D##name)__stencilc_ps_new_grid(3, nx, ny, nz);                                  \
+  }
 
 PSGrid1DFloat PSGrid1DFloatNew(PSIndex nx);
 PSGrid1DDouble PSGrid1DDoubleNew(PSIndex nx);
@@ -71,14 +108,41 @@ STENCILC_PS_ACCESS_ALL(3D, PSIndex i, PSIndex j, PSIndex k)
 #undef STENCILC_PS_ACCESS_ALL
 #undef STENCILC_PS_ACCESS
 
-#define STENCILC_PS_DISPATCH(F, g)                                                             \
-  _Generic((g), PSGrid1DFloat: F##1DFloat, PSGrid1DDouble: F##1DDouble, PSGrid1DInt: F##1DInt, \
-           PSGrid1DLong: F##1DLong, PSGrid2DFloat: F##2DFloat, PSGrid2DDouble: F##2DDouble,    \
-           PSGrid2DInt: F##2DInt, PSGrid2DLong: F##2DLong, PSGrid3DFloat: F##3DFloat,          \
-           PSGrid3DDouble: F##3DDouble, PSGrid3DInt: F##3DInt, PSGrid3DLong: F##3DLong)
-#define PSGridGet(g, ...) STENCILC_PS_DISPATCH(__PSGridGet, g)((g), __VA_ARGS__)
-#define PSGridGetPeriodic(g, ...) STENCILC_PS_DISPATCH(__PSGridGetPeriodic, g)((g), __VA_ARGS__)
+#define STENCILC_PS_DISPATCH(F, g)                                                                 \
+  _Generic((g), PSGrid1DFloat                                                                      \
+           : F##1DFloat, PSGrid1DDouble                                                            \
+           : F##1DDouble, PSGrid1DInt                                                              \
+           : F##1DInt, PSGrid1DLong                                                                \
+           : F##1DLong, PSGrid2DFloat                                                              \
+           : F##2DFloat, PSGrid2DDouble                                                            \
+           : F##2DDouble, PSGrid2DInt                                                              \
+           : F##2DInt, PSGrid2DLong                                                                \
+           : F##2DLong, PSGrid3DFloat                                                              \
+           : F##3DFloat, PSGrid3DDouble                                                            \
+           : F##3DDouble, PSGrid3DInt                                                              \
+           : F##3DInt, PSGrid3DLong                                                                \
+           : F##3DLong, default                                                                    \
+           : __PSGridUserType)
+/* A read of a grid of numbers calls the function of its type; of a user-defined type, it is
+ * the element itself (g)[at].__elem, so that .member applies (stencilc translates both). */
+int __PSGridUserType(void *g, ...);
+PSIndex __PSGridGetUserAt(PSIndex i, ...);
+PSIndex __PSGridGetPeriodicUserAt(PSIndex i, ...);
+#define STENCILC_PS_READ(F, AT, g, ...)                                                            \
+  _Generic((g)->__elem, float                                                                      \
+           : STENCILC_PS_DISPATCH(F, g)((g), __VA_ARGS__), double                                  \
+           : STENCILC_PS_DISPATCH(F, g)((g), __VA_ARGS__), int                                     \
+           : STENCILC_PS_DISPATCH(F, g)((g), __VA_ARGS__), long                                    \
+           : STENCILC_PS_DISPATCH(F, g)((g), __VA_ARGS__), default                                 \
+           : (g)[AT(__VA_ARGS__)].__elem)
+#define PSGridGet(g, ...) STENCILC_PS_READ(__PSGridGet, __PSGridGetUserAt, g, __VA_ARGS__)
+#define PSGridGetPeriodic(g, ...)                                                                  \
+  STENCILC_PS_READ(__PSGridGetPeriodic, __PSGridGetPeriodicUserAt, g, __VA_ARGS__)
 #define PSGridEmit(g, v) STENCILC_PS_DISPATCH(__PSGridEmit, g)((g), (v))
+/* The target is the grid parameter and the member as written, g.q or g.r[1][0] (or g alone
+ * for a whole element): stencilc reads the text. */
+void __PSGridEmitUtype(const char *target, ...);
+#define PSGridEmitUtype(target, v) __PSGridEmitUtype(#target, (v))
 
 /* Maps and runs: a kernel is any function; the cast keeps Clang from comparing its prototype
  * with a generic pointer's (stencilc checks the arguments against the kernel itself). */
@@ -97,6 +161,9 @@ void PSReduce(void *out, PSReduceOp op, void *g);
  * becomes __stencilc_ps_bind(PSGrid*New(...), "grid"), PSStencilRun(maps..., n)
  * __stencilc_ps_run(n), PSReduce(&v, op, g) __stencilc_ps_reduce("v", type of v, &v, g). */
 void *__stencilc_ps_bind(void *grid, const char *name);
+/* A grid of a user-defined type: its struct's size, then the grid stencilc keeps each member
+ * in and the member's offset in the struct, ending with a null name. */
+void *__stencilc_ps_bind_struct(void *grid, const char *name, long size, ...);
 void __stencilc_ps_run(long long iterations);
 void __stencilc_ps_reduce(const char *name, char type, void *out, void *grid);
 
