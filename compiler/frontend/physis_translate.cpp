@@ -329,8 +329,8 @@ private:
       return;
     }
     g.type = *type;
-    if (g.type.record && !user_type(g.type, locs_(c->getBeginLoc())))
-      return;
+    if (g.type.record)
+      user_type(g.type, locs_(c->getBeginLoc())); // reported; the grid is still one
     g.loc = locs_(v->getLocation());
     for (unsigned i = 0; i < c->getNumArgs(); ++i)
       g.extents.push_back(host_value(c->getArg(i), ast::TypeName::Int));
@@ -1015,7 +1015,7 @@ private:
     e = e->IgnoreParens();
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e)) {
       const std::string n = callee_name(call);
-      if (n.rfind("__PSGridEmit", 0) == 0) {
+      if (n.rfind("__PSGridEmit", 0) == 0 || n == "__PSGridUserType") {
         emit(call, b, nested);
         return;
       }
@@ -1152,6 +1152,14 @@ private:
         return;
       }
       emit_to(g, "", {}, read_element(whole, b), loc, b);
+      return;
+    }
+    bool known = false;
+    for (const clang::FieldDecl *f : grids_[g].type.record->fields())
+      known = known || f->getNameAsString() == m[2].str();
+    if (!known) {
+      diags_.error(loc, fmt::format("PSGridEmitUtype's target '{}': {} has no member '{}'", text,
+                                    grids_[g].type.record_type.getAsString(), m[2].str()));
       return;
     }
     std::vector<int> index;
