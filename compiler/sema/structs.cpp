@@ -154,9 +154,14 @@ private:
     std::vector<ast::Grid> out;
     for (const auto &g : in_.grids) {
       ast::Grid base = g;
-      // A shape copied from a struct grid is its first member's (they all have it).
-      if (const auto *l = leaves_of(g.like))
-        base.like = member_grid_name(g.like, l->front().member->name, l->front().index);
+      // A shape copied from a struct grid is its first member's (they all have it); a grid of
+      // the same struct copies each member from the same member (its boundary too, as `like`
+      // does between grids of one type).
+      const auto *like = leaves_of(g.like);
+      const bool same_struct =
+          like && !g.struct_type.empty() && struct_grids_.at(g.like)->name == g.struct_type;
+      if (like)
+        base.like = member_grid_name(g.like, like->front().member->name, like->front().index);
       if (g.struct_type.empty()) {
         out.push_back(std::move(base));
         continue;
@@ -169,6 +174,8 @@ private:
         m.struct_type.clear();
         m.type = leaf.member->type;
         m.name = member_grid_name(g.name, leaf.member->name, leaf.index);
+        if (same_struct)
+          m.like = member_grid_name(g.like, leaf.member->name, leaf.index);
         if (!taken.insert(m.name).second && (decl_errors_ = true))
           diags_.error(g.loc, fmt::format("grid '{}' of struct {} keeps member {} in a grid named "
                                           "'{}', a name the program already uses: rename one",
