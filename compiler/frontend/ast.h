@@ -132,6 +132,10 @@ struct Kernel {
   std::vector<KernelParam> params; // none: an ordinary kernel (instantiate.cpp binds them)
   Domain domain;
   std::vector<Stmt> body;
+  // A copy instantiate.cpp made of a kernel with parameters: the first call it serves, which
+  // sema's errors in the copy name in a note.
+  SourceLoc call_loc;
+  std::string call_text;
 };
 
 struct Reduce {

@@ -130,8 +130,15 @@ public:
       declare_reduction(r);
     for (const auto &in : ast_.inits)
       check_init(in);
-    for (std::size_t i = 0; i < ast_.kernels.size(); ++i)
-      check_kernel(ast_.kernels[i], prog_.kernels[i]);
+    for (std::size_t i = 0; i < ast_.kernels.size(); ++i) {
+      const ast::Kernel &k = ast_.kernels[i];
+      const int before = diags_.error_count();
+      check_kernel(k, prog_.kernels[i]);
+      // An error in the copy of a kernel with parameters: which call made it.
+      if (diags_.error_count() > before && k.call_loc.line > 0)
+        diags_.note(k.call_loc,
+                    fmt::format("in kernel '{}' as the call {} binds it", k.name, k.call_text));
+    }
     for (std::size_t i = 0; i < ast_.reduces.size(); ++i)
       check_reduction(ast_.reduces[i], prog_.reductions[i]);
     check_run();

@@ -156,6 +156,11 @@ public:
           }
         }
         subst(copy.body, b);
+        copy.call_loc = call.a_loc;
+        std::string args;
+        for (const auto &a : call.args)
+          args += (args.empty() ? "" : ", ") + print_stn_expr(a);
+        copy.call_text = fmt::format("{}({})", k.name, args);
         for (auto &[lo, hi] : copy.domain.ranges) {
           lo = subst(lo, b);
           hi = subst(hi, b);
