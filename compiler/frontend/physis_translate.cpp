@@ -1115,7 +1115,7 @@ private:
       return;
     }
     static const std::regex target_re(
-        R"(\s*([A-Za-z_]\w*)\s*(?:\.\s*([A-Za-z_]\w*)((?:\s*\[\s*[A-Za-z_0-9]+\s*\])*))?\s*)");
+        R"(\s*([A-Za-z_]\w*)\s*(?:\.\s*([A-Za-z_]\w*)((?:\s*\[[^\[\]]+\])*))?\s*)");
     const std::string text = lit->getString().str();
     std::smatch m;
     if (!std::regex_match(text, m, target_re)) {
@@ -1163,30 +1163,21 @@ private:
       return;
     }
     std::vector<int> index;
-    static const std::regex index_re(R"(\[\s*([A-Za-z_0-9]+)\s*\])");
+    static const std::regex index_re(R"(\[([^\[\]]+)\])");
     const std::string idx_text = m[3].str();
     for (auto it = std::sregex_iterator(idx_text.begin(), idx_text.end(), index_re);
          it != std::sregex_iterator(); ++it) {
       const std::string i = (*it)[1].str();
-      std::optional<long long> v;
-      if (std::isdigit(static_cast<unsigned char>(i[0]))) {
-        if (i.size() < 10 && std::all_of(i.begin(), i.end(), [](char c) {
-              return std::isdigit(static_cast<unsigned char>(c));
-            }))
-          v = std::stoll(i);
-      } else {
-        for (const auto &[var, val] : b.env)
-          if (var->getNameAsString() == i && val->kind == K::Int)
-            v = std::stoll(val->text);
-      }
+      const std::optional<std::int64_t> v = text_index(i, b);
       if (!v) {
-        diags_.error(loc, fmt::format("index '{}' of PSGridEmitUtype's target '{}' must be a "
-                                      "decimal constant or the variable of a loop with constant "
-                                      "bounds",
-                                      i, text));
+        const auto first = i.find_first_not_of(' '), last = i.find_last_not_of(' ');
+        diags_.error(loc, fmt::format("index '{}' of PSGridEmitUtype's target '{}' must be "
+                                      "computed from decimal constants and the variables of "
+                                      "loops with constant bounds (+ - * / %)",
+                                      i.substr(first, last - first + 1), text));
         return;
       }
-      index.push_back(static_cast<int>(std::min<long long>(*v, 1 << 30)));
+      index.push_back(static_cast<int>(std::clamp<std::int64_t>(*v, -1, 1 << 30)));
     }
     emit_to(g, m[2].str(), index, value(call->getArg(1), b), loc, b);
   }
@@ -1491,15 +1482,19 @@ private:
     std::vector<int> index;
     const clang::Expr *cur = e->IgnoreParenImpCasts();
     while (const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(cur)) {
-      const ast::ExprPtr i = value(as->getIdx(), b);
-      if (i->kind != K::Int) {
-        diags_.error(locs_(as->getIdx()->getExprLoc()),
-                     "the index of an array member must be a constant (or the variable of a "
-                     "loop with constant bounds)");
-        return make(K::Int, loc, "0");
+      // A constant (macros included), or one once unrolled loops' variables are known (1 - i).
+      std::int64_t v = 0;
+      if (!constant(as->getIdx(), v)) {
+        const std::optional<std::int64_t> folded = fold_constant(value(as->getIdx(), b));
+        if (!folded) {
+          diags_.error(locs_(as->getIdx()->getExprLoc()),
+                       "the index of an array member must be a constant (or computed from the "
+                       "variables of loops with constant bounds)");
+          return make(K::Int, loc, "0");
+        }
+        v = *folded;
       }
-      index.insert(index.begin(),
-                   static_cast<int>(std::min<long long>(std::stoll(i->text), 1 << 30)));
+      index.insert(index.begin(), static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 30)));
       cur = as->getBase()->IgnoreParenImpCasts();
     }
     const auto *m = llvm::dyn_cast<clang::MemberExpr>(cur);
@@ -1566,6 +1561,108 @@ private:
   // A subscript folded to `index`, `index + c` or `index - c` where it is one (x + k - 2 with
   // k = 3 from an unrolled loop is x + 1), as stencilc's offsets must be written; anything
   // else is left for sema to refuse, with its location.
+  // The value of an integer expression of literals (after translation: an unrolled loop's
+  // variable is a literal), or nothing.
+  static std::optional<std::int64_t> fold_constant(const ast::ExprPtr &x) {
+    switch (x->kind) {
+    case K::Int:
+      return x->text.size() < 19 ? std::optional<std::int64_t>(std::stoll(x->text)) : std::nullopt;
+    case K::Conv:
+      return x->text == "int" || x->text == "long" ? fold_constant(x->args[0]) : std::nullopt;
+    case K::Neg: {
+      auto a = fold_constant(x->args[0]);
+      return a ? std::optional<std::int64_t>(-*a) : std::nullopt;
+    }
+    case K::Add:
+    case K::Sub:
+    case K::Mul:
+    case K::Div:
+    case K::Mod: {
+      auto l = fold_constant(x->args[0]), r = fold_constant(x->args[1]);
+      if (!l || !r || ((x->kind == K::Div || x->kind == K::Mod) && *r == 0) ||
+          std::abs(*l) > (1 << 30) || std::abs(*r) > (1 << 30))
+        return std::nullopt;
+      return x->kind == K::Add   ? *l + *r
+             : x->kind == K::Sub ? *l - *r
+             : x->kind == K::Mul ? *l * *r
+             : x->kind == K::Div ? *l / *r
+                                 : *l % *r;
+    }
+    default: return std::nullopt;
+    }
+  }
+
+  // An index written in PSGridEmitUtype's target text ("i + 1", "2*k"): decimal constants and
+  // the variables of unrolled loops, with + - * / % and parentheses.
+  std::optional<std::int64_t> text_index(const std::string &t, const Body &b) const {
+    std::size_t pos = 0;
+    std::function<std::optional<std::int64_t>()> sum, product, atom;
+    auto skip = [&] {
+      while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos])))
+        ++pos;
+    };
+    atom = [&]() -> std::optional<std::int64_t> {
+      skip();
+      if (pos >= t.size())
+        return std::nullopt;
+      if (t[pos] == '(') {
+        ++pos;
+        auto v = sum();
+        skip();
+        if (!v || pos >= t.size() || t[pos] != ')')
+          return std::nullopt;
+        ++pos;
+        return v;
+      }
+      if (t[pos] == '-') {
+        ++pos;
+        auto v = atom();
+        return v ? std::optional<std::int64_t>(-*v) : std::nullopt;
+      }
+      const std::size_t start = pos;
+      while (pos < t.size() && (std::isalnum(static_cast<unsigned char>(t[pos])) || t[pos] == '_'))
+        ++pos;
+      const std::string word = t.substr(start, pos - start);
+      if (word.empty() || word.size() > 9)
+        return std::nullopt;
+      if (std::isdigit(static_cast<unsigned char>(word[0])))
+        return std::all_of(word.begin(), word.end(),
+                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })
+                   ? std::optional<std::int64_t>(std::stoll(word))
+                   : std::nullopt;
+      for (const auto &[var, val] : b.env)
+        if (var->getNameAsString() == word)
+          return fold_constant(val);
+      return std::nullopt;
+    };
+    product = [&]() -> std::optional<std::int64_t> {
+      auto v = atom();
+      for (skip(); v && pos < t.size() && (t[pos] == '*' || t[pos] == '/' || t[pos] == '%');
+           skip()) {
+        const char op = t[pos++];
+        auto r = atom();
+        if (!r || (op != '*' && *r == 0) || std::abs(*v) > (1 << 30) || std::abs(*r) > (1 << 30))
+          return std::nullopt;
+        v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+      }
+      return v;
+    };
+    sum = [&]() -> std::optional<std::int64_t> {
+      auto v = product();
+      for (skip(); v && pos < t.size() && (t[pos] == '+' || t[pos] == '-'); skip()) {
+        const char op = t[pos++];
+        auto r = product();
+        if (!r || std::abs(*v) > (1 << 30) || std::abs(*r) > (1 << 30))
+          return std::nullopt;
+        v = op == '+' ? *v + *r : *v - *r;
+      }
+      return v;
+    };
+    auto v = sum();
+    skip();
+    return v && pos == t.size() ? v : std::nullopt;
+  }
+
   ast::ExprPtr subscript(const ast::ExprPtr &e) {
     struct Affine {
       bool ok = true;

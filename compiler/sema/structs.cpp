@@ -222,7 +222,7 @@ private:
       return "";
     }
     for (std::size_t d = 0; d < index.size(); ++d)
-      if (index[d] >= m->dims[d]) {
+      if (index[d] < 0 || index[d] >= m->dims[d]) {
         diags_.error(loc, fmt::format("index {} of member '{}' is out of range: {} is {}", index[d],
                                       member, member, member_type(*m)));
         return "";
@@ -277,16 +277,26 @@ private:
       return false;
     if (!leaves_of(st.target->text))
       return false; // a grid of a struct with errors
-    const Expr *v = st.value.get();
+    // The element copied: other[...], or periodic(other[...]) (each member read so).
+    const bool periodic = st.value && st.value->kind == Expr::Kind::Call &&
+                          st.value->text == "periodic" && st.value->args.size() == 1;
+    const Expr *v = periodic ? st.value->args[0].get() : st.value.get();
     if (!v || v->kind != Expr::Kind::Access || !v->member.empty() ||
         !struct_grids_.count(v->text) || struct_grids_.at(v->text) != tg->second) {
-      diags_.error(st.target->loc,
-                   fmt::format("grid '{}' holds struct {} elements: assign one member "
-                               "({}[...].{} = ...) or copy a whole element of a grid of struct "
-                               "{} ({}[...] = other[...])",
-                               st.target->text, tg->second->name, st.target->text,
-                               tg->second->members.empty() ? "m" : tg->second->members[0].name,
-                               tg->second->name, st.target->text));
+      if (v && v->kind == Expr::Kind::Access && v->member.empty() && struct_grids_.count(v->text))
+        diags_.error(v->loc, fmt::format("grid '{}' holds struct {} elements, grid '{}' struct "
+                                         "{}: a whole element is copied between grids of one "
+                                         "struct",
+                                         st.target->text, tg->second->name, v->text,
+                                         struct_grids_.at(v->text)->name));
+      else
+        diags_.error(st.target->loc,
+                     fmt::format("grid '{}' holds struct {} elements: assign one member "
+                                 "({}[...].{} = ...) or copy a whole element of a grid of "
+                                 "struct {} ({}[...] = other[...])",
+                                 st.target->text, tg->second->name, st.target->text,
+                                 tg->second->members.empty() ? "m" : tg->second->members[0].name,
+                                 tg->second->name, st.target->text));
       return true;
     }
     const auto *l = leaves_of(st.target->text);
@@ -295,13 +305,19 @@ private:
     for (const auto &leaf : *l) {
       ast::Stmt one = st;
       auto t = std::make_shared<Expr>(*st.target);
-      auto s = std::make_shared<Expr>(*st.value);
+      auto s = std::make_shared<Expr>(*v);
       t->member = s->member = leaf.member->name;
       t->member_index = s->member_index = leaf.index;
       t->member_loc = t->loc;
       s->member_loc = s->loc;
       one.target = rewrite(t);
-      one.value = rewrite(s);
+      if (periodic) {
+        auto call = std::make_shared<Expr>(*st.value);
+        call->args = {s};
+        one.value = rewrite(call);
+      } else {
+        one.value = rewrite(s);
+      }
       out.push_back(std::move(one));
     }
     return true;

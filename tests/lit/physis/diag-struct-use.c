@@ -8,15 +8,15 @@ struct P { float a; double r[2]; };
 DeclareGrid2D(P, struct P);
 void k(const int x, const int y, PSGrid2DP g, PSGrid2DP h, PSGrid2DFloat f) {
   int j = x % 2;
-// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:35: error: the index of an array member must be a constant (or the variable of a loop with constant bounds){{$}}
+// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:35: error: the index of an array member must be a constant (or computed from the variables of loops with constant bounds){{$}}
   double v = PSGridGet(g, x, y).r[j];
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: PSGridEmit of a grid of a user-defined type: write a member, PSGridEmitUtype(g.member, v){{$}}
   PSGridEmit(h, v);
-// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index 'j' of PSGridEmitUtype's target 'h.r[j]' must be a decimal constant or the variable of a loop with constant bounds{{$}}
+// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index 'j' of PSGridEmitUtype's target 'h.r[j]' must be computed from decimal constants and the variables of loops with constant bounds (+ - * / %){{$}}
   PSGridEmitUtype(h.r[j], v);
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: PSGridEmitUtype's target 'h.r[1] + 1' is not a grid parameter or one's member with constant indices (g.member, g.m[1][2]){{$}}
   PSGridEmitUtype(h.r[1] + 1, v);
-// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index 'k' of PSGridEmitUtype's target 'h.r[k]' must be a decimal constant or the variable of a loop with constant bounds{{$}}
+// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index 'k' of PSGridEmitUtype's target 'h.r[k]' must be computed from decimal constants and the variables of loops with constant bounds (+ - * / %){{$}}
   PSGridEmitUtype(h.r[k], v);
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: PSGridEmitUtype(h, v) writes a whole element: v must be one read whole, PSGridGet(h, ...); or write a member, PSGridEmitUtype(h.member, v){{$}}
   PSGridEmitUtype(h, v);
