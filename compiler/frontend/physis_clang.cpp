@@ -8,8 +8,6 @@
 #include <llvm/ADT/SmallString.h>
 
 #include <filesystem>
-#include <set>
-#include <tuple>
 
 #include "frontend/physis.h"
 #include "frontend/physis_host.h"
@@ -63,16 +61,8 @@ public:
     SourceLoc loc;
     if (info.hasSourceManager() && info.getLocation().isValid())
       loc = ClangLocations(info.getSourceManager(), diags_, headers_)(info.getLocation());
-    // physis.h's PSGridGet spells the call of a grid of numbers once per number type (_Generic
-    // on the element type, for user-defined types): Clang checks each, so a wrong call is
-    // reported as often. Say it once, with its notes.
-    if (level != clang::DiagnosticsEngine::Note) {
-      skipping_ =
-          !seen_.emplace(static_cast<int>(level), loc.file, loc.line, loc.col, text.str().str())
-               .second;
-    }
-    if (skipping_)
-      return;
+    // (physis.h's PSGridGet spells the call of a grid of numbers once per number type, for
+    // user-defined types, and Clang checks each: DiagEngine keeps one of repeated messages.)
     switch (level) {
     case clang::DiagnosticsEngine::Error:
     case clang::DiagnosticsEngine::Fatal: diags_.error(loc, text.str().str()); break;
@@ -86,8 +76,6 @@ private:
   DiagEngine &diags_;
   std::vector<std::unique_ptr<SourceFile>> &headers_;
   const clang::SourceManager *sm_ = nullptr;
-  std::set<std::tuple<int, FileId, int, int, std::string>> seen_;
-  bool skipping_ = false; // the notes of a repeated diagnostic
 };
 
 } // namespace

@@ -36,7 +36,16 @@ const SourceFile *DiagEngine::file(FileId id) const {
   return id >= 0 && static_cast<std::size_t>(id) < files_.size() ? files_[id] : nullptr;
 }
 
+// The same message at the same place once: an unrolled loop or a macro expanded several times
+// would repeat it (with its notes).
+bool DiagEngine::repeated(Severity s, SourceLoc loc, const std::string &message) {
+  repeating_ = !seen_.emplace(static_cast<int>(s), loc.file, loc.line, loc.col, message).second;
+  return repeating_;
+}
+
 void DiagEngine::error(SourceLoc loc, std::string message) {
+  if (repeated(Severity::Error, loc, message))
+    return;
   // Past the limit, more errors only bury the first ones (and cost memory and time).
   if (errors_ >= kMaxErrors) {
     ++errors_;
@@ -46,10 +55,12 @@ void DiagEngine::error(SourceLoc loc, std::string message) {
   ++errors_;
 }
 void DiagEngine::warning(SourceLoc loc, std::string message) {
+  if (repeated(Severity::Warning, loc, message))
+    return;
   diags_.push_back({Severity::Warning, loc, std::move(message)});
 }
 void DiagEngine::note(SourceLoc loc, std::string message) {
-  if (errors_ > kMaxErrors)
+  if (errors_ > kMaxErrors || repeating_)
     return;
   diags_.push_back({Severity::Note, loc, std::move(message)});
 }

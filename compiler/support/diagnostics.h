@@ -1,7 +1,9 @@
 // Source files and user diagnostics: "file:line:col: error: message", the line, a caret.
 // User errors go through DiagEngine; broken compiler invariants are internal_error().
 #pragma once
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace stc {
@@ -63,9 +65,12 @@ public:
   std::string render() const;
 
 private:
+  bool repeated(Severity s, SourceLoc loc, const std::string &message);
   std::vector<const SourceFile *> files_; // indexed by FileId
   std::vector<Diagnostic> diags_;
   int errors_ = 0;
+  std::set<std::tuple<int, FileId, int, int, std::string>> seen_;
+  bool repeating_ = false; // the last error or warning was a repeat: drop its notes
 };
 
 /// Formats one diagnostic at `path`, with its source line and a caret when `file` is given
