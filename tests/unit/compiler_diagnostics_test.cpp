@@ -39,6 +39,24 @@ TEST(CompilerDiagnostics, EachLocationIsPrintedWithItsOwnFile) {
                             "       ^\n");
 }
 
+TEST(CompilerDiagnostics, ARepeatedMessageIsReportedOnceWithItsNotes) {
+  SourceFile f("k.c", "a\nb\n");
+  DiagEngine diags(&f);
+  diags.error({1, 1}, "bad index");
+  diags.note({2, 1}, "here");
+  diags.error({1, 1}, "bad index"); // an unrolled loop's second trip
+  diags.note({2, 1}, "here");
+  diags.error({1, 1}, "another message");
+  diags.error({2, 1}, "bad index");
+  diags.warning({2, 1}, "odd");
+  diags.warning({2, 1}, "odd");
+  EXPECT_EQ(diags.error_count(), 3);
+  EXPECT_EQ(diags.render(), "k.c:1:1: error: bad index\na\n^\nk.c:2:1: note: here\nb\n^\n"
+                            "k.c:1:1: error: another message\na\n^\n"
+                            "k.c:2:1: error: bad index\nb\n^\n"
+                            "k.c:2:1: warning: odd\nb\n^\n");
+}
+
 TEST(CompilerDiagnostics, FilesAreRenderedInTheOrderTheyWereAdded) {
   SourceFile a("a.stn", "x\ny\n"), b("b.h", "z\n");
   DiagEngine diags(&a);
