@@ -187,6 +187,16 @@ inline const char *type_text(TypeName t) {
                                 : "double";
 }
 
+/// The grid that holds member[index...] of the elements of struct grid `grid` (structure of
+/// arrays, sema/structs.cpp): grid_member_i_j.
+inline std::string member_grid_name(const std::string &grid, const std::string &member,
+                                    const std::vector<int> &index) {
+  std::string s = grid + "_" + member;
+  for (int i : index)
+    s += "_" + std::to_string(i);
+  return s;
+}
+
 /// The names the program declares: params, grids, kernels and reductions.
 inline std::set<std::string> declared_names(const Program &p) {
   std::set<std::string> names;

@@ -17,8 +17,6 @@
 #include <clang/Lex/Lexer.h>
 #include <fmt/format.h>
 
-#include "sema/structs.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -345,7 +343,7 @@ private:
               std::string designator = m.name;
               for (int i : idx)
                 designator += fmt::format("[{}]", i);
-              made.members.emplace_back(member_grid_name(g.name, m.name, idx), designator);
+              made.members.emplace_back(ast::member_grid_name(g.name, m.name, idx), designator);
             });
     }
     host_.grids.push_back(std::move(made));
@@ -1564,6 +1562,8 @@ private:
   // The value of an integer expression of literals (after translation: an unrolled loop's
   // variable is a literal), or nothing.
   static std::optional<std::int64_t> fold_constant(const ast::ExprPtr &x) {
+    if (!x)
+      return std::nullopt; // a local not assigned yet
     switch (x->kind) {
     case K::Int:
       return x->text.size() < 19 ? std::optional<std::int64_t>(std::stoll(x->text)) : std::nullopt;

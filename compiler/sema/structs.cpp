@@ -7,18 +7,11 @@
 
 namespace stc {
 
-std::string member_grid_name(const std::string &grid, const std::string &member,
-                             const std::vector<int> &index) {
-  std::string s = grid + "_" + member;
-  for (int i : index)
-    s += "_" + std::to_string(i);
-  return s;
-}
-
 namespace {
 
 using ast::Expr;
 using ast::ExprPtr;
+using ast::member_grid_name;
 
 // Bounds what one struct grid may expand to (each member element is a grid of its own).
 constexpr long kMaxLeaves = 256;

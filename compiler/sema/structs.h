@@ -19,8 +19,4 @@ namespace stc {
 /// the program would only repeat it.
 std::optional<ast::Program> split_structs(const ast::Program &prog, DiagEngine &diags);
 
-/// The grid that holds `member[index...]` of struct grid `grid`: grid_member_i_j.
-std::string member_grid_name(const std::string &grid, const std::string &member,
-                             const std::vector<int> &index);
-
 } // namespace stc

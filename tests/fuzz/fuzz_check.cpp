@@ -1,9 +1,9 @@
 // libFuzzer target: what `stencilc check --stats --print-ir FILE` does, on arbitrary bytes.
 // The same steps as compile() in compiler/driver/pipeline.cpp: read_source (the binary and
-// UTF-8 vetting), parse, check, analyze, with every diagnostic rendered, plus ir::print and
-// report() on success. User errors (stencilc::Error) end the input the way main() does;
-// anything else escaping (a crash, a sanitizer report, an internal_error abort, another
-// exception, a leak, a timeout) is a bug for libFuzzer to report.
+// UTF-8 vetting), parse, instantiate, split structs, check, analyze, with every diagnostic
+// rendered, plus ir::print and report() on success. User errors (stencilc::Error) end the input the
+// way main() does; anything else escaping (a crash, a sanitizer report, an internal_error abort,
+// another exception, a leak, a timeout) is a bug for libFuzzer to report.
 //
 // Built with clang++-14 -fsanitize=fuzzer,address,undefined by tests/fuzz/project; run by the
 // ctest test fuzz.check.60s (tests/fuzz/run.sh). By hand:
@@ -24,6 +24,8 @@
 #include "frontend/source.h"
 #include "ir/ir.h"
 #include "sema/check.h"
+#include "sema/instantiate.h"
+#include "sema/structs.h"
 #include "stencilc/error.h"
 
 namespace {
@@ -100,7 +102,12 @@ void check_one(const std::string &path) {
     consume(diags.render());
     return;
   }
-  auto prog = stc::check(*ast, diags);
+  auto bound = stc::split_structs(stc::instantiate(*ast, diags), diags);
+  if (!bound) {
+    consume(diags.render());
+    return;
+  }
+  auto prog = stc::check(*bound, diags);
   consume(diags.render());
   if (!prog)
     return;

@@ -43,8 +43,8 @@ std::string checked_ir(const std::string &text) {
 }
 
 TEST(CompilerStructs, MemberGridNames) {
-  EXPECT_EQ(stc::member_grid_name("g", "p", {}), "g_p");
-  EXPECT_EQ(stc::member_grid_name("g", "r", {1, 0}), "g_r_1_0");
+  EXPECT_EQ(stc::ast::member_grid_name("g", "p", {}), "g_p");
+  EXPECT_EQ(stc::ast::member_grid_name("g", "r", {1, 0}), "g_r_1_0");
 }
 
 TEST(CompilerStructs, StructGridsMeanTheGridsWrittenOut) {

@@ -18,6 +18,9 @@ void k(const int x, const int y, PSGrid2DP g, PSGrid2DP h, PSGrid2DFloat f) {
   PSGridEmitUtype(h.r[1] + 1, v);
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index 'k' of PSGridEmitUtype's target 'h.r[k]' must be computed from decimal constants and the variables of loops with constant bounds (+ - * / %){{$}}
   PSGridEmitUtype(h.r[k], v);
+  int unset;
+// CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: index '1 - unset' of PSGridEmitUtype's target 'h.r[1 - unset]' must be computed from decimal constants and the variables of loops with constant bounds (+ - * / %){{$}}
+  PSGridEmitUtype(h.r[1 - unset], v);
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: PSGridEmitUtype(h, v) writes a whole element: v must be one read whole, PSGridGet(h, ...); or write a member, PSGridEmitUtype(h.member, v){{$}}
   PSGridEmitUtype(h, v);
 // CHECK: {{^.*}}diag-struct-use.c:[[@LINE+1]]:3: error: PSGridEmitUtype to grid 'f' of numbers: write PSGridEmit(f, v){{$}}
