@@ -192,8 +192,8 @@ std::optional<std::string> rewrite_physis_host(clang::ASTContext &ctx, const Phy
     rw.grid(g);
   for (const clang::CallExpr *c : calls.maps)
     rw.map(c);
-  if (calls.run)
-    rw.run(calls.run);
+  for (const clang::CallExpr *c : calls.runs)
+    rw.run(c);
   for (const auto &[c, name] : calls.reduces)
     rw.reduce(c, name);
   if (diags.has_errors() && !had_errors)

@@ -32,8 +32,8 @@ struct PhysisHostCalls {
   std::vector<GridNew> grids;
   /// PSStencilMap(...) held in a variable (a map written inside PSStencilRun goes with it).
   std::vector<const clang::CallExpr *> maps;
-  /// The PSStencilRun call.
-  const clang::CallExpr *run = nullptr;
+  /// The PSStencilRun calls (all of the same maps: one run block).
+  std::vector<const clang::CallExpr *> runs;
   /// PSReduce(&v, op, g) and the stencilc reduction it became.
   std::vector<std::pair<const clang::CallExpr *, std::string>> reduces;
   /// The kernel functions the maps apply.

@@ -353,6 +353,9 @@ private:
 
   // Every index of an array of extents `dims` (one empty index for a scalar), last fastest.
   template <typename F> static void for_each_index(const std::vector<int> &dims, F &&f) {
+    for (int d : dims)
+      if (d < 1)
+        return; // an empty array has no index (user_type refuses it)
     std::vector<int> idx(dims.size(), 0);
     for (;;) {
       f(idx);
@@ -399,6 +402,13 @@ private:
                                  "members of a grid's element type must be int, long, "
                                  "float or double, or arrays of them",
                                  m.name, t.record_type.getAsString(), f->getType().getAsString()));
+        ok = false;
+        continue;
+      }
+      if (std::find(m.dims.begin(), m.dims.end(), 0) != m.dims.end()) {
+        diags_.error(m.loc, fmt::format("member '{}' of the element type {} is an array of no "
+                                        "elements",
+                                        m.name, t.record_type.getAsString()));
         ok = false;
         continue;
       }
@@ -530,32 +540,49 @@ private:
     return nullptr;
   }
 
+  // The map an argument of PSStencilRun names: a PSStencil variable's or one written there.
+  const clang::CallExpr *map_of(const clang::Expr *a) const {
+    if (const clang::VarDecl *v = var_of(a)) {
+      auto it = maps_.find(v);
+      return it != maps_.end() ? it->second : nullptr;
+    }
+    if (const clang::CallExpr *pc = ps_call(a)) {
+      const std::string n = callee_name(pc);
+      if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
+        return pc;
+    }
+    return nullptr;
+  }
+
   void stencil_run(const clang::CallExpr *c) {
     const SourceLoc loc = locs_(c->getBeginLoc());
-    if (!prog_.runs.empty()) {
-      diags_.error(loc, "a second PSStencilRun: stencilc compiles one run per program (for now)");
-      return;
-    }
     if (c->getNumArgs() < 2) {
       diags_.error(loc, "PSStencilRun takes the stencils to run and then the number of "
                         "iterations");
       return;
     }
+    std::vector<const clang::CallExpr *> maps;
+    for (unsigned i = 0; i + 1 < c->getNumArgs(); ++i)
+      maps.push_back(map_of(c->getArg(i)));
+    if (!prog_.runs.empty()) {
+      // The same stencils again (a warm-up run, then the timed one): the same run block, each
+      // call with its own count.
+      if (maps == run_maps_ && std::find(maps.begin(), maps.end(), nullptr) == maps.end()) {
+        host_.runs.push_back(c);
+        return;
+      }
+      diags_.error(loc, "a second PSStencilRun with other stencils: stencilc compiles one run "
+                        "per program; another PSStencilRun may repeat the first one's stencils "
+                        "(the same PSStencil variables, in the same order) with its own count");
+      return;
+    }
+    run_maps_ = maps;
     ast::Run run;
     run.loc = loc;
     run.count = host_value(c->getArg(c->getNumArgs() - 1), ast::TypeName::Int);
     for (unsigned i = 0; i + 1 < c->getNumArgs(); ++i) {
       const clang::Expr *a = c->getArg(i);
-      const clang::CallExpr *map = nullptr;
-      if (const clang::VarDecl *v = var_of(a)) {
-        auto it = maps_.find(v);
-        if (it != maps_.end())
-          map = it->second;
-      } else if (const clang::CallExpr *pc = ps_call(a)) {
-        const std::string n = callee_name(pc);
-        if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
-          map = pc;
-      }
+      const clang::CallExpr *map = maps[i];
       if (!map) {
         diags_.error(locs_(a->getExprLoc()),
                      "PSStencilRun's arguments before the count must be PSStencilMap(...) calls "
@@ -572,7 +599,7 @@ private:
       }
     }
     prog_.runs.push_back(std::move(run));
-    host_.run = c;
+    host_.runs.push_back(c);
   }
 
   void reduce(const clang::CallExpr *c) {
@@ -1826,6 +1853,7 @@ private:
   std::set<const clang::FunctionDecl *> calling_; // functions being inlined (recursion)
   std::set<std::string> names_;
   std::map<std::string, bool> user_types_; // translated (and whether they are usable)
+  std::vector<const clang::CallExpr *> run_maps_; // the maps of the (first) PSStencilRun
   PhysisHostCalls &host_;
 };
 

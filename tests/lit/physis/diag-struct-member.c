@@ -12,6 +12,8 @@ struct Bad {
   struct Inner in;
 // CHECK: {{^.*}}diag-struct-member.c:[[@LINE+1]]:10: error: member 'p' of the element type struct Bad has type float *: the members of a grid's element type must be int, long, float or double, or arrays of them{{$}}
   float *p;
+// CHECK: {{^.*}}diag-struct-member.c:[[@LINE+1]]:9: error: member 'z' of the element type struct Bad is an array of no elements{{$}}
+  float z[0];
 };
 DeclareGrid2D(Bad, struct Bad);
 void k(const int x, const int y, PSGrid2DBad g, PSGrid2DFloat f) {
