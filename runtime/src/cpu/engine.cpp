@@ -35,6 +35,11 @@ struct Version {
   int final_of = -1;            // the grid whose result it is at the end of the block
   std::size_t offset = 0;       // bytes into the thread's workspace
   std::int64_t rows = 1;        // rows per ring plane
+  // A ring row's layout (elements): its cell x = 0 is at x0 from the row's start, on a 64-byte
+  // line, and rows are pitch apart. Grid rows align their first ghost cell instead (grid.h), so
+  // the row functions' loads of x and of neighbouring rows would each straddle two lines; in
+  // the rings, which are read many times per cell, only the x-shifted loads do.
+  std::int64_t pitch = 0, x0 = 0;
 };
 
 struct Stage {
@@ -389,8 +394,7 @@ private:
     const Stage &st = sc_.stages[v.producer];
     const std::int64_t slot = floor_mod(s, v.depth);
     const std::int64_t r = sc_.dims.t >= 0 ? t - (t0_ - st.m_t) : 0;
-    const std::int64_t pitch = grids_[v.grid].stride[1];
-    const std::int64_t cell = (slot * v.rows + r) * pitch + halo(v.grid, 0);
+    const std::int64_t cell = (slot * v.rows + r) * v.pitch + v.x0;
     return ws_ + v.offset + static_cast<std::size_t>(cell) * elem(v.grid);
   }
   // Rows of one plane of a version: cell x = 0 of row t is at(c, t).
@@ -411,7 +415,7 @@ private:
     }
     c.first = sc_.dims.t >= 0 ? t0_ - sc_.stages[v.producer].m_t : 0;
     c.base = row(vid, c.first, s);
-    c.row_bytes = sc_.dims.t >= 0 ? grids_[v.grid].stride[1] * e : 0;
+    c.row_bytes = sc_.dims.t >= 0 ? v.pitch * e : 0;
     return c;
   }
   unsigned char *at(const Cursor &c, std::int64_t t) const {
@@ -687,10 +691,15 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
     if (v.producer < 0 || sc.stages[v.producer].m_t < 0)
       continue;
     v.rows = dm.t >= 0 ? tile + 2 * sc.stages[v.producer].m_t : 1;
+    // Room for what write_row reads: a whole grid pitch from the first ghost cell.
+    const std::int64_t line = std::max<std::int64_t>(1, 64 / step.grids[v.grid].elem_bytes);
+    const std::int64_t h = grids[v.grid].halo[0];
+    v.x0 = (h + line - 1) / line * line;
+    v.pitch = (v.x0 - h + grids[v.grid].stride[1] + line - 1) / line * line;
     bytes = round_up(bytes, 4096) + static_cast<std::size_t>(skew++ % 12 + 1) * 5 * 64;
     v.offset = bytes;
     const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);
-    bytes = round_up(bytes + static_cast<std::size_t>(v.depth * v.rows * grids[v.grid].stride[1]) * e, 64);
+    bytes = round_up(bytes + static_cast<std::size_t>(v.depth * v.rows * v.pitch) * e, 64);
   }
   sc.workspace = bytes;
 
