@@ -408,6 +408,26 @@ Prediction predict(const Cost &c, const Machine &m, const Plan &p) {
   return device(c, m, p, c.cells());
 }
 
+namespace {
+
+// The CPU temporal plan's depths offered, on one process and per rank.
+constexpr int temporal_depths[] = {2, 3, 4, 6, 8, 10, 12, 16};
+
+// Row counts per tile offered for `ny` rows of dimension 1 (a rank's own): row counts that give
+// the engine the same tiles (tile_count) are one plan, the smallest of them stands for it.
+std::vector<int> cpu_tile_rows(const Cost &c, const Machine &m, std::int64_t ny) {
+  std::vector<int> out;
+  std::set<std::int64_t> tilings;
+  for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
+                              : std::vector<int>{64, 256, 1024})
+    if (rows <= ny &&
+        tilings.insert(stencilc::cpu::tile_count(ny, rows, std::max(1, m.threads))).second)
+      out.push_back(rows);
+  return out;
+}
+
+} // namespace
+
 std::vector<Prediction> candidates(const Cost &c, const Machine &m,
                                    const stencilc::PlanRules &rules, int ranks) {
   namespace sch = stencilc::scheme;
@@ -453,30 +473,30 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             continue;
           add(sch::Naive{});
           plans.back().distribution = stencilc::Distribution{procs, k, overlap};
-          // CPU: the engine's temporal plan inside each rank, on halos k steps deep.
-          if (k > 1 && !overlap && rules.platform == stencilc::Platform::Cpu &&
-              (c.rank == 2 || c.rank == 3))
-            for (int rows : c.rank == 3 ? std::vector<int>{16, 32, 64} : std::vector<int>{256}) {
-              add(sch::CpuTemporal{k, rows, 0});
-              plans.back().distribution = stencilc::Distribution{procs, k, false};
-            }
+        }
+      // CPU: the engine's temporal plan inside each rank, on halos k steps deep, with the
+      // depths and tiles a single process is offered (tiles cut the rank's own rows).
+      if (rules.platform == stencilc::Platform::Cpu && (c.rank == 2 || c.rank == 3))
+        for (int k : temporal_depths) {
+          bool fits = true;
+          for (int d = 0; d < dims; ++d)
+            if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
+                                    c.extent[d] / procs[d])
+              fits = false;
+          if (!fits)
+            continue;
+          for (int rows : cpu_tile_rows(c, m, c.extent[1] / procs[1])) {
+            add(sch::CpuTemporal{k, rows, 0});
+            plans.back().distribution = stencilc::Distribution{procs, k, false};
+          }
         }
     }
   } else if (rules.platform == stencilc::Platform::Cpu) {
     add(sch::Naive{});
     if (c.rank == 2 || c.rank == 3)
-      for (int k : {2, 3, 4, 6, 8, 10, 12, 16}) {
-        // Row counts that give the engine the same tiles (tile_count) are one plan: the
-        // smallest of them stands for it.
-        std::set<std::int64_t> tilings;
-        for (int rows : c.rank == 3 ? std::vector<int>{8, 16, 32, 48, 64, 96, 128, 160, 192, 256}
-                                    : std::vector<int>{64, 256, 1024})
-          if (rows <= c.extent[1] &&
-              tilings.insert(stencilc::cpu::tile_count(c.extent[1], rows,
-                                                            std::max(1, m.threads)))
-                  .second)
-            add(sch::CpuTemporal{k, rows, 0});
-      }
+      for (int k : temporal_depths)
+        for (int rows : cpu_tile_rows(c, m, c.extent[1]))
+          add(sch::CpuTemporal{k, rows, 0});
   } else {
     add(sch::Naive{});
     for (int k : {1, 2, 3, 4})

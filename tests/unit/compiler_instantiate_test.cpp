@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "checked_ir.h"
 #include "frontend/parse.h"
 #include "frontend/stn_print.h"
 #include "ir/ir.h"
@@ -17,22 +18,7 @@ namespace {
 using stc::DiagEngine;
 using stc::SourceFile;
 
-// The program after instantiate and check, printed (empty, with a failure, on errors).
-std::string checked_ir(const std::string &text) {
-  SourceFile file("t.stn", text);
-  DiagEngine diags(&file);
-  auto ast = stc::parse(file, diags);
-  if (!ast) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  auto prog = stc::check(stc::instantiate(*ast, diags), diags);
-  if (!prog || diags.has_errors()) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  return stc::ir::print(*prog);
-}
+using stc::test::checked_ir;
 
 const char *kHead = R"(stencil t;
 param int N = 12;

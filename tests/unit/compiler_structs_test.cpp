@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "checked_ir.h"
 #include "frontend/parse.h"
 #include "frontend/stn_print.h"
 #include "ir/ir.h"
@@ -19,28 +20,7 @@ namespace {
 using stc::DiagEngine;
 using stc::SourceFile;
 
-// The program after instantiate, split_structs and check, printed (empty, with a failure, on
-// errors).
-std::string checked_ir(const std::string &text) {
-  SourceFile file("t.stn", text);
-  DiagEngine diags(&file);
-  auto ast = stc::parse(file, diags);
-  if (!ast) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  auto split = stc::split_structs(stc::instantiate(*ast, diags), diags);
-  if (!split) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  auto prog = stc::check(*split, diags);
-  if (!prog || diags.has_errors()) {
-    ADD_FAILURE() << diags.render();
-    return "";
-  }
-  return stc::ir::print(*prog);
-}
+using stc::test::checked_ir;
 
 TEST(CompilerStructs, MemberGridNames) {
   EXPECT_EQ(stc::ast::member_grid_name("g", "p", {}), "g_p");

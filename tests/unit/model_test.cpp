@@ -836,13 +836,15 @@ TEST(ModelCandidates, CountsPerTarget) {
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 21u);
   // mpi, 16 ranks, 3D: factorisations px py pz = 16 (15 of them) x 6 k x overlap 2 = 180.
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("mpi-cuda"), 16).size(), 180u);
-  // 2D domain, 4 ranks: grids 1x4, 2x2, 4x1 -> 3 x (6 naive with k = 1, 2, 3, 4, 6, 8 + the
-  // CPU engine's temporal plan with k = 2, 3, 4, 6, 8 and 256 rows), plus overlap=on for naive
-  // k = 1 where x is not split (1x4): 34; every plan has pz = 1.
+  // 2D domain, 4 ranks: grids 1x4, 2x2, 4x1 -> 3 x 6 naive with k = 1, 2, 3, 4, 6, 8, plus
+  // overlap=on for naive k = 1 where x is not split (1x4): 19; and the CPU engine's temporal
+  // plan with the depths one process is offered (k = 2, 3, 4, 6, 8, 10, 12, 16) and the rows
+  // of {64, 256, 1024} that fit the rank's own 64, 128 or 256 rows, one per tiling: 1x4 and
+  // 2x2 keep 64, 4x1 keeps 64 and 256: 8 x 4 = 32. 51 in all; every plan has pz = 1.
   auto c2 = heat3d(256, 256, 1);
   c2.rank = 2;
   const auto m2 = model::candidates(c2, cpu(5e10, 2e10), rules("mpi-openmp"), 4);
-  EXPECT_EQ(m2.size(), 34u);
+  EXPECT_EQ(m2.size(), 51u);
   for (const auto &p : m2) {
     EXPECT_EQ(p.plan.distribution->procs[2], 1);
     if (p.plan.distribution->overlap)
