@@ -35,6 +35,10 @@ std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis 
 /// NAME.cpp (kernels and host code over stencilc/gpu/device.h), NAME_main.cpp.
 /// Why the cuda/hip streaming (2.5D) plan cannot run program p, or "" when it can.
 std::string gpu_streaming_unsupported(const ir::Program &p);
+/// Why the cuda/hip temporal (AN5D-style) plan cannot run program p, or "" when it can; with
+/// a plan, also why its tile cannot hold k fused steps (no cells left to compute).
+std::string gpu_temporal_unsupported(const ir::Program &p,
+                                     const stencilc::scheme::GpuTemporal *plan = nullptr);
 
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &a,
                                     const lower::Lowered &l, const EmitOptions &opts,

@@ -12,6 +12,8 @@
 // kernel launched over a linear index of its points (x fastest); a reduction adds fixed
 // chunks of kChunk points in a fixed tree order on the device and the chunks in order on the
 // host, whatever the launch shape.
+#include <array>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -29,6 +31,11 @@ namespace mus = kainjow::mustache;
 
 constexpr int kThreads = 128; // threads per block of a naive kernel
 constexpr int kChunk = 256;   // points a reduction block adds in its fixed tree order
+constexpr int kMaxFused = 10; // the temporal plan's most fused steps (AN5D scales to 10)
+// ... and the most with the column in registers: each unrolled level adds per-level scalars,
+// and hipcc (gfx90a) spilled scalar registers from 6 on heat3d_weights and from 8 on heat3d
+// (nvcc: none up to 10, at most 72 registers).
+constexpr int kMaxRegisterFused = 5;
 
 // Inside a device kernel (RowBodyEmitter): params and reductions are kernel arguments of their
 // own names, indices the thread's point, reads through row pointers; integer division and int()
@@ -236,8 +243,26 @@ std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const E
 std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
                                const Signature &sig, std::string &launch);
 
+// The program the temporal plan fuses: one kernel call writing `out` from `in` at offsets of
+// at most r, then `swap in, out` (reductions aside); see temporal_shape().
+struct TemporalShape {
+  int kernel = -1, in = -1, out = -1;
+  int rank = 3; // 3: blocks tile x and y and walk z; 2: blocks are rows of x and walk y
+  // Widest offsets of the reads of `in`: in x, in the tiled y (0 for rank 2), in the walked
+  // dimension.
+  std::array<int, 3> r{};
+  // The kernel reads no grid but `in` and its own outputs (AN5D's single-array stencils): the
+  // levels unroll and a thread's own column lives in registers. With coefficients, each
+  // unrolled level kept its coefficients' addresses in registers (himeno: 255, spilling from
+  // k = 5), so their levels stay a loop and the column is read from shared memory.
+  bool column_registers = false;
+};
+
+std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
+                                 const TemporalShape &t, std::string &host);
+
 std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
-                        bool streaming, std::string &host) {
+                        bool streaming, const TemporalShape *temporal, std::string &host) {
   RowBodyEmitter em(p, k.indices, &k.locals);
   Sweep sw{k.indices, k.domain, k.domain_grid, ir::grids_read(k.body), ir::grids_written(k.body),
            params_of(k.body), reductions_of(k.body)};
@@ -253,6 +278,8 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
   if (fail)
     dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
   dev += "}\n";
+  if (temporal && temporal->kernel == ki)
+    dev += "\n" + temporal_kernel_code(p, k, sw, *temporal, host);
   host += fmt::format("void Stencil::kernel__{}() {{\n", k.name) + host_bounds(p, sw);
   host += "  if (n__ <= 0)\n    return;\n";
   if (streaming) {
@@ -436,6 +463,345 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   return dev;
 }
 
+// Why the temporal plan cannot fuse the steps of program p ("" if it can), and its shape.
+// AN5D fuses the steps of one stencil update: each fused step reads the previous one's values
+// from shared memory, so the run block must be one kernel call and the swap that makes its
+// output the next step's input. Ghost cells are not recomputed inside a block: they must be
+// Dirichlet (constant in time) so that every fused step sees the values the grid holds.
+std::string temporal_shape(const ir::Program &p, TemporalShape &t) {
+  if (p.until)
+    return "the run block stops on a condition (run until), which is tested after every step";
+  int calls = 0, swaps = 0;
+  bool swap_first = false;
+  for (const auto &r : p.run)
+    if (r.kind == ir::RunStmt::Kind::Call) {
+      ++calls;
+      t.kernel = r.a;
+    } else if (r.kind == ir::RunStmt::Kind::Swap) {
+      ++swaps;
+      swap_first = calls == 0;
+      t.in = r.a;
+      t.out = r.b;
+    }
+  if (calls != 1 || swaps != 1 || swap_first)
+    return fmt::format("the temporal GPU plan fuses the steps of one kernel call followed by one "
+                       "swap (a Jacobi-style update); this run block has {} call(s) and {} swap(s)",
+                       calls, swaps);
+  const ir::Kernel &k = p.kernels[t.kernel];
+  if (k.rank != 2 && k.rank != 3)
+    return fmt::format("the temporal GPU plan walks the last dimension of kernels of rank 2 or "
+                       "3; kernel '{}' is rank {}",
+                       k.name, k.rank);
+  t.rank = k.rank;
+  if (k.domain.kind != ir::Domain::Kind::Interior)
+    return fmt::format("kernel '{}' runs over a sub-domain or one colour; the temporal GPU plan "
+                       "fuses sweeps of the whole interior",
+                       k.name);
+  const std::set<int> written = ir::grids_written(k.body);
+  if (!written.count(t.out))
+    std::swap(t.in, t.out);
+  if (!written.count(t.out) || written.count(t.in))
+    return fmt::format("kernel '{}' does not write exactly one of the swapped grids '{}' and '{}'",
+                       k.name, p.grids[t.in].name, p.grids[t.out].name);
+  if (ir::any_may_fail(k.body))
+    return fmt::format("kernel '{}' has an int() conversion or an integer division that may fail "
+                       "per cell",
+                       k.name);
+  if (!reductions_of(k.body).empty())
+    return fmt::format("kernel '{}' uses a reduction computed every step", k.name);
+  for (int g : {t.in, t.out})
+    if (p.grids[g].time_dependent_ghosts())
+      return fmt::format("grid '{}' has Neumann or periodic faces, whose ghost cells follow the "
+                         "interior at every step; the fused steps keep Dirichlet ghost cells only",
+                         p.grids[g].name);
+  // Written grids live in registers from their write on: every write unconditional, no read
+  // of a written grid before its write (that read would want the previous step's value).
+  std::function<bool(const std::vector<ir::Stmt> &)> assigns = [&](const std::vector<ir::Stmt> &b) {
+    for (const auto &st : b)
+      if (st.kind == ir::Stmt::Kind::Assign || assigns(st.then_body) || assigns(st.else_body))
+        return true;
+    return false;
+  };
+  std::set<int> done;
+  for (const auto &st : k.body) {
+    std::string early;
+    const auto check = [&](const ir::Expr &e) {
+      if (e.op == ir::Op::GridRead && written.count(e.id) && !done.count(e.id) && early.empty())
+        early = p.grids[e.id].name;
+    };
+    ir::walk(st.value, check);
+    ir::walk(st.then_body, check);
+    ir::walk(st.else_body, check);
+    if (!early.empty())
+      return fmt::format("kernel '{}' reads grid '{}' before it writes it; the fused steps hold a "
+                         "written grid's value from its write on",
+                         k.name, early);
+    if (st.kind == ir::Stmt::Kind::If && (assigns(st.then_body) || assigns(st.else_body)))
+      return fmt::format("kernel '{}' writes a grid under a condition; the fused steps need every "
+                         "written value at every cell",
+                         k.name);
+    if (st.kind == ir::Stmt::Kind::Assign)
+      done.insert(st.grid);
+  }
+  std::string absolute;
+  ir::walk(k.body, [&](const ir::Expr &e) {
+    if (e.op != ir::Op::GridRead || e.id != t.in)
+      return;
+    if (e.absolute && absolute.empty())
+      absolute = p.grids[e.id].name;
+    t.r[0] = std::max(t.r[0], std::abs(e.relative(0)));
+    if (k.rank == 3)
+      t.r[1] = std::max(t.r[1], std::abs(e.relative(1)));
+    t.r[2] = std::max(t.r[2], std::abs(e.relative(k.rank - 1)));
+  });
+  if (!absolute.empty())
+    return fmt::format("kernel '{}' reads grid '{}' at an absolute index, a plane the fused "
+                       "block does not hold",
+                       k.name, absolute);
+  t.column_registers = true;
+  for (int g : ir::grids_read(k.body))
+    t.column_registers = t.column_registers && (g == t.in || written.count(g));
+  return "";
+}
+
+// Inside the temporal kernel: reads of `in` come from the previous fused step (level l__ - 1):
+// at the thread's own column (no x or y offset) from the registers that keep the column's last
+// 2 r_z + 1 planes of each level, elsewhere from that level's ring in shared memory; written
+// grids from their registers (G__v), other grids from memory.
+class TemporalBodyEmitter : public RowBodyEmitter {
+public:
+  TemporalBodyEmitter(const ir::Program &p, const ir::Kernel &k, const TemporalShape &t)
+      : RowBodyEmitter(p, k.indices, &k.locals), shape_(t), written_(ir::grids_written(k.body)) {}
+
+protected:
+  std::string grid_read(const ir::Expr &e) const override {
+    const std::string &g = prog_.grids[e.id].name;
+    if (written_.count(e.id))
+      return g + "__v";
+    if (e.id != shape_.in)
+      return row_read(e);
+    const int walked = shape_.rank - 1, dy = shape_.rank == 3 ? e.offset[1] : 0;
+    if (shape_.column_registers && e.offset[0] == 0 && dy == 0)
+      return fmt::format("c__[l__ - 1][{}]", shape_.r[2] + e.offset[walked]);
+    return fmt::format("{0}__sm[(l__ - 1) * pl__ + (({1}{2}) % {3}) * pn__ + t__{4}{5}]", g,
+                       indices_[walked], plus(shape_.r[2] + e.offset[walked]), 2 * shape_.r[2] + 1,
+                       dy ? fmt::format(" + ({}) * tx__n", dy) : "", plus(e.offset[0]));
+  }
+  std::string store(const ir::Grid &g, const std::string &,
+                    const std::string &value) const override {
+    return fmt::format("{}__v = {};\n", g.name, value);
+  }
+
+private:
+  const TemporalShape &shape_;
+  std::set<int> written_;
+};
+
+// The temporal (AN5D-style) kernel, one instance per number of fused steps K__ (1 to
+// kMaxFused: the levels unroll, so the column registers are registers): a block of
+// tx__n x ty__n threads, a column (x, y) each, walks z and computes K__ fused steps of the
+// kernel. Level 0 is the grid `in` as it is at the start; level l is step l, computed one
+// plane behind level l - 1 (r_z planes) and, in x and y, r fewer cells on each side, so the
+// last level computes the block's output tile of (tx__n - 2 K__ r_x) x (ty__n - 2 K__ r_y)
+// cells, written to `out`. Levels 0..K__-1 keep 2 r_z + 1 planes each in shared memory (for the
+// neighbours' reads) and in the column registers c__ (for the thread's own); a cell outside
+// the interior (a ghost cell) holds its Dirichlet value at every level, read from `in`. The
+// statements are the naive kernel's, so the results are its results bit for bit. Also the
+// host's launch of one block of kb__ steps (temporal_block__), which swaps the grids once.
+std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
+                            const TemporalShape &t) {
+  const Signature sig = signature(p, sw);
+  TemporalBodyEmitter em(p, k, t);
+  const auto &idx = sw.indices;
+  const ir::Grid &in = p.grids[t.in], &out = p.grids[t.out];
+  const std::string elem = ir::elem_name(in);
+  const int np = 2 * t.r[2] + 1, rz = t.r[2];
+  // The walked dimension (z; y for rank 2), its index and bounds; the cell (x, y, w) of `in`.
+  const bool three = t.rank == 3;
+  const int wd = t.rank - 1;
+  const std::string &w = idx[wd];
+  const std::string lo = fmt::format("lo{}__", wd), hi = fmt::format("hi{}__", wd);
+  const auto cell = [&](const std::string &at) {
+    return three ? fmt::format("{0}__o[{1} + {2} * {0}__s1 + {3} * {0}__s2]", in.name, idx[0],
+                               idx[1], at)
+                 : fmt::format("{0}__o[{1} + {2} * {0}__s1]", in.name, idx[0], at);
+  };
+  // Registers: K__ a template parameter (the levels unroll); otherwise an argument (a
+  // constant K__ let the compilers unroll short loops and hoist per-level values: hipcc
+  // spilled scalar registers on himeno).
+  std::string dev =
+      t.column_registers
+          ? fmt::format("template <int K__>\nSTENCILC_KERNEL void kernel__{}__temporal_reg({}, "
+                        "const int tx__n, const int ty__n) {{\n",
+                        k.name, sig.params)
+          : fmt::format("STENCILC_KERNEL void kernel__{}__temporal({}, const int K__, const int "
+                        "tx__n, const int ty__n) {{\n",
+                        k.name, sig.params);
+  dev += fmt::format(
+      "const int tx__ = stencilc::gpu::thread_x(), ty__ = stencilc::gpu::thread_y();\n"
+      "const std::int64_t {0} = lo0__ + stencilc::gpu::block_x() * (tx__n - 2 * K__ * {1}) - "
+      "K__ * {1} + tx__;\n",
+      idx[0], t.r[0]);
+  if (three)
+    dev += fmt::format("const std::int64_t {0} = lo1__ + stencilc::gpu::block_y() * (ty__n - 2 * "
+                       "K__ * {1}) - K__ * {1} + ty__;\n",
+                       idx[1], t.r[1]);
+  for (int g : used_grids(sw)) {
+    const int owner = stride_owner(p, sw, g);
+    if (owner != g)
+      for (int d = 1; d < t.rank; ++d)
+        dev += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n",
+                           p.grids[g].name, d, p.grids[owner].name, d);
+  }
+  // Interior columns are computed; ghost columns (within in's halo) take in's values.
+  dev += three ? fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__ && {1} >= lo1__ "
+                             "&& {1} < hi1__;\n"
+                             "const bool held__ = {0} >= -{2} && {0} < hi0__ + {2} && {1} >= -{3} "
+                             "&& {1} < hi1__ + {3};\n",
+                             idx[0], idx[1], in.halo[0], in.halo[1])
+               : fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__;\n"
+                             "const bool held__ = {0} >= -{1} && {0} < hi0__ + {1};\n",
+                             idx[0], in.halo[0]);
+  dev += fmt::format("const std::int64_t pn__ = std::int64_t(tx__n) * ty__n, pl__ = {0} * pn__, "
+                     "t__ = std::int64_t(ty__) * tx__n + tx__;\n"
+                     "STENCILC_DYNAMIC_SHARED({1}, {2}__sm, 0, K__ * pl__);\n",
+                     np, elem, in.name);
+  if (t.column_registers)
+    dev += fmt::format("// The column's last {0} planes of each level, oldest first.\n"
+                       "{1} c__[K__][{0}] = {{}};\n",
+                       np, elem);
+  // The column registers of level L take the plane it made (v__).
+  const auto push = [&](const std::string &level) {
+    if (!t.column_registers)
+      return std::string();
+    std::string s = fmt::format("for (int j__ = 0; j__ < {}; ++j__)\n  c__[{}][j__] = "
+                                "c__[{}][j__ + 1];\n",
+                                np - 1, level, level);
+    return s + fmt::format("c__[{}][{}] = v__;\n", level, np - 1);
+  };
+  const std::string ghost = cell(w);
+  dev += fmt::format("for (std::int64_t i__ = {10} - {0}; i__ < {11} + K__ * {0}; ++i__) {{\n"
+                     "  if (i__ < {11}{1}) {{\n"
+                     "    {3} v__{{}};\n"
+                     "    if (held__) {{\n"
+                     "      v__ = {4};\n"
+                     "      {2}__sm[((i__{1}) % {6}) * pn__ + t__] = v__;\n"
+                     "    }}\n{7}"
+                     "  }}\n"
+                     "  stencilc::gpu::sync_threads();\n{9}"
+                     "  for (int l__ = 1; l__ <= K__; ++l__) {{\n"
+                     "    const std::int64_t {8} = i__ - l__ * {0};\n",
+                     rz, plus(rz), in.name, elem, cell("i__"), "", np, push("0"), w,
+                     t.column_registers ? "  STENCILC_UNROLL\n" : "", lo, hi);
+  // Level l is valid l * r cells inside the block's edges, on the planes the next level reads.
+  const std::string tiled_y =
+      three ? fmt::format(" && ty__ >= l__ * {0} && ty__ < ty__n - l__ * {0}", t.r[1]) : "";
+  dev += fmt::format("    if ({0} >= {6}{1} && {0} < {7}{2}) {{\n"
+                     "      {3} v__{{}};\n"
+                     "      if (tx__ >= l__ * {4} && tx__ < tx__n - l__ * {4}{5}) {{\n"
+                     "        if (inner__ && {0} >= {6} && {0} < {7}) {{\n",
+                     w, plus(-rz), plus(rz), elem, t.r[0], tiled_y, lo, hi);
+  for (int g : used_grids(sw)) {
+    if (g == t.in)
+      continue;
+    const auto &grid = p.grids[g];
+    if (sw.written.count(g))
+      dev += fmt::format("          {} {}__v{{}};\n", ir::elem_name(grid), grid.name);
+    if (sw.written.count(g) && g != t.out)
+      continue;
+    dev += fmt::format("          [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
+                       sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name,
+                       row_origin(grid, idx));
+  }
+  dev += em.kernel_statements(k);
+  const std::string slot =
+      fmt::format("{}__sm[l__ * pl__ + (({}{}) % {}) * pn__ + t__]", in.name, w, plus(rz), np);
+  dev += fmt::format("          v__ = {1}__v;\n"
+                     "          if (l__ == K__)\n            {1}__r[{2}] = v__;\n"
+                     "        }} else if (held__) {{\n          v__ = {3};\n        }}\n"
+                     "        if (l__ < K__)\n          {0} = v__;\n"
+                     "      }}\n"
+                     "{4}"
+                     "    }}\n    stencilc::gpu::sync_threads();\n  }}\n}}\n}}\n",
+                     slot, out.name, idx[0], ghost,
+                     t.column_registers ? "      if (l__ < K__) {\n" + push("l__") + "      }\n"
+                                        : std::string());
+
+  return dev;
+}
+
+// The temporal kernels of a sweep (with shared-memory columns, for any k; for a single-array
+// kernel also the instances with the column in registers, k up to kMaxRegisterFused) and the
+// host's launch of one block of kb__ steps (temporal_block__), which swaps the grids once.
+std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
+                                 const TemporalShape &t, std::string &host) {
+  TemporalShape shared = t;
+  shared.column_registers = false;
+  std::string dev = temporal_kernel(p, k, sw, shared);
+  if (t.column_registers)
+    dev += "\n" + temporal_kernel(p, k, sw, t);
+  const Signature sig = signature(p, sw);
+  const int np = 2 * t.r[2] + 1;
+  const std::string elem = ir::elem_name(p.grids[t.in]);
+  const ir::Grid &in = p.grids[t.in], &out = p.grids[t.out];
+  // The host: ghost cells current, one launch of kb__ fused steps, the grids swapped once.
+  host +=
+      fmt::format("void Stencil::temporal_block__(std::int64_t kb__) {{\n") + host_bounds(p, sw);
+  host += "  push__();\n";
+  for (int g : used_grids(sw))
+    host += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+                        p.grids[g].name);
+  host += fmt::format(
+      "  const auto *tb__ = plan__.get<stencilc::scheme::GpuTemporal>();\n"
+      "  const std::int64_t ox__ = tb__->tile_x - 2 * kb__ * {0};\n"
+      "  const stencilc::gpu::Dims blocks__(stencilc::gpu::blocks_for(hi0__ - lo0__, ox__), {1}, "
+      "1), threads__(tb__->tile_x, tb__->tile_y, 1);\n"
+      "  [[maybe_unused]] const std::size_t bytes__ = static_cast<std::size_t>(kb__ * {2} * "
+      "tb__->tile_x * "
+      "tb__->tile_y) * sizeof({3});\n"
+      "  if (n__ > 0)\n    switch (kb__) {{\n",
+      t.r[0],
+      t.rank == 3 ? fmt::format("stencilc::gpu::blocks_for(hi1__ - lo1__, tb__->tile_y - 2 * kb__ "
+                                "* {})",
+                                t.r[1])
+                  : std::string("1"),
+      np, elem);
+  if (t.column_registers)
+    for (int kk = 1; kk <= kMaxRegisterFused; ++kk)
+      host +=
+          fmt::format("    case {0}:\n      STENCILC_LAUNCH_SHARED(kernel__{1}__temporal_reg<{0}>, "
+                      "blocks__, threads__, bytes__, {2}, tb__->tile_x, tb__->tile_y);\n"
+                      "      break;\n",
+                      kk, k.name, sig.args);
+  host += fmt::format("    default:\n      STENCILC_LAUNCH_SHARED(kernel__{}__temporal, blocks__, "
+                      "threads__, bytes__, {}, static_cast<int>(kb__), tb__->tile_x, "
+                      "tb__->tile_y);\n    }}\n",
+                      k.name, sig.args);
+  host += "  for (Where &w : where__)\n    w = kDeviceNewer;\n";
+  host += fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
+                      "  std::swap(dirty__{0}_, dirty__{1}_);\n"
+                      "  std::swap(where__[{2}], where__[{3}]);\n}}\n\n",
+                      in.name, out.name, t.in, t.out);
+  return dev;
+}
+
+// Why a block of tx x ty threads cannot compute k fused steps of shape t ("" if it can): the
+// block must keep an output tile after k steps of shrinking by r on each side.
+std::string temporal_tile_problem(const TemporalShape &t, int k, int tx, int ty) {
+  if (k < 1 || k > kMaxFused)
+    return fmt::format("k={}: the temporal GPU plan fuses 1 to {} steps", k, kMaxFused);
+  if (tx < 1 || ty < 1 || static_cast<std::int64_t>(tx) * ty > 1024)
+    return fmt::format("a block of {}x{} threads: tile_x * tile_y must be 1 to 1024", tx, ty);
+  if (t.rank == 2 && ty != 1)
+    return fmt::format("a rank-2 kernel's blocks are rows of x that walk y: tile={}x1, not {}x{}",
+                       tx, tx, ty);
+  if (tx <= 2 * k * t.r[0] || ty <= 2 * k * t.r[1])
+    return fmt::format("a tile of {}x{} threads keeps no cell after k={} fused steps of radius "
+                       "{}x{} (it computes (tile_x - {}) x (tile_y - {}) cells)",
+                       tx, ty, k, t.r[0], t.r[1], 2 * k * t.r[0], 2 * k * t.r[1]);
+  return "";
+}
+
 std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const ErrorSlots &slots,
                            int ri, std::string &host) {
   RowBodyEmitter em(p, r.indices, nullptr);
@@ -578,6 +944,15 @@ std::string gpu_streaming_unsupported(const ir::Program &p) {
   return "";
 }
 
+std::string gpu_temporal_unsupported(const ir::Program &p,
+                                     const stencilc::scheme::GpuTemporal *plan) {
+  TemporalShape t;
+  const std::string why = temporal_shape(p, t);
+  if (!why.empty() || !plan)
+    return why;
+  return temporal_tile_problem(t, plan->k, plan->tile_x, plan->tile_y);
+}
+
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
                                     const EmitOptions &opts, const std::string &target) {
   mus::data d = program_data(p, l, opts, target);
@@ -593,6 +968,13 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   // Every kernel gets a streaming variant where the plan applies to the program.
   const bool streaming = gpu_streaming_unsupported(p).empty();
   d.set("streaming", streaming ? mus::data::type::bool_true : mus::data::type::bool_false);
+  // ... and the kernel the temporal plan fuses, where it applies.
+  TemporalShape shape;
+  const bool temporal = temporal_shape(p, shape).empty();
+  d.set("gpu_temporal", temporal ? mus::data::type::bool_true : mus::data::type::bool_false);
+  d.set("temporal_rx", std::to_string(shape.r[0]));
+  d.set("temporal_ry", std::to_string(shape.r[1]));
+  d.set("temporal_max_k", std::to_string(kMaxFused));
   int gi = 0;
   for (const auto &g : p.grids) {
     if (g.init) {
@@ -610,7 +992,9 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   }
   for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
     const auto &k = p.kernels[ki];
-    device_code += kernel_code(p, k, slots, static_cast<int>(ki), streaming, host_code) + "\n";
+    device_code += kernel_code(p, k, slots, static_cast<int>(ki), streaming,
+                               temporal ? &shape : nullptr, host_code) +
+                   "\n";
     if (ir::any_may_fail(k.body))
       errors += report(slots.kernel(static_cast<int>(ki)), fmt::format("kernel '{}'", k.name));
   }

@@ -185,6 +185,14 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     std::printf("  roofline: vector peak %s (%s); streaming from %s\n",
                 si(m.peak_flops, "flop/s").c_str(), compute.c_str(), levels.c_str());
   }
+  // GPU: the effective bandwidth (the least bytes a cell-update must move, each input read
+  // once and each output written once, over its time), and the most one step at a time allows.
+  const bool gpu = m.kind == "gpu";
+  const double least = model::gpu_min_bytes(cost);
+  if (gpu)
+    std::printf("  single-step ceiling: %.3g B per cell-update at least, %s cells/s at %s; "
+                "effective bandwidth = that many bytes per cell-update / time\n",
+                least, si(m.bandwidth / least, "").c_str(), si(m.bandwidth, "B/s").c_str());
   if (ranks > 1)
     std::printf("  %d ranks\n", ranks);
   const bool only_naive = std::all_of(cands.begin(), cands.end(),
@@ -193,11 +201,13 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     std::printf("  %s%s\n", why_naive.c_str(), only_naive ? "; naive plans only" : "");
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
-  std::printf("    %-48s %12s %12s %10s  %-14s %s\n", "plan", "s/step", "cells/s", "redundant",
-              "bound", "note");
+  std::printf("    %-48s %12s %12s%s %10s  %-14s %s\n", "plan", "s/step", "cells/s",
+              gpu ? "   eff. B/s" : "", "redundant", "bound", "note");
   auto print_row = [&](const model::Prediction &p, bool mark) {
-    std::printf("  %s %-48s %12.4g %12.4g %9.1f%%  %-14s %s\n", mark ? "*" : " ",
-                stencilc::to_string(p.plan).c_str(), p.seconds_per_step, cells / p.seconds_per_step,
+    const double rate = cells / p.seconds_per_step;
+    std::printf("  %s %-48s %12.4g %12.4g%s %9.1f%%  %-14s %s\n", mark ? "*" : " ",
+                stencilc::to_string(p.plan).c_str(), p.seconds_per_step, rate,
+                gpu ? fmt::format(" {:>10}", si(rate * least, "B/s")).c_str() : "",
                 (p.redundancy - 1) * 100, p.bound.c_str(), p.note.c_str());
   };
   const std::size_t shown = std::min<std::size_t>(cands.size(), 12);

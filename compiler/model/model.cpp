@@ -212,6 +212,95 @@ int registers_limit(const KernelRegisters &k, const Machine &m, int threads, dou
   return o.blocks_per_sm;
 }
 
+// The GPU temporal plan (AN5D-style, codegen/gpu.cpp): a block of tx x ty threads, a column
+// each, walks z and fuses k steps; step l is computed on (tx - 2lr) x (ty - 2lr) columns, the
+// last on the block's output tile (tx - 2kr) x (ty - 2kr). Per block and plane it reads the
+// state (the grid read at offsets) on the whole tile and 2r planes more, the coefficients on
+// the first step's columns, and writes the output tile of the swapped grid, all cut at the
+// grid's edges: global_bytes per cell-update. In
+// shared memory, rings of 2r+1 planes of the tile for steps 0..k-1; every computed cell loads
+// the state's reads from them (only those at an x or y offset when the kernel reads no other
+// grid: its own column is then in registers) and stores its value, every loaded cell is
+// stored once.
+Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
+  Prediction r;
+  r.plan = p;
+  const auto &g = *p.get<stencilc::scheme::GpuTemporal>();
+  const int k = std::max(1, g.k), rad = c.radius;
+  // Rank 2: blocks are rows of x (tile_y 1) walking y; rank 3: x-y tiles walking z.
+  const bool three = c.rank == 3;
+  const double tx = g.tile_x, ty = three ? g.tile_y : 1.0, ox = tx - 2.0 * k * rad,
+               oy = three ? ty - 2.0 * k * rad : 1.0;
+  const auto refuse = [&](std::string bound, std::string note) {
+    r.seconds_per_step = kInf;
+    r.bound = std::move(bound);
+    r.note = std::move(note);
+    return r;
+  };
+  if (c.rank != 2 && c.rank != 3)
+    return refuse("n/a", "the temporal GPU plan walks the last dimension of rank 2 or 3");
+  if (!three && g.tile_y != 1)
+    return refuse("n/a", "a rank-2 kernel's blocks are rows of x (tile=TXx1)");
+  if (ox < 1 || oy < 1)
+    return refuse("n/a",
+                  fmt::format("a {}x{} block keeps no cell after {} steps", g.tile_x, g.tile_y, k));
+  // The last step of a run is an ordinary one (docs/GPU.md): a block never fuses more.
+  if (c.steps > 0 && k > c.steps - 1)
+    return refuse("n/a",
+                  fmt::format("k={} fuses more than the run's {} steps less the last", k, c.steps));
+  const double out = ox * oy;
+  // ny: the tiled y (1 for rank 2); nz: the walked dimension.
+  const double nx = static_cast<double>(c.extent[0]);
+  const double ny = three ? static_cast<double>(c.extent[1]) : 1.0;
+  const double nz = static_cast<double>(c.extent[c.rank - 1]);
+  r.redundancy = three ? redundancy(k, rad, static_cast<int>(ox), static_cast<int>(oy))
+                       : row_redundancy(k, rad, ox);
+  // Cells per dimension the blocks of output width o touch, reaching `reach` beyond their output
+  // and cut at `edge` beyond the interior (ghost cells: the state's halo, which is r; the
+  // interior: 0): what the edge blocks leave out matters on small grids.
+  const auto touched = [](double n, double o, double reach, double edge) {
+    double sum = 0;
+    for (double b = 0; b * o < n; ++b)
+      sum += std::max(0.0, std::min(b * o + o + reach, n + edge) - std::max(b * o - reach, -edge));
+    return sum;
+  };
+  const auto area = [&](double reach, double edge) {
+    return touched(nx, ox, reach, edge) * (three ? touched(ny, oy, reach, edge) : 1.0) / (nx * ny);
+  };
+  const double state = area(k * rad, rad), first = area((k - 1.0) * rad, 0);
+  r.global_bytes = (c.offset_read_bytes_per_cell * state * (nz + 2.0 * rad) / nz +
+                    c.centre_read_bytes_per_cell * first + c.swapped_written_bytes_per_cell) /
+                   k;
+  r.t_memory = cells * r.global_bytes / m.bandwidth;
+  r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
+  const double smem = k * (2.0 * rad + 1) * tx * ty * c.elem_bytes;
+  if (smem > m.shared_bytes_per_block)
+    return refuse("shared memory", fmt::format("needs {:.0f} KB of shared memory per block, has "
+                                               "{:.0f} KB",
+                                               smem / 1024, m.shared_bytes_per_block / 1024));
+  // (codegen/gpu.cpp keeps the column in registers up to 5 fused steps: kMaxRegisterFused.)
+  const double shared_loads =
+      c.single_array && k <= 5 ? c.xy_loads_per_cell : c.offset_loads_per_cell;
+  r.t_shared = cells * c.elem_bytes * ((shared_loads + 1) * r.redundancy + tx * ty / (out * k)) /
+               m.shared_bandwidth;
+  // Resident blocks per SM: the profile's limit, the shared memory and the threads an SM holds.
+  Machine resident = m;
+  int blocks = std::min(m.max_blocks_per_sm, static_cast<int>(m.max_threads_per_sm / (tx * ty)));
+  if (m.shared_bytes_per_sm > 0) // (0: the profile gives the per-block limit only)
+    blocks = std::min(blocks, static_cast<int>(m.shared_bytes_per_sm / smem));
+  resident.max_blocks_per_sm = std::max(1, blocks);
+  const double bx = std::ceil(nx / ox), by = std::ceil(ny / oy);
+  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), resident);
+  r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
+                       m.launch_seconds / effective_k(k, c.steps);
+  r.bound = bound_of(r.t_compute, r.t_memory, r.t_shared);
+  r.note = fmt::format("{}x{} cells per block, {} per SM", static_cast<int>(ox),
+                       static_cast<int>(oy), resident.max_blocks_per_sm);
+  if (tf < 0.999)
+    r.note += fmt::format("; last wave {:.0f}% full", tf * 100);
+  return r;
+}
+
 // One device (CPU node or GPU) computing `cells` cells per step with the given scheme.
 Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
@@ -252,14 +341,13 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   }
   if (!gpu_scheme)
     return cpu_temporal(c, m, p, cells);
+  if (p.get<stencilc::scheme::GpuTemporal>())
+    return gpu_temporal(c, m, p, cells);
   const int k = p.k();
   int tx = 0, ty = 0;
   if (const auto *s = p.get<stencilc::scheme::GpuStreaming>()) {
     tx = s->tile_x;
     ty = s->tile_y;
-  } else if (const auto *g = p.get<stencilc::scheme::GpuTemporal>()) {
-    tx = g->tile_x;
-    ty = g->tile_y;
   }
   const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty);
   r.redundancy = redundancy(k, rad, tx, ty);
@@ -499,10 +587,22 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           add(sch::CpuTemporal{k, rows, 0});
   } else {
     add(sch::Naive{});
-    for (int k : {1, 2, 3, 4})
-      for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
-        add(k == 1 ? Plan::Scheme{sch::GpuStreaming{tx, ty}}
-                   : Plan::Scheme{sch::GpuTemporal{k, tx, ty}});
+    for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
+      add(sch::GpuStreaming{tx, ty});
+    // Fused steps up to 10, as AN5D: blocks keep (tx - 2kr) x (ty - 2kr) cells. A block of
+    // 1024 threads launches only with at most 64 registers per thread, which ptxas gave the
+    // single-array kernels up to k = 8 (heat3d, sm_80/sm_90: 40 to 64; 72 at k = 10) and
+    // nothing with coefficients (himeno: 80 from k = 2); the model does not know the
+    // registers of the kernel it plans, so it offers those blocks only there.
+    // Rank 2: rows of x walking y.
+    const auto tiles =
+        c.rank == 2
+            ? std::vector<std::pair<int, int>>{{128, 1}, {256, 1}, {512, 1}, {1024, 1}}
+            : std::vector<std::pair<int, int>>{{32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
+    for (int k : {2, 3, 4, 6, 8, 10})
+      for (auto [tx, ty] : tiles)
+        if (tx * ty <= 512 || (c.single_array && k <= 8))
+          add(sch::GpuTemporal{k, tx, ty});
   }
   std::vector<Prediction> out;
   for (const auto &p : plans) {

@@ -70,6 +70,14 @@ struct Cost {
   double readonly_bytes_per_cell = 0; // the part of bytes_per_cell read from grids no kernel
                                       // of the step writes (coefficients): a temporal tile
                                       // streams these at every stage
+  // The GPU temporal plan's block (codegen/gpu.cpp) reads the grid read at offsets from its
+  // rings and the others from memory, and writes only the grid the swap makes the next input:
+  double centre_read_bytes_per_cell = 0;     // grids read at the centre only, not written
+  double swapped_written_bytes_per_cell = 0; // written grids that a swap of the run block pairs
+  double offset_loads_per_cell = 0;          // distinct reads of grids read at offsets, not written
+  double xy_loads_per_cell = 0;              // ... of them at an x or y offset
+  bool single_array = false;     // the step's one kernel reads only grids it writes or the swap
+                                 // pairs: a GPU temporal block keeps a column in registers
   int radius = 1;                // widest stencil offset
   int step_radius = 1;           // how far one step reaches in dimensions 1.. (the lowering's
                                  // step_reach): a tile's ghost zone per step

@@ -1,6 +1,7 @@
 #include "optimizer/planner.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include <fmt/format.h>
@@ -31,6 +32,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
   for (int d = 1; d < ir::kMaxRank; ++d)
     c.step_radius = std::max(c.step_radius, sched.step_reach[d]);
   c.stages = 0;
+  bool single = true;
   for (const auto &r : p.run) {
     if (r.kind != ir::RunStmt::Kind::Call)
       continue;
@@ -47,6 +49,8 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
         offsets = offsets || a.grid_radius[g][d] > 0;
       if (offsets && !written.count(g))
         c.offset_read_bytes_per_cell += elem;
+      if (!offsets && !written.count(g))
+        c.centre_read_bytes_per_cell += elem;
       // Its ghost ring, read once per sweep too (a star's faces: sum_d 2 r_d / n_d).
       if (!written.count(g))
         for (int d = 0; d < k.rank; ++d)
@@ -54,6 +58,32 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
               elem * 2.0 * a.grid_radius[g][d] /
               static_cast<double>(std::max<std::int64_t>(1, ir::eval(*p.grids[k.domain_grid].extents[d], env).i));
     }
+    std::set<int> swapped;
+    for (const auto &q : p.run)
+      if (q.kind == ir::RunStmt::Kind::Swap)
+        swapped.insert({q.a, q.b});
+    for (int g : written)
+      if (swapped.count(g))
+        c.swapped_written_bytes_per_cell += static_cast<double>(ir::elem_bytes(p.grids[g]));
+    std::set<std::pair<int, std::array<int, ir::kMaxRank>>> offset_loads, xy_loads;
+    ir::walk(k.body, [&](const ir::Expr &e) {
+      if (e.op != ir::Op::GridRead || written.count(e.id))
+        return;
+      bool offsets = false;
+      for (int d = 0; d < k.rank; ++d)
+        offsets = offsets || a.grid_radius[e.id][d] > 0;
+      std::array<int, ir::kMaxRank> at{};
+      for (int d = 0; d < ir::kMaxRank; ++d)
+        at[d] = e.relative(d);
+      if (offsets)
+        offset_loads.insert({e.id, at});
+      if (offsets && (at[0] != 0 || at[1] != 0))
+        xy_loads.insert({e.id, at});
+    });
+    c.offset_loads_per_cell += static_cast<double>(offset_loads.size());
+    c.xy_loads_per_cell += static_cast<double>(xy_loads.size());
+    for (int g : ir::grids_read(k.body))
+      single = single && (written.count(g) || swapped.count(g));
     c.flops_per_cell += s.flops;
     c.bytes_per_cell += s.bytes_streamed;
     c.written_bytes_per_cell += s.bytes_written;
@@ -70,6 +100,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
       first = false;
     }
   }
+  c.single_array = single && c.stages == 1;
   c.steps = steps > 0 ? steps : p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
   c.step_radius = std::max(c.step_radius, 1);
   c.stages = std::max(c.stages, 1);

@@ -187,11 +187,14 @@ public:
             "__syncthreads"};
   }
   std::string why_not_blocked(const ir::Program &p) const override {
-    const std::string stream = gpu_streaming_unsupported(p);
-    return stream.empty() ? fmt::format("the temporal GPU plan is not generated yet for {} "
-                                        "(naive and streaming only, docs/GPU.md)",
-                                        p.name)
-                          : fmt::format("{}; the temporal GPU plan is not generated yet", stream);
+    const std::string stream = gpu_streaming_unsupported(p), temporal = gpu_temporal_unsupported(p);
+    if (!stream.empty() && !temporal.empty())
+      return fmt::format("no blocked plan applies to {}: streaming, {}; temporal, {}", p.name,
+                         stream, temporal);
+    if (!stream.empty())
+      return "the streaming plan does not apply to " + p.name + ": " + stream;
+    return temporal.empty() ? ""
+                            : "the temporal plan does not apply to " + p.name + ": " + temporal;
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
     if (plan.naive())
@@ -200,7 +203,8 @@ public:
       const std::string why = gpu_streaming_unsupported(p);
       return why.empty() ? "" : "the streaming plan does not apply to " + p.name + ": " + why;
     }
-    return why_not_blocked(p);
+    const std::string why = gpu_temporal_unsupported(p, plan.get<stencilc::scheme::GpuTemporal>());
+    return why.empty() ? "" : "the temporal plan does not apply to " + p.name + ": " + why;
   }
   std::vector<GeneratedFile> emit(const ir::Program &p, const Analysis &a,
                                   const lower::Lowered &l, const EmitOptions &opts) const override {

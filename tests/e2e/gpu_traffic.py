@@ -11,11 +11,14 @@ cell-update with `stencilc explain --json` at the same sizes:
 - the naive plan's modelled traffic (that least traffic times the L2 re-read factor of the
   profile) lies between the distinct bytes per launch (every neighbour re-read hits a cache) and
   the distinct bytes per block summed (no block shares a byte with another).
-With --plan (a streaming plan), the run uses that plan and its blocks' traffic is compared:
+With --plan (a streaming or temporal plan), the run uses that plan and its blocks' traffic is
+compared:
 - the distinct bytes per block, summed (a block shares nothing with another: what a 2.5D block
   loads into shared memory, each input once, plus its x-y halo), agree with the plan's
   modelled traffic (global_bytes_per_cell of `explain --plan`) within 10%, and stay within 1.1x
-  the least traffic.
+  the least traffic. A temporal plan's launches fuse k steps (the kernels named __temporal;
+  kernel__K__temporal<k>; the run's last step runs unfused and is left out): their bytes per cell-update are those of
+  the STEPS - 1 fused steps.
 Exits 1 with the figures when one does not hold.
 """
 import json
@@ -45,11 +48,13 @@ def main():
         [stencilc, "explain", spec, "--target", "cuda", "--machine", "h100-sxm", "--json", *sets,
          *plan], check=True, stdout=subprocess.PIPE, text=True).stdout)
 
-    sweeps = [k for k in kernels if k["kernel"].startswith("kernel__")]
+    temporal = bool(plan) and "scheme=temporal" in plan[1]
+    sweeps = [k for k in kernels if k["kernel"].startswith("kernel__")
+              and (not temporal or "__temporal" in k["kernel"])]
     if not sweeps:
         print(f"error: no sweep kernel was counted in {[k['kernel'] for k in kernels]}")
         return 1
-    updates = model["cells"] * steps
+    updates = model["cells"] * (steps - 1 if temporal else steps)
     unique = sum(k["read_bytes"] + k["written_bytes"] for k in sweeps) / updates
     block = sum(k["block_read_bytes"] + k["block_written_bytes"] for k in sweeps) / updates
     least = model["min_global_bytes_per_cell"]

@@ -25,7 +25,7 @@ if not getattr(config, "test_exec_root", None):
     config.test_exec_root = os.path.join(lit_config.params.get("build_dir", "/tmp"),
                                          "stencilc-lit")
 
-for tool in ("FileCheck", "not", "count"):
+for tool in ("FileCheck", "not", "count", "split-file"):
     path = os.path.join(config.llvm_tools_dir, tool)
     if not os.access(path, os.X_OK):
         lit_config.fatal("cannot find %s in %s (Debian: llvm-14-tools)" % (tool, config.llvm_tools_dir))
@@ -36,6 +36,8 @@ config.substitutions.append((r"(?<![\w./-])FileCheck(?![\w.-])",
                              os.path.join(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append((r"(?<![\w./-])not(?![\w.-])",
                              os.path.join(config.llvm_tools_dir, "not")))
+config.substitutions.append((r"(?<![\w./-])split-file(?![\w.-])",
+                             os.path.join(config.llvm_tools_dir, "split-file")))
 config.substitutions.append((r"(?<![\w./-])count(?![\w.-])",
                              os.path.join(config.llvm_tools_dir, "count")))
 

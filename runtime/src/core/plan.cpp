@@ -126,6 +126,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value != "naive" && value != "temporal" && value != "streaming")
         throw bad("scheme is naive, temporal or streaming");
       f.scheme = value;
+      if (value == "streaming") // (a base plan's k belongs to its own scheme)
+        f.k = 1;
       if (value == "naive") {
         f.k = 1;
         f.rows = f.chunk = f.tile_x = f.tile_y = 0;

@@ -17,6 +17,8 @@
 //   gpu::global_index(), thread_in_block(), block_index()   1-D indices
 //   gpu::thread_x(), thread_y(), block_x(), block_y(), block_z()  3-D indices; gpu::Dims
 //   gpu::sync_threads()        __syncthreads
+//   STENCILC_UNROLL            `#pragma unroll` before a loop of constant trip count (the CPU
+//                              layer leaves the loop to the host compiler)
 //   gpu::Buffer<T>, gpu::DeviceGrid<T>   device memory: allocation, copies, freed by RAII
 //   gpu::check(status, call)   a failed runtime call as stencilc::Error "CALL: MESSAGE"
 //
@@ -71,8 +73,10 @@
 #define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
   STENCILC_LAUNCH(kernel, blocks, threads, __VA_ARGS__)
 #define STENCILC_DYNAMIC_SHARED(T, name, offset, n) STENCILC_SHARED(T, name, n)
+#define STENCILC_UNROLL
 #else
 #define STENCILC_KERNEL static __global__
+#define STENCILC_UNROLL _Pragma("unroll")
 #define STENCILC_SHARED(T, name, n) __shared__ T name[n]
 #define STENCILC_GLOBAL(T) T *
 #define STENCILC_ROW(T) T *__restrict
