@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -48,6 +49,12 @@ void add_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const
   const auto usage = stencilc::target::parsePtxasUsage(text.str());
   std::set<std::string> archs;
   bool found = false;
+  const auto add = [&](model::KernelRegisters &regs, const stencilc::target::KernelUsage &u) {
+    found = true;
+    regs.registers = std::max(regs.registers, u.registers);
+    regs.spill_bytes =
+        std::max(regs.spill_bytes, static_cast<double>(u.spillStoreBytes + u.spillLoadBytes));
+  };
   for (const auto &u : usage) {
     archs.insert(u.arch);
     if (!m.arch.empty() && u.arch != m.arch)
@@ -55,12 +62,17 @@ void add_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const
     for (const auto &k : p.kernels)
       for (auto [suffix, regs] : {std::pair{"__dev", &cost.naive_kernel},
                                   std::pair{"__stream", &cost.stream_kernel}})
-        if (u.kernel.find("kernel__" + k.name + suffix) != std::string::npos) {
-          found = true;
-          regs->registers = std::max(regs->registers, u.registers);
-          regs->spill_bytes = std::max(regs->spill_bytes,
-                                       static_cast<double>(u.spillStoreBytes + u.spillLoadBytes));
-        }
+        if (u.kernel.find("kernel__" + k.name + suffix) != std::string::npos)
+          add(*regs, u);
+    for (const auto &k : p.kernels) {
+      // kernel__K__temporal_reg<k> (mangled temporal_regILi<k>EE) and kernel__K__temporal.
+      const std::string reg = "kernel__" + k.name + "__temporal_regILi";
+      const auto at = u.kernel.find(reg);
+      if (at != std::string::npos)
+        add(cost.temporal_kernels[std::atoi(u.kernel.c_str() + at + reg.size())], u);
+      else if (u.kernel.find("kernel__" + k.name + "__temporal") != std::string::npos)
+        add(cost.temporal_kernels[0], u);
+    }
   }
   if (!found) {
     std::string seen;

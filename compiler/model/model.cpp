@@ -283,9 +283,19 @@ Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       c.single_array && k <= 5 ? c.xy_loads_per_cell : c.offset_loads_per_cell;
   r.t_shared = cells * c.elem_bytes * ((shared_loads + 1) * r.redundancy + tx * ty / (out * k)) /
                m.shared_bandwidth;
-  // Resident blocks per SM: the profile's limit, the shared memory and the threads an SM holds.
+  // Resident blocks per SM: the profile's limit, the shared memory and the threads an SM holds,
+  // and with ptxas's figures for the kernel this k runs, its registers.
   Machine resident = m;
-  int blocks = std::min(m.max_blocks_per_sm, static_cast<int>(m.max_threads_per_sm / (tx * ty)));
+  const auto known = c.temporal_kernels.find(c.single_array && k <= 5 ? k : 0);
+  int by_registers = m.max_blocks_per_sm;
+  if (known != c.temporal_kernels.end() && known->second.registers > 0) {
+    by_registers = registers_limit(known->second, m, static_cast<int>(tx * ty), smem, cells, r);
+    if (by_registers == 0)
+      return refuse("registers", fmt::format("{} registers x {} threads do not fit an SM",
+                                             known->second.registers, g.tile_x * g.tile_y));
+  }
+  int blocks = std::min(
+      {m.max_blocks_per_sm, by_registers, static_cast<int>(m.max_threads_per_sm / (tx * ty))});
   if (m.shared_bytes_per_sm > 0) // (0: the profile gives the per-block limit only)
     blocks = std::min(blocks, static_cast<int>(m.shared_bytes_per_sm / smem));
   resident.max_blocks_per_sm = std::max(1, blocks);
@@ -294,8 +304,9 @@ Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / effective_k(k, c.steps);
   r.bound = bound_of(r.t_compute, r.t_memory, r.t_shared);
-  r.note = fmt::format("{}x{} cells per block, {} per SM", static_cast<int>(ox),
-                       static_cast<int>(oy), resident.max_blocks_per_sm);
+  r.note =
+      fmt::format("{}x{} cells per block, {} per SM{}", static_cast<int>(ox), static_cast<int>(oy),
+                  resident.max_blocks_per_sm, r.note.empty() ? "" : "; " + r.note);
   if (tf < 0.999)
     r.note += fmt::format("; last wave {:.0f}% full", tf * 100);
   return r;
@@ -590,10 +601,10 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
       add(sch::GpuStreaming{tx, ty});
     // Fused steps up to 10, as AN5D: blocks keep (tx - 2kr) x (ty - 2kr) cells. A block of
-    // 1024 threads launches only with at most 64 registers per thread, which ptxas gave the
-    // single-array kernels up to k = 8 (heat3d, sm_80/sm_90: 40 to 64; 72 at k = 10) and
-    // nothing with coefficients (himeno: 80 from k = 2); the model does not know the
-    // registers of the kernel it plans, so it offers those blocks only there.
+    // 1024 threads launches only with at most 64 registers per thread: the samples' temporal
+    // kernels need at most 48 (nvcc, sm_80 and sm_90); with ptxas's figures (explain --ptxas)
+    // the registers decide (gpu_temporal), without them a kernel that needs more fails to
+    // launch with the runtime's message.
     // Rank 2: rows of x walking y.
     const auto tiles =
         c.rank == 2
@@ -601,8 +612,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             : std::vector<std::pair<int, int>>{{32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
     for (int k : {2, 3, 4, 6, 8, 10})
       for (auto [tx, ty] : tiles)
-        if (tx * ty <= 512 || (c.single_array && k <= 8))
-          add(sch::GpuTemporal{k, tx, ty});
+        add(sch::GpuTemporal{k, tx, ty});
   }
   std::vector<Prediction> out;
   for (const auto &p : plans) {

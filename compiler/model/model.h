@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,9 @@ struct Cost {
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
   std::int64_t steps = 0;        // steps of the run (0: unknown; blocks of k steps assumed)
   KernelRegisters naive_kernel, stream_kernel; // GPU, from ptxas (explain --ptxas)
+  // ... and the temporal kernels': [k] the instance that fuses k steps with the column in
+  // registers (1..kMaxRegisterFused of codegen/gpu.cpp), [0] the loop over any k.
+  std::map<int, KernelRegisters> temporal_kernels;
   double cells() const;
 };
 
