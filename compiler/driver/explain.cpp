@@ -144,8 +144,11 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       r["cells_per_second"] = cells / p.seconds_per_step;
       r["bound"] = p.bound;
       r["note"] = p.note;
-      if (m.kind == "gpu")
+      if (m.kind == "gpu") {
         r["global_bytes_per_cell"] = p.global_bytes;
+        // The least bytes a cell-update moves over its time (the plain output's column).
+        r["effective_bandwidth"] = cells / p.seconds_per_step * model::gpu_min_bytes(cost);
+      }
       if (p.occupancy > 0)
         r["occupancy"] = p.occupancy;
       return r;

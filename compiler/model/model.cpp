@@ -554,14 +554,17 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
         }
     for (const auto &procs : grids) {
       const int px = procs[0];
+      // Ghosts k*r deep must come from the nearest neighbour's own cells.
+      const auto halo_fits = [&](int k) {
+        for (int d = 0; d < dims; ++d)
+          if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
+                                  c.extent[d] / procs[d])
+            return false;
+        return true;
+      };
       for (int k : {1, 2, 3, 4, 6, 8})
         for (bool overlap : {false, true}) {
-          // Ghosts k*r deep must come from the nearest neighbour's own cells.
-          bool fits = true;
-          for (int d = 0; d < dims; ++d)
-            if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
-                                    c.extent[d] / procs[d])
-              fits = false;
+          bool fits = halo_fits(k);
           // On a CPU the exchange is in flight during naive sweeps only (k = 1), which then
           // compute their shell as boxes; a split x makes two of them rows of a cell or two,
           // which a barrier count does not price: not offered.
@@ -577,12 +580,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
       // depths and tiles a single process is offered (tiles cut the rank's own rows).
       if (rules.platform == stencilc::Platform::Cpu && (c.rank == 2 || c.rank == 3))
         for (int k : temporal_depths) {
-          bool fits = true;
-          for (int d = 0; d < dims; ++d)
-            if (procs[d] > 1 && static_cast<std::int64_t>(k) * std::max(c.radius, c.halo_per_step) >
-                                    c.extent[d] / procs[d])
-              fits = false;
-          if (!fits)
+          if (!halo_fits(k))
             continue;
           for (int rows : cpu_tile_rows(c, m, c.extent[1] / procs[1])) {
             add(sch::CpuTemporal{k, rows, 0});
