@@ -169,7 +169,8 @@ std::string cxx_plan(const stencilc::Plan &plan) {
   if (const auto *t = plan.get<sch::CpuTemporal>())
     scheme = fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}}}", t->k, t->rows, t->chunk);
   else if (const auto *s = plan.get<sch::GpuStreaming>())
-    scheme = fmt::format("stencilc::scheme::GpuStreaming{{{}, {}}}", s->tile_x, s->tile_y);
+    scheme =
+        fmt::format("stencilc::scheme::GpuStreaming{{{}, {}, {}}}", s->tile_x, s->tile_y, s->chunk);
   else if (const auto *g = plan.get<sch::GpuTemporal>())
     scheme = fmt::format("stencilc::scheme::GpuTemporal{{{}, {}, {}}}", g->k, g->tile_x, g->tile_y);
   std::string dist = "std::nullopt";

@@ -2,9 +2,10 @@
 // stencilc/gpu/device.h (runtime), which maps them onto CUDA, HIP or the CPU execution layer, so
 // the two targets' outputs differ only in the target's name. Plans: naive, a thread per point;
 // streaming (2.5D, kernels of rank 3 and 4): a block of tile_x x tile_y threads over the first
-// two dimensions walks the third, each plane of a grid read at offsets loaded once into a ring
-// of shared-memory planes (rank 4: a block per index of the fourth dimension). The tile is
-// chosen when the program runs (dynamic shared memory), so one kernel serves every tile.
+// two dimensions walks the third (all of it, or a chunk of its planes), each plane of a grid read
+// at offsets loaded once into a ring of shared-memory planes (rank 4: a block per index of the
+// fourth dimension). The tile is chosen when the program runs (dynamic shared memory), so one
+// kernel serves every tile.
 //
 // Grids live on the device (a DeviceGrid per grid, the host Grid's layout); the host keeps a
 // mirror that the API returns, copied only when the host reads or writes it (accessors, load,
@@ -378,15 +379,21 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   const auto &idx = sw.indices;
   StreamBodyEmitter em(p, k, l);
   std::string dev = fmt::format("STENCILC_KERNEL void kernel__{}__stream({}, const int tx__n, "
-                                "const int ty__n) {{\n",
+                                "const int ty__n, const std::int64_t pz__n) {{\n",
                                 k.name, sig.params);
   dev += "const int tx__ = stencilc::gpu::thread_x(), ty__ = stencilc::gpu::thread_y();\n"
          "const std::int64_t bx__ = lo0__ + stencilc::gpu::block_x() * tx__n;\n"
          "const std::int64_t by__ = lo1__ + stencilc::gpu::block_y() * ty__n;\n";
   dev += fmt::format("const std::int64_t {} = bx__ + tx__;\nconst std::int64_t {} = by__ + ty__;\n",
                      idx[0], idx[1]);
+  // The block's planes z0__..z1__ of the walked dimension: pz__n of them (its chunk), so blocks
+  // in z are chunks (rank 4: chunks of each index of the fourth dimension, chunk fastest).
+  dev += "const std::int64_t nc__ = (hi2__ - lo2__ + pz__n - 1) / pz__n;\n";
   if (rank == 4)
-    dev += fmt::format("const std::int64_t {} = lo3__ + stencilc::gpu::block_z();\n", idx[3]);
+    dev +=
+        fmt::format("const std::int64_t {} = lo3__ + stencilc::gpu::block_z() / nc__;\n", idx[3]);
+  dev += "const std::int64_t z0__ = lo2__ + (stencilc::gpu::block_z() % nc__) * pz__n;\n"
+         "const std::int64_t z1__ = z0__ + pz__n < hi2__ ? z0__ + pz__n : hi2__;\n";
   std::string sum_idx = idx[0] + " + " + idx[1] + " + " + idx[2] + (rank == 4 ? " + " + idx[3] : "");
   dev += fmt::format("const bool in__ = {} < hi0__ && {} < hi1__;\n", idx[0], idx[1]);
   // A colour: the points whose coordinates add up to its parity (as the naive x loop's).
@@ -419,7 +426,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   const bool fail = ir::any_may_fail(k.body);
   if (fail)
     dev += "int err__ = 0;\n";
-  dev += fmt::format("for (std::int64_t p__ = lo2__{}; p__ < hi2__{}; ++p__) {{\n", plus(-l.rz),
+  dev += fmt::format("for (std::int64_t p__ = z0__{}; p__ < z1__{}; ++p__) {{\n", plus(-l.rz),
                      plus(l.rz));
   // Every thread loads its share of plane p__ of each ring, then the plane p__ - rz is computed.
   for (const auto &st : l.staged) {
@@ -430,7 +437,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
     // Only the planes and cells its reads reach: beyond them its ghost cells may end.
     const std::string planes =
         st.rz == l.rz ? std::string()
-                      : fmt::format("p__ >= lo2__{} && p__ < hi2__{} && ", plus(-st.rz), plus(st.rz));
+                      : fmt::format("p__ >= z0__{} && p__ < z1__{} && ", plus(-st.rz), plus(st.rz));
     dev += fmt::format(
         "  for (std::int64_t i__ = std::int64_t(ty__) * tx__n + tx__; i__ < {0}__pn; i__ += "
         "std::int64_t(tx__n) * ty__n) {{\n"
@@ -441,7 +448,7 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   }
   dev += "  stencilc::gpu::sync_threads();\n";
   dev += fmt::format("  const std::int64_t {} = p__{};\n", idx[2], plus(-l.rz));
-  dev += fmt::format("  if ({} >= lo2__ && in__{}) {{\n", idx[2], colour_cond);
+  dev += fmt::format("  if ({} >= z0__ && in__{}) {{\n", idx[2], colour_cond);
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     dev += fmt::format("    [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
@@ -453,12 +460,18 @@ std::string stream_kernel_code(const ir::Program &p, const ir::Kernel &k, const 
   if (fail)
     dev += "if (err__)\n  stencilc::gpu::flag_error(err_out__, err__);\n";
   dev += "}\n";
+  // Chunks of the plan's planes (0 or more than the extent: all of them).
+  launch += "    const std::int64_t pz__ = st__->chunk > 0 && st__->chunk < hi2__ - lo2__ ? "
+            "st__->chunk : hi2__ - lo2__;\n";
   std::string blocks = "stencilc::gpu::blocks_for(hi0__ - lo0__, st__->tile_x), "
-                       "stencilc::gpu::blocks_for(hi1__ - lo1__, st__->tile_y), ";
-  blocks += rank == 4 ? "stencilc::gpu::blocks_for(hi3__ - lo3__, 1)" : "1";
+                       "stencilc::gpu::blocks_for(hi1__ - lo1__, st__->tile_y, 65535), ";
+  blocks += rank == 4 ? "stencilc::gpu::blocks_for((hi2__ - lo2__ + pz__ - 1) / pz__ * (hi3__ - "
+                        "lo3__), 1, 65535)"
+                      : "stencilc::gpu::blocks_for(hi2__ - lo2__, pz__, 65535)";
   launch += fmt::format(
       "    STENCILC_LAUNCH_SHARED(kernel__{}__stream, stencilc::gpu::Dims({}), "
-      "stencilc::gpu::Dims(st__->tile_x, st__->tile_y, 1), {}, {}, st__->tile_x, st__->tile_y);\n",
+      "stencilc::gpu::Dims(st__->tile_x, st__->tile_y, 1), {}, {}, st__->tile_x, st__->tile_y, "
+      "pz__);\n",
       k.name, blocks, bytes, sig.args);
   return dev;
 }

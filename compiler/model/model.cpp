@@ -355,12 +355,18 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   if (p.get<stencilc::scheme::GpuTemporal>())
     return gpu_temporal(c, m, p, cells);
   const int k = p.k();
-  int tx = 0, ty = 0;
+  int tx = 0, ty = 0, chunk = 0;
   if (const auto *s = p.get<stencilc::scheme::GpuStreaming>()) {
     tx = s->tile_x;
     ty = s->tile_y;
+    chunk = s->chunk;
   }
-  const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty);
+  // A block walks cz planes of the third dimension (its chunk, or all nz of them) and loads
+  // rad more on each side: chunks trade that traffic for more blocks in flight.
+  const double nz = c.rank >= 3 ? static_cast<double>(c.extent[2]) : 1.0;
+  const double cz = chunk > 0 && chunk < nz ? chunk : nz;
+  const double halo = (tx + 2.0 * rad * k) * (ty + 2.0 * rad * k) / (static_cast<double>(tx) * ty) *
+                      (c.rank >= 3 ? (cz + 2.0 * rad) / cz : 1.0);
   r.redundancy = redundancy(k, rad, tx, ty);
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
   // GPU 2.5D streaming (k = 1) and temporal blocking of degree k: blocks of tx x ty stream
@@ -390,7 +396,8 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     }
     resident.max_blocks_per_sm = blocks_per_sm;
   }
-  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), resident);
+  const double bz = std::ceil(nz / cz) * (c.rank == 4 ? static_cast<double>(c.extent[3]) : 1.0);
+  const double tf = tail_factor(static_cast<std::int64_t>(bx * by * bz), resident);
   r.t_shared = cells * c.loads_per_cell * c.elem_bytes * r.redundancy / m.shared_bandwidth;
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / k;
@@ -596,8 +603,12 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           add(sch::CpuTemporal{k, rows, 0});
   } else {
     add(sch::Naive{});
+    // Streaming blocks over all of z, or over chunks of it (points per thread) when the
+    // columns of tiles alone leave SMs idle.
     for (auto [tx, ty] : {std::pair{32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}})
-      add(sch::GpuStreaming{tx, ty});
+      for (int chunk : {0, 16, 32, 64, 128})
+        if (chunk == 0 || (c.rank >= 3 && chunk < c.extent[2]))
+          add(sch::GpuStreaming{tx, ty, chunk});
     // Fused steps up to 10, as AN5D: blocks keep (tx - 2kr) x (ty - 2kr) cells. A block of
     // 1024 threads launches only with at most 64 registers per thread: the samples' temporal
     // kernels need at most 48 (nvcc, sm_80 and sm_90); with ptxas's figures (explain --ptxas)

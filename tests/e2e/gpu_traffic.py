@@ -16,7 +16,8 @@ compared:
 - the distinct bytes per block, summed (a block shares nothing with another: what a 2.5D block
   loads into shared memory, each input once, plus its x-y halo), agree with the plan's
   modelled traffic (global_bytes_per_cell of `explain --plan`) within 10%, and stay within 1.1x
-  the least traffic. A temporal plan's launches fuse k steps (the kernels named __temporal;
+  the least traffic (not a streaming plan over chunks of z: each chunk loads its halo planes,
+  the traffic the model trades for more blocks). A temporal plan's launches fuse k steps (the kernels named __temporal;
   kernel__K__temporal<k>; the run's last step runs unfused and is left out): their bytes per cell-update are those of
   the STEPS - 1 fused steps.
 Exits 1 with the figures when one does not hold.
@@ -66,9 +67,10 @@ def main():
         checks = [
             (abs(block / modelled - 1) <= 0.10,
              f"the blocks move {block / modelled:.3f}x the plan's modelled traffic (10% allowed)"),
-            (block <= 1.1 * least,
-             f"the blocks move {block / least:.3f}x the least traffic (1.1x allowed)"),
         ]
+        if "chunk=" not in plan[1]:
+            checks.append((block <= 1.1 * least,
+                           f"the blocks move {block / least:.3f}x the least traffic (1.1x allowed)"))
     else:
         naive = next(c for c in model["candidates"] if c["plan"] == "scheme=naive")
         modelled = naive["global_bytes_per_cell"]

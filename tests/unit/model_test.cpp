@@ -178,9 +178,10 @@ TEST(ModelRoofline, GpuBytesHaveNoWriteAllocateAndReadTheGhostRing) {
   const auto p = model::predict(c, gpu(), plan("cuda", "naive", 1));
   EXPECT_DOUBLE_EQ(p.global_bytes, 8.375 * 1.5);
   expect_close(p.t_memory, 262144 * 8.375 * 1.5 / 1e12);
-  // A streaming block of 32 x 8: its input with the halo H = 34 * 10 / 256, its output once.
+  // A streaming block of 32 x 8: its input with the halo H = 34 * 10 / 256 and the plane
+  // before and after its 64, its output once.
   const auto s = model::predict(c, gpu(), plan("cuda", "streaming", 1, 32, 8));
-  EXPECT_DOUBLE_EQ(s.global_bytes, 4 * (34.0 * 10 / 256) + 4);
+  EXPECT_DOUBLE_EQ(s.global_bytes, 4 * (34.0 * 10 / 256) * (66.0 / 64) + 4);
 }
 
 TEST(ModelGpuRegisters, OccupancyBelowHalfSlowsMemoryAndSpillsAddTraffic) {
@@ -467,18 +468,50 @@ TEST(ModelGpu, TemporalBlockingRank2ByHand) {
 
 TEST(ModelGpu, TailFactorDividesTheTime) {
   // 224 x 1208 x 10 = 2,705,920 cells; streaming 32x8 -> 7 x 151 = 1057 blocks:
-  // tail factor 1057/2112. Halo (34)(10)/256 = 1.328125.
-  // T_global = 2,705,920 * 12 * 1.328125 / 1e12 = 4.31256e-5 (T_shared 7.58e-6, T_compute 2.16e-6)
-  // T = 4.31256e-5 * 2112/1057 + 4e-6 = 8.61696e-5 + 4e-6 = 9.01696e-5.
+  // tail factor 1057/2112. Halo (34)(10)/256 = 1.328125 in x-y, 12/10 in z.
+  // T_global = 2,705,920 * 12 * 1.328125 * 1.2 / 1e12 = 5.175072e-5 (T_shared 7.58e-6)
+  // T = 5.175072e-5 * 2112/1057 + 4e-6 = 1.0740352e-4.
   const auto p = model::predict(heat3d(224, 1208, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
-  expect_close(p.t_memory, 4.31256e-5);
-  expect_close(p.seconds_per_step, 9.01696e-5);
+  expect_close(p.t_memory, 5.175072e-5);
+  expect_close(p.seconds_per_step, 1.0740352e-4);
   EXPECT_EQ(p.note, "last wave 50% full");
   // The same tiles, 33 x 32 = 1056 blocks: no tail. 1056 * 256 * 10 = 2,703,360 cells:
-  // T_global = 2,703,360 * 12 * 1.328125 / 1e12 = 4.30848e-5, T = 4.30848e-5 + 4e-6.
+  // T_global = 2,703,360 * 12 * 1.328125 * 1.2 / 1e12 = 5.170176e-5, T = 5.170176e-5 + 4e-6.
   const auto q = model::predict(heat3d(1056, 256, 10), gpu(), plan("cuda", "streaming", 1, 32, 8));
   EXPECT_EQ(q.note, "");
-  expect_close(q.seconds_per_step, 4.30848e-5 + 4e-6);
+  expect_close(q.seconds_per_step, 5.170176e-5 + 4e-6);
+}
+
+TEST(ModelGpu, StreamingChunksTradeHaloPlanesForBlocksInFlight) {
+  // 64 x 64 x 512 = 2,097,152 cells, streaming 32x8: 2 x 8 = 16 columns of tiles, 1056 slots.
+  // All of z: 514/512 planes loaded, 12 * 1.328125 * 514/512 = 15.99976 B per cell,
+  // T_global = 3.355392e-5, T = 3.355392e-5 * 1056/16 + 4e-6 = 2.21855872e-3.
+  auto plan_of = [](int chunk) {
+    model::Plan p;
+    p.scheme = stencilc::scheme::GpuStreaming{32, 8, chunk};
+    return p;
+  };
+  const auto c = heat3d(64, 64, 512);
+  const auto all = model::predict(c, gpu(), plan_of(0));
+  EXPECT_DOUBLE_EQ(all.global_bytes, 12 * 1.328125 * 514 / 512);
+  expect_close(all.seconds_per_step, 2.21855872e-3);
+  // Chunks of 16 planes (points per thread): 18/16 planes loaded, 17.9296875 B per cell, but
+  // 16 x 32 = 512 blocks: T = 3.760128e-5 * 1056/512 + 4e-6 = 8.155264e-5.
+  const auto c16 = model::predict(c, gpu(), plan_of(16));
+  EXPECT_DOUBLE_EQ(c16.global_bytes, 12 * 1.328125 * 18 / 16);
+  expect_close(c16.seconds_per_step, 8.155264e-5);
+  // 128 planes: 4 chunks, 64 blocks, T = 3.39456e-5 * 1056/64 + 4e-6 = 5.641024e-4.
+  expect_close(model::predict(c, gpu(), plan_of(128)).seconds_per_step, 5.641024e-4);
+  // A chunk as long as z (or longer) is all of it.
+  EXPECT_DOUBLE_EQ(model::predict(c, gpu(), plan_of(512)).seconds_per_step, all.seconds_per_step);
+  EXPECT_DOUBLE_EQ(model::predict(c, gpu(), plan_of(4096)).seconds_per_step, all.seconds_per_step);
+  // The candidates offer chunks shorter than z: the fastest streaming one has them here.
+  const stencilc::scheme::GpuStreaming *s = nullptr;
+  for (const auto &q : model::candidates(c, gpu(), rules("cuda")))
+    if ((s = q.plan.get<stencilc::scheme::GpuStreaming>()))
+      break;
+  ASSERT_NE(s, nullptr);
+  EXPECT_GT(s->chunk, 0);
 }
 
 TEST(ModelGpu, SharedMemoryLimitExcludesAPlan) {
@@ -903,11 +936,14 @@ TEST(ModelCandidates, CountsPerTarget) {
   EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), rules("openmp")).size(), 17u);
   h2.extent = {2048, 2048, 1, 1};
   EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), rules("openmp")).size(), 25u);
-  // cuda: naive + 5 streaming tiles + the temporal blocks that keep cells after k steps
-  // (tile_y > 2k): k = 2, 3 all 5 tiles; k = 4, 6 the 3 of 16 or 32 rows; k = 8, 10 only 32x32
-  // (64x16 keeps none at k = 8): 1 + 5 + 5 + 5 + 3 + 3 + 1 + 1 = 24 (a roomy shared memory).
-  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("cuda")).size(), 24u);
-  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 24u);
+  // cuda: naive + 5 streaming tiles x 5 chunks (all of z, 16, 32, 64, 128 planes) + the
+  // temporal blocks that keep cells after k steps (tile_y > 2k): k = 2, 3 all 5 tiles; k = 4, 6
+  // the 3 of 16 or 32 rows; k = 8, 10 only 32x32 (64x16 keeps none at k = 8):
+  // 1 + 25 + 5 + 5 + 3 + 3 + 1 + 1 = 44 (a roomy shared memory).
+  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("cuda")).size(), 44u);
+  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 44u);
+  // z of 64 planes: chunks of 16 and 32 only, 1 + 15 + 18 = 34.
+  EXPECT_EQ(model::candidates(heat3d(256, 256, 64), gpu(), rules("cuda")).size(), 34u);
   // mpi, 16 ranks, 3D: factorisations px py pz = 16 (15 of them) x 6 k x overlap 2 = 180.
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("mpi-cuda"), 16).size(), 180u);
   // 2D domain, 4 ranks: grids 1x4, 2x2, 4x1 -> 3 x 6 naive with k = 1, 2, 3, 4, 6, 8, plus

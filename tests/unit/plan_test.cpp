@@ -53,6 +53,8 @@ TEST(Plan, PrinterNamesOnlyWhatApplies) {
   Plan g;
   g.scheme = sch::GpuStreaming{32, 8};
   EXPECT_EQ(stencilc::to_string(g), "scheme=streaming,k=1,tile=32x8");
+  g.scheme = sch::GpuStreaming{32, 8, 64};
+  EXPECT_EQ(stencilc::to_string(g), "scheme=streaming,k=1,tile=32x8,chunk=64");
   g.scheme = sch::GpuTemporal{2, 64, 4};
   EXPECT_EQ(stencilc::to_string(g), "scheme=temporal,k=2,tile=64x4");
   Plan m;
@@ -79,6 +81,15 @@ TEST(Plan, ParsesEveryKey) {
   ASSERT_NE(g.get<sch::GpuTemporal>(), nullptr);
   EXPECT_EQ(g.get<sch::GpuTemporal>()->tile_x, 32);
   EXPECT_EQ(g.get<sch::GpuTemporal>()->tile_y, 8);
+  // A streaming thread's points along the streamed dimension.
+  const Plan s = stencilc::parse_plan("scheme=streaming,tile=32x8,chunk=16", kGpu);
+  ASSERT_NE(s.get<sch::GpuStreaming>(), nullptr);
+  EXPECT_EQ(s.get<sch::GpuStreaming>()->chunk, 16);
+  EXPECT_EQ(
+      stencilc::parse_plan("scheme=streaming,tile=32x8", kGpu).get<sch::GpuStreaming>()->chunk, 0);
+  // ... which another scheme, given over it, drops.
+  EXPECT_EQ(key("scheme=temporal,k=2", kGpu, s), "scheme=temporal,k=2,tile=32x8");
+  EXPECT_EQ(key("tile=64x4", kGpu, s), "scheme=streaming,k=1,tile=64x4,chunk=16");
   // MPI: the process grid, the halo depth and overlap.
   const Plan q = stencilc::parse_plan("procs=2x4x1,overlap=on,k=2", kMpi);
   ASSERT_TRUE(q.distribution.has_value());
@@ -120,32 +131,35 @@ TEST(Plan, PrintedPlansParseBack) {
 }
 
 TEST(Plan, SchemesMustSuitTheTarget) {
-  EXPECT_EQ(error_of("k=2", kCpu), "--plan k=2: scheme naive takes k=1");
-  EXPECT_EQ(error_of("scheme=streaming,tile=32x8", kCpu),
-            "--plan scheme=streaming,tile=32x8: scheme streaming is not a plan of the openmp "
-            "target");
-  EXPECT_EQ(error_of("scheme=streaming,k=2,tile=32x8", kGpu),
-            "--plan scheme=streaming,k=2,tile=32x8: streaming takes k=1 (temporal blocking is "
-            "scheme=temporal)");
-  EXPECT_EQ(error_of("scheme=streaming,tile=32x8", kMpi),
-            "--plan scheme=streaming,tile=32x8: scheme streaming is not a plan of the mpi-openmp "
-            "target");
-  EXPECT_EQ(error_of("scheme=temporal,k=4,tile=64x32", kCpu),
-            "--plan scheme=temporal,k=4,tile=64x32: the openmp temporal plan keeps x-rows whole; "
-            "give its tile as rows=N");
-  EXPECT_EQ(error_of("scheme=temporal,k=2,tile=32x8,rows=16", kGpu),
-            "--plan scheme=temporal,k=2,tile=32x8,rows=16: rows and chunk belong to the CPU "
-            "temporal plan; GPU plans take tile=XxY");
-  EXPECT_EQ(error_of("scheme=temporal,k=4", kGpu),
-            "--plan scheme=temporal,k=4: scheme temporal needs tile=XxY");
-  EXPECT_EQ(error_of("scheme=naive,tile=32x8", kGpu),
-            "--plan scheme=naive,tile=32x8: tile belongs to scheme=streaming and scheme=temporal");
-  EXPECT_EQ(error_of("rows=8", kCpu), "--plan rows=8: rows and chunk belong to scheme=temporal");
-  EXPECT_EQ(error_of("chunk=8", kCpu), "--plan chunk=8: rows and chunk belong to scheme=temporal");
-  EXPECT_EQ(error_of("procs=2x1x1", kCpu),
-            "--plan procs=2x1x1: procs and overlap belong to MPI targets");
-  EXPECT_EQ(error_of("overlap=on", kGpu),
-            "--plan overlap=on: procs and overlap belong to MPI targets");
+  // --plan TEXT, the target's rules, why the plan is not one of them.
+  const struct {
+    const char *text;
+    const PlanRules &rules;
+    const char *why;
+  } cases[] = {
+      {"k=2", kCpu, "scheme naive takes k=1"},
+      {"scheme=streaming,tile=32x8", kCpu, "scheme streaming is not a plan of the openmp target"},
+      {"scheme=streaming,k=2,tile=32x8", kGpu,
+       "streaming takes k=1 (temporal blocking is scheme=temporal)"},
+      {"scheme=streaming,tile=32x8", kMpi,
+       "scheme streaming is not a plan of the mpi-openmp target"},
+      {"scheme=temporal,k=4,tile=64x32", kCpu,
+       "the openmp temporal plan keeps x-rows whole; give its tile as rows=N"},
+      {"scheme=temporal,k=2,tile=32x8,rows=16", kGpu,
+       "rows belongs to the CPU temporal plan; GPU plans take tile=XxY"},
+      {"scheme=temporal,k=2,tile=32x8,chunk=16", kGpu,
+       "chunk (the planes each thread walks) belongs to scheme=streaming on cuda"},
+      {"chunk=16", kGpu,
+       "chunk (the planes each thread walks) belongs to scheme=streaming on cuda"},
+      {"scheme=temporal,k=4", kGpu, "scheme temporal needs tile=XxY"},
+      {"scheme=naive,tile=32x8", kGpu, "tile belongs to scheme=streaming and scheme=temporal"},
+      {"rows=8", kCpu, "rows and chunk belong to scheme=temporal"},
+      {"chunk=8", kCpu, "rows and chunk belong to scheme=temporal"},
+      {"procs=2x1x1", kCpu, "procs and overlap belong to MPI targets"},
+      {"overlap=on", kGpu, "procs and overlap belong to MPI targets"},
+  };
+  for (const auto &c : cases)
+    EXPECT_EQ(error_of(c.text, c.rules), std::string("--plan ") + c.text + ": " + c.why);
 }
 
 TEST(Plan, RejectsBadKeysAndValues) {

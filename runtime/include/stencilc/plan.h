@@ -25,9 +25,12 @@ struct CpuTemporal {
   int rows = 0;
   int chunk = 0;
 };
-/// GPU 2.5D blocking: tile_x x tile_y thread blocks streaming along the slowest dimension.
+/// GPU 2.5D blocking: tile_x x tile_y thread blocks streaming along the third dimension, each
+/// block (so each thread) over `chunk` of its planes: the points per thread along the streamed
+/// dimension (0: all of them, a block per column of tiles).
 struct GpuStreaming {
   int tile_x = 0, tile_y = 0;
+  int chunk = 0;
 };
 /// GPU temporal blocking: k steps fused in a streamed block of tile_x x tile_y.
 struct GpuTemporal {
@@ -76,7 +79,7 @@ struct PlanRules {
 };
 
 /// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64",
-/// "scheme=streaming,tile=32x8", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
+/// "scheme=streaming,tile=32x8,chunk=64", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
 /// ",procs=AxBxC,overlap=on|off" (and k of a naive one: the halo depth in steps).
 std::string to_string(const Plan &p);
 

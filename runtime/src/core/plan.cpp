@@ -14,7 +14,7 @@ bool operator==(const CpuTemporal &a, const CpuTemporal &b) {
   return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk;
 }
 bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
-  return a.tile_x == b.tile_x && a.tile_y == b.tile_y;
+  return a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
 }
 bool operator==(const GpuTemporal &a, const GpuTemporal &b) {
   return a.k == b.k && a.tile_x == b.tile_x && a.tile_y == b.tile_y;
@@ -50,6 +50,7 @@ Flat flatten(const Plan &p) {
   } else if (const auto *s = p.get<scheme::GpuStreaming>()) {
     f.tile_x = s->tile_x;
     f.tile_y = s->tile_y;
+    f.chunk = s->chunk;
   } else if (const auto *g = p.get<scheme::GpuTemporal>()) {
     f.tile_x = g->tile_x;
     f.tile_y = g->tile_y;
@@ -97,6 +98,8 @@ std::string to_string(const Plan &p) {
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base) {
   auto bad = [&](const std::string &why) { return Error("--plan " + text + ": " + why); };
   Flat f = flatten(base);
+  const std::string base_scheme = f.scheme;
+  bool chunk_given = false;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -140,6 +143,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       f.rows = ints(1)[0];
     } else if (key == "chunk") {
       f.chunk = ints(1)[0];
+      chunk_given = true;
     } else if (key == "tile") {
       const auto v = ints(2);
       f.tile_x = v[0];
@@ -159,6 +163,9 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   }
 
   const bool gpu = rules.platform == Platform::Gpu;
+  // A base plan's chunk belongs to its own scheme (the CPU tile's planes, a GPU thread's).
+  if (!chunk_given && f.scheme != base_scheme)
+    f.chunk = 0;
   // A distributed target's temporal plan is the CPU engine's inside each rank (mpi-openmp).
   if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme != "naive" && gpu))
     throw bad("scheme " + f.scheme + " is not a plan of the " + rules.target + " target");
@@ -168,12 +175,15 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("streaming takes k=1 (temporal blocking is scheme=temporal)");
   if (f.scheme == "naive" && !rules.distributed && f.k != 1)
     throw bad("scheme naive takes k=1");
-  if (f.scheme == "naive" && (f.rows || f.chunk))
-    throw bad("rows and chunk belong to scheme=temporal");
   if (!gpu && f.tile_x)
     throw bad("the " + rules.target + " temporal plan keeps x-rows whole; give its tile as rows=N");
-  if (gpu && (f.rows || f.chunk))
-    throw bad("rows and chunk belong to the CPU temporal plan; GPU plans take tile=XxY");
+  if (gpu && f.rows)
+    throw bad("rows belongs to the CPU temporal plan; GPU plans take tile=XxY");
+  if (gpu && f.chunk && f.scheme != "streaming")
+    throw bad("chunk (the planes each thread walks) belongs to scheme=streaming on " +
+              rules.target);
+  if (f.scheme == "naive" && (f.rows || f.chunk))
+    throw bad("rows and chunk belong to scheme=temporal");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
     throw bad("scheme " + f.scheme + " needs tile=XxY");
   if (gpu && f.scheme == "naive" && f.tile_x)
@@ -185,7 +195,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   else if (f.scheme == "temporal")
     p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk};
   else if (f.scheme == "streaming")
-    p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y};
+    p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)
     p.distribution = Distribution{f.procs, f.k, f.overlap};
   return p;

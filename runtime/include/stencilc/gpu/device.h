@@ -295,10 +295,11 @@ private:
   std::int64_t origin_ = 0;
 };
 
-/// Blocks of `threads` for n points of a 1-D launch; an Error beyond what a launch allows.
-inline unsigned blocks_for(std::int64_t n, int threads) {
+/// Blocks of `threads` for n points of a 1-D launch; an Error beyond what a launch allows
+/// (2^31 - 1 blocks in x; `most` = 65535 for y and z).
+inline unsigned blocks_for(std::int64_t n, int threads, std::int64_t most = 2147483647) {
   const std::int64_t b = (n + threads - 1) / threads;
-  if (b > 2147483647)
+  if (b > most)
     throw Error("a launch of " + std::to_string(n) + " threads: more blocks than a grid allows");
   return static_cast<unsigned>(b);
 }
