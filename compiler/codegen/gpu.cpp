@@ -32,6 +32,13 @@ namespace mus = kainjow::mustache;
 
 constexpr int kThreads = 128; // threads per block of a naive kernel
 constexpr int kChunk = 256;   // points a reduction block adds in its fixed tree order
+// A kernel launched with a fixed block of `threads` (naive sweeps, reductions, fills, init):
+// its launch bounds say so, so that the compiler may give each thread the registers that many
+// threads leave (hipcc assumes blocks of 1024 otherwise). The blocked plans' kernels take the
+// plan's tile at run time and have none.
+std::string bounded_kernel(int threads) {
+  return fmt::format("STENCILC_KERNEL void STENCILC_BOUNDS({}) ", threads);
+}
 constexpr int kMaxFused = 10; // the temporal plan's most fused steps (AN5D scales to 10)
 // ... and the most with the column in registers: each unrolled level adds per-level scalars,
 // and hipcc (gfx90a) spilled scalar registers from 6 on heat3d_weights and from 8 on heat3d
@@ -212,19 +219,19 @@ std::string device_init(const ir::Program &p, const ir::Grid &g, int gi, const E
   FlaggedSetupEmitter setup(p);
   const std::string elem = ir::elem_name(g);
   const bool fail = ir::any_may_fail(g.init);
-  std::string dev = fmt::format(
-      "STENCILC_KERNEL void init__{}__dev(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, "
-      "const std::int64_t s2__, const std::int64_t s3__, const std::int64_t n0__, "
-      "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
-      "[[maybe_unused]] const Params prm__, [[maybe_unused]] int *const err_out__) {{\n"
-      "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
-      "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
-      "  std::int64_t r__ = i__;\n"
-      "  const std::int64_t x0__ = r__ % n0__;\n  r__ /= n0__;\n"
-      "  const std::int64_t x1__ = r__ % n1__;\n  r__ /= n1__;\n"
-      "  const std::int64_t x2__ = r__ % n2__;\n  r__ /= n2__;\n"
-      "  const std::int64_t x3__ = r__;\n",
-      g.name, elem);
+  std::string dev =
+      fmt::format("{}init__{}__dev(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, "
+                  "const std::int64_t s2__, const std::int64_t s3__, const std::int64_t n0__, "
+                  "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
+                  "[[maybe_unused]] const Params prm__, [[maybe_unused]] int *const err_out__) {{\n"
+                  "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
+                  "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
+                  "  std::int64_t r__ = i__;\n"
+                  "  const std::int64_t x0__ = r__ % n0__;\n  r__ /= n0__;\n"
+                  "  const std::int64_t x1__ = r__ % n1__;\n  r__ /= n1__;\n"
+                  "  const std::int64_t x2__ = r__ % n2__;\n  r__ /= n2__;\n"
+                  "  const std::int64_t x3__ = r__;\n",
+                  bounded_kernel(kThreads), g.name, elem);
   if (fail)
     dev += "  int err__ = 0;\n";
   dev += fmt::format("  o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__] = static_cast<{}>({});\n",
@@ -270,7 +277,8 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
   const bool fail = ir::any_may_fail(k.body);
   Signature sig = signature(p, sw);
   sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.kernel(ki)));
-  std::string dev = fmt::format("STENCILC_KERNEL void kernel__{}__dev({}) {{\n", k.name, sig.params);
+  std::string dev =
+      fmt::format("{}kernel__{}__dev({}) {{\n", bounded_kernel(kThreads), k.name, sig.params);
   dev += "const std::int64_t i__ = stencilc::gpu::global_index();\nif (i__ >= n__)\n  return;\n";
   dev += point_of_thread(p, sw, "return;");
   if (fail)
@@ -832,7 +840,8 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
   sig.add(fmt::format("STENCILC_GLOBAL({}) const", acc.type), "partial__",
           fmt::format("dev__->partials_as<{}>()", acc.type));
   sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.reduction(ri)));
-  std::string dev = fmt::format("STENCILC_KERNEL void reduce__{}__dev({}) {{\n", r.name, sig.params);
+  std::string dev =
+      fmt::format("{}reduce__{}__dev({}) {{\n", bounded_kernel(kChunk), r.name, sig.params);
   dev += fmt::format("STENCILC_SHARED({}, acc__, {});\n", acc.type, kChunk);
   dev += "const std::int64_t i__ = stencilc::gpu::global_index();\n"
          "const int t__ = stencilc::gpu::thread_in_block();\n";
@@ -887,7 +896,7 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
       const bool dirichlet = f.kind == ir::BoundaryKind::Dirichlet;
       const bool fail = dirichlet && ir::any_may_fail(f.value);
       dev += fmt::format(
-          "STENCILC_KERNEL void {}(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, const std::int64_t s2__, "
+          "{}{}(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, const std::int64_t s2__, "
           "const std::int64_t s3__, const std::int64_t lo0__, const std::int64_t lo1__, "
           "const std::int64_t lo2__, const std::int64_t lo3__, const std::int64_t n0__, "
           "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
@@ -901,7 +910,7 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
           "  const std::int64_t x2__ = lo2__ + r__ % n2__;\n  r__ /= n2__;\n"
           "  const std::int64_t x3__ = lo3__ + r__;\n"
           "  auto &&cell__ = o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__];\n",
-          kname, elem);
+          bounded_kernel(kThreads), kname, elem);
       if (dirichlet) {
         if (fail)
           dev += "  int err__ = 0;\n";

@@ -49,6 +49,8 @@
 
 #if defined(STENCILC_GPU_CPU_LAYER)
 #define STENCILC_KERNEL static
+// The most threads a kernel's blocks have (a device compiler allocates registers for them).
+#define STENCILC_BOUNDS(threads)
 #if defined(STENCILC_GPU_CHECK)
 // Checking mode: every element access is checked for bounds and races (cpu_layer.h).
 #define STENCILC_SHARED(T, name, n) const ::stencilc::gpu::cpu_layer::Checked<T> name((n), #name)
@@ -76,6 +78,7 @@
 #define STENCILC_UNROLL
 #else
 #define STENCILC_KERNEL static __global__
+#define STENCILC_BOUNDS(threads) __launch_bounds__(threads)
 #define STENCILC_UNROLL _Pragma("unroll")
 #define STENCILC_SHARED(T, name, n) __shared__ T name[n]
 #define STENCILC_GLOBAL(T) T *
