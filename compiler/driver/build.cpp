@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -17,12 +20,14 @@
 #include "driver/process.h"
 #include "interp/interpreter.h"
 #include "optimizer/planner.h"
+#include "optimizer/ptxas_registers.h"
 #include "sema/check.h"
 #include "sema/params.h"
 #include "stencilc/error.h"
 #include "stencilc/execute.h"
 #include "stencilc/npy.h"
 #include "support/diagnostics.h"
+#include "target/ptxas_usage.h"
 #include "target/runtime_paths.h"
 #include "target/target.h"
 
@@ -94,6 +99,8 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   PlanSource source = PlanSource::Model;
   EmitOptions opts;
   opts.plan = plan_to_emit(c.program, c.analysis, target, req.plan, req.machine, source);
+  if (req.plan_from_ptxas)
+    source = PlanSource::ModelRegisters;
   opts.plan_comment = plan_comment(c.program, c.analysis, target, req.machine, opts.plan, source);
   opts.format = req.format;
   std::error_code ec;
@@ -118,15 +125,20 @@ std::vector<std::string> emit_sources(const Compiled &c, const std::string &targ
   return paths;
 }
 
-void build_executable(const Compiled &c, const BuildOptions &opts, const std::string &exe) {
+namespace {
+
+// Emits the sources for `emit` into `dir` and compiles them into `exe` (stderr of the compiler
+// into `log` if not empty, shown again if it fails).
+void compile_sources(const Compiled &c, const BuildOptions &opts, const EmitRequest &emit,
+                     const std::string &dir, const std::vector<std::string> &archs,
+                     const std::vector<std::string> &extra_flags, const std::string &log,
+                     const std::string &exe) {
   const Target &target = code_target(opts.target);
-  TempDir tmp;
-  const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
   CompileRequest req;
   const auto ends_with = [](const std::string &s, const std::string &end) {
     return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
   };
-  for (const auto &s : emit_sources(c, opts.target, dir, opts.emit)) {
+  for (const auto &s : emit_sources(c, opts.target, dir, emit)) {
     // A Physis program's main() is its own host code (NAME_host.c), not stencilc's driver.
     if (c.physis_host && ends_with(s, "_main.cpp"))
       continue;
@@ -138,21 +150,119 @@ void build_executable(const Compiled &c, const BuildOptions &opts, const std::st
   req.exe = exe;
   req.cxx = opts.cxx;
   req.cxxflags = opts.cxxflags;
-  if (opts.cpu_layer && !target.has_cpu_layer())
-    throw stencilc::Error(
-        fmt::format("target '{}' has no CPU execution layer (GPU targets do)", opts.target));
+  req.cxxflags.insert(req.cxxflags.end(), extra_flags.begin(), extra_flags.end());
   req.cpu_layer = opts.cpu_layer;
+  req.archs = archs;
   const std::vector<std::string> cmd = target.compile_command(req);
   if (opts.verbose)
     std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
-  const int rc = run_process(cmd);
+  const int rc = run_process(cmd, "", log);
   if (rc == 127)
     throw stencilc::Error(
         fmt::format("cannot run the C++ compiler '{}' (set CXX or --cxx)", cmd[0]));
-  if (rc != 0)
+  if (!log.empty()) {
+    // The compiler's messages as they would have been shown, less the ptxas report stencilc
+    // asked for (unless the user's flags asked for it too, or the compile failed).
+    bool asked = rc != 0;
+    for (const auto &f : opts.cxxflags)
+      asked = asked || f.find("ptxas") != std::string::npos;
+    static const std::regex report(R"(^(ptxas info|\s+\d+ bytes stack frame))");
+    std::ifstream in(log, std::ios::binary);
+    for (std::string line; std::getline(in, line);)
+      if (asked || !std::regex_search(line, report))
+        std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  if (rc != 0) {
     throw stencilc::Error(fmt::format("the C++ compiler failed (exit {}) on the generated code; "
                                       "command: {}",
                                       rc, command_line(cmd)));
+  }
+}
+
+// The model's choice again with the registers ptxas reported in `log` for the profile's
+// architecture (nullopt: none reported, or the program cannot be sized), and what to say.
+std::optional<model::Prediction> choice_with_registers(const Compiled &c, const Target &target,
+                                                       const model::Machine &m,
+                                                       const std::string &log, std::string &note) {
+  std::ifstream in(log, std::ios::binary);
+  const auto usage =
+      stencilc::target::parsePtxasUsage(std::string(std::istreambuf_iterator<char>(in), {}));
+  try {
+    model::Cost cost = program_cost(c.program, c.analysis, param_values(c.program, {}));
+    std::set<std::string> archs;
+    if (!add_ptxas_registers(c.program, usage, m.arch, cost, &archs)) {
+      std::string built;
+      for (const auto &a : archs)
+        built += (built.empty() ? "" : ", ") + a;
+      note = fmt::format("ptxas reported no kernel for {}, {}'s architecture (built for {}; "
+                         "--machine {} or STENCILC_CUDA_ARCH={} builds for it): the model's "
+                         "choice stands without registers",
+                         m.arch, m.name, built.empty() ? "none" : built, m.name, m.arch);
+      return std::nullopt;
+    }
+    return plan_candidates(c.program, target, m, cost).front();
+  } catch (const stencilc::Error &e) {
+    note = fmt::format("the model cannot use ptxas's registers: {}", e.what());
+  } catch (const ir::EvalError &e) {
+    note = fmt::format("the model cannot use ptxas's registers: {}", e.what());
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+void build_executable(const Compiled &c, const BuildOptions &opts, const std::string &exe) {
+  const Target &target = code_target(opts.target);
+  TempDir tmp;
+  const std::string dir = opts.keep_sources.empty() ? tmp.path() : opts.keep_sources;
+  if (opts.cpu_layer && !target.has_cpu_layer())
+    throw stencilc::Error(
+        fmt::format("target '{}' has no CPU execution layer (GPU targets do)", opts.target));
+  const bool device = target.plan_rules().platform == stencilc::Platform::Gpu && !opts.cpu_layer;
+  if (!device) {
+    compile_sources(c, opts, opts.emit, dir, {}, {}, "", exe);
+    return;
+  }
+  // A device build for a profile named with --machine compiles for its architecture, unless
+  // STENCILC_CUDA_ARCH / STENCILC_HIP_ARCH choose.
+  std::string from;
+  const model::Machine m = model::load_machine(opts.emit.machine, stencilc::Platform::Gpu, from);
+  std::vector<std::string> archs;
+  if (!opts.emit.machine.empty() && !m.arch.empty() &&
+      env_or(target.arch_variable().c_str(), "").empty())
+    archs = {m.arch};
+  // cuda, the model's plan: ptxas's registers feed the model's occupancy (as explain --ptxas);
+  // a plan they change is emitted and compiled again.
+  if (!target.reports_ptxas() || !opts.emit.plan.empty()) {
+    compile_sources(c, opts, opts.emit, dir, archs, {}, "", exe);
+    return;
+  }
+  const std::string log = tmp.path() + "/ptxas.log";
+  compile_sources(c, opts, opts.emit, dir, archs, {"-Xptxas=-v"}, log, exe);
+  PlanSource source = PlanSource::Model;
+  const stencilc::Plan built =
+      plan_to_emit(c.program, c.analysis, target, "", opts.emit.machine, source);
+  if (source != PlanSource::Model)
+    return;
+  std::string note;
+  const auto best = choice_with_registers(c, target, m, log, note);
+  if (best && best->plan == built)
+    note = fmt::format("ptxas's registers ({}) keep the model's choice, {}", m.arch,
+                       stencilc::to_string(built));
+  if (!best || best->plan == built) {
+    if (opts.verbose)
+      std::fprintf(stderr, "stencilc: %s\n", note.c_str());
+    return;
+  }
+  std::fprintf(stderr,
+               "stencilc: ptxas's registers (%s) change the model's choice on %s: %s instead of "
+               "%s; compiling it\n",
+               m.arch.c_str(), m.name.c_str(), stencilc::to_string(best->plan).c_str(),
+               stencilc::to_string(built).c_str());
+  EmitRequest again = opts.emit;
+  again.plan = stencilc::to_string(best->plan);
+  again.plan_from_ptxas = true;
+  compile_sources(c, opts, again, dir, archs, {}, "", exe);
 }
 
 namespace {

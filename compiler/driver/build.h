@@ -16,6 +16,8 @@ struct EmitRequest {
   std::string plan;    // --plan KEY=VALUE,... ("" = the model's choice)
   std::string machine; // --machine: the profile the model chooses for ("" = the default)
   bool format = true;  // --no-format turns libFormat off
+  // `plan` is the model's choice with ptxas's registers (build), not the user's --plan.
+  bool plan_from_ptxas = false;
 };
 
 /// Writes the target's sources into `dir` (created if missing); returns their paths.

@@ -13,6 +13,7 @@
 
 #include "model/machine.h"
 #include "optimizer/planner.h"
+#include "optimizer/ptxas_registers.h"
 #include "stencilc/error.h"
 #include "support/units.h"
 #include "target/ptxas_usage.h"
@@ -37,44 +38,18 @@ std::vector<std::pair<std::string, double>> roofline_levels(const model::Machine
 
 // The registers and spills ptxas reported for the program's sweeps (the widest kernel of each
 // plan), on the profile's architecture, into the cost: the model's occupancy term.
-void add_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const model::Machine &m,
-                         model::Cost &cost) {
-  if (opts.target != "cuda")
+void read_ptxas_registers(const ir::Program &p, const ExplainOptions &opts, const model::Machine &m,
+                          model::Cost &cost) {
+  if (!find_target(opts.target).reports_ptxas())
     throw stencilc::Error("--ptxas reads nvcc's `-Xptxas -v` output: the cuda target only");
   std::ifstream in(opts.ptxas, std::ios::binary);
   if (!in)
     throw stencilc::Error("--ptxas: cannot read '" + opts.ptxas + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  const auto usage = stencilc::target::parsePtxasUsage(text.str());
   std::set<std::string> archs;
-  bool found = false;
-  const auto add = [&](model::KernelRegisters &regs, const stencilc::target::KernelUsage &u) {
-    found = true;
-    regs.registers = std::max(regs.registers, u.registers);
-    regs.spill_bytes =
-        std::max(regs.spill_bytes, static_cast<double>(u.spillStoreBytes + u.spillLoadBytes));
-  };
-  for (const auto &u : usage) {
-    archs.insert(u.arch);
-    if (!m.arch.empty() && u.arch != m.arch)
-      continue;
-    for (const auto &k : p.kernels)
-      for (auto [suffix, regs] : {std::pair{"__dev", &cost.naive_kernel},
-                                  std::pair{"__stream", &cost.stream_kernel}})
-        if (u.kernel.find("kernel__" + k.name + suffix) != std::string::npos)
-          add(*regs, u);
-    for (const auto &k : p.kernels) {
-      // kernel__K__temporal_reg<k> (mangled temporal_regILi<k>EE) and kernel__K__temporal.
-      const std::string reg = "kernel__" + k.name + "__temporal_regILi";
-      const auto at = u.kernel.find(reg);
-      if (at != std::string::npos)
-        add(cost.temporal_kernels[std::atoi(u.kernel.c_str() + at + reg.size())], u);
-      else if (u.kernel.find("kernel__" + k.name + "__temporal") != std::string::npos)
-        add(cost.temporal_kernels[0], u);
-    }
-  }
-  if (!found) {
+  if (!add_ptxas_registers(p, stencilc::target::parsePtxasUsage(text.str()), m.arch, cost,
+                           &archs)) {
     std::string seen;
     for (const auto &a : archs)
       seen += (seen.empty() ? "" : ", ") + a;
@@ -97,7 +72,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
   std::string from;
   const model::Machine m = model::load_machine(opts.machine, rules.platform, from);
   if (!opts.ptxas.empty())
-    add_ptxas_registers(c.program, opts, m, cost);
+    read_ptxas_registers(c.program, opts, m, cost);
   const int ranks = rules.distributed ? opts.ranks : 1;
   auto cands = plan_candidates(c.program, target, m, cost, ranks);
   const std::string why_naive = target.why_not_blocked(c.program);

@@ -177,8 +177,12 @@ std::string plan_comment(const ir::Program &p, const Analysis &a, const Target &
                          const std::string &machine, const stencilc::Plan &plan,
                          PlanSource source) {
   const std::string origin =
-      source == PlanSource::Model   ? "Plan: the performance model's choice (stencilc explain "
-                                      "shows the candidates).\n"
+      source == PlanSource::Model ? "Plan: the performance model's choice (stencilc explain "
+                                    "shows the candidates).\n"
+      : source == PlanSource::ModelRegisters
+          ? "Plan: the performance model's choice with the registers ptxas reported for the "
+            "kernels\n(stencilc explain --ptxas shows the candidates; the prediction below "
+            "leaves them out).\n"
       : source == PlanSource::Given ? "Plan: given with --plan.\n"
                                     : "Plan: naive by default; the performance model chose none.\n";
   std::vector<ir::Scalar> params;

@@ -42,7 +42,12 @@ model::Prediction choose_plan(const ir::Program &p, const Analysis &a, const Tar
                               const std::string &machine, const stencilc::RunOptions &run);
 
 /// Where the plan compiled into generated code came from.
-enum class PlanSource { Model, Given, Fallback /* naive: the model chose none */ };
+enum class PlanSource {
+  Model,
+  ModelRegisters, // the model's, with the registers ptxas reported for the kernels (build)
+  Given,
+  Fallback // naive: the model chose none
+};
 
 /// The plan emit and build compile in: `given` (--plan text, over naive) if not empty, else
 /// the model's choice at the program's default sizes, else naive (a param without a default

@@ -211,6 +211,10 @@ public:
     return emit_gpu(p, a, l, opts, name_);
   }
   bool has_cpu_layer() const override { return true; }
+  std::string arch_variable() const override {
+    return api_ == Api::Cuda ? "STENCILC_CUDA_ARCH" : "STENCILC_HIP_ARCH";
+  }
+  bool reports_ptxas() const override { return api_ == Api::Cuda; }
   std::string no_device() const override {
     // The device files the drivers create: without them no kernel can run here.
     const char *dev = api_ == Api::Cuda ? "/dev/nvidia0" : "/dev/kfd";
@@ -232,14 +236,20 @@ public:
       // No fused multiply-adds, as on the host: results round as the interpreter's.
       cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "cu", "--expt-relaxed-constexpr",
              "-fmad=false", "-I" + runtime_include_dir()};
-      for (const auto &arch : archs("STENCILC_CUDA_ARCH", "sm_80")) {
+      const auto list = r.archs.empty() ? archs(arch_variable().c_str(), "sm_80") : r.archs;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string &arch = list[i];
         const std::string n = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
-        cmd.push_back(fmt::format("-gencode=arch=compute_{0},code=sm_{0}", n));
+        // The last one's PTX too: a newer GPU's driver compiles it (sm_80 code runs on an H100).
+        cmd.push_back(fmt::format(i + 1 < list.size()
+                                      ? "-gencode=arch=compute_{0},code=sm_{0}"
+                                      : "-gencode=arch=compute_{0},code=[sm_{0},compute_{0}]",
+                                  n));
       }
     } else {
       cmd = {device_compiler(), "-std=c++17", "-O3", "-x", "hip", "-ffp-contract=off",
              "-I" + runtime_include_dir()};
-      for (const auto &arch : archs("STENCILC_HIP_ARCH", "gfx90a"))
+      for (const auto &arch : r.archs.empty() ? archs(arch_variable().c_str(), "gfx90a") : r.archs)
         cmd.push_back("--offload-arch=" + arch);
     }
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());

@@ -23,6 +23,9 @@ struct CompileRequest {
   std::vector<std::string> cxxflags; // the user's extra flags, after the target's
   bool link_runtime = true;         // false: a standalone program (calibrate)
   bool cpu_layer = false;           // GPU targets: build for the CPU execution layer
+  // GPU targets: the device architectures (empty: $STENCILC_CUDA_ARCH or $STENCILC_HIP_ARCH,
+  // else sm_80 or gfx90a).
+  std::vector<std::string> archs;
 };
 
 class Target {
@@ -50,6 +53,10 @@ public:
   /// device (CompileRequest::cpu_layer), and why no device of the target is here ("" if one
   /// seems to be); verify then runs the code through the layer.
   virtual bool has_cpu_layer() const { return false; }
+  /// GPU targets: the variable that lists the device architectures to compile for.
+  virtual std::string arch_variable() const { return ""; }
+  /// Its device compiler reports registers per kernel as nvcc's `-Xptxas -v` does.
+  virtual bool reports_ptxas() const { return false; }
   virtual std::string no_device() const { return ""; }
   /// The command that starts an executable of this target on `ranks` processes (MPI: under
   /// mpirun; a target that is not distributed runs one process and ignores it).

@@ -6,13 +6,7 @@
 #   ptxas_spill.sh STENCILC SAMPLES_DIR
 set -u
 stencilc=$1 samples=$2
-compiler=${CUDACXX:-/usr/local/cuda/bin/nvcc}
-if ! command -v "$compiler" >/dev/null 2>&1; then
-  echo "SKIP: the cuda toolchain '$compiler' is not installed (set CUDACXX)"
-  exit 77
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/nvcc_common.sh"
 export STENCILC_CUDA_ARCH=sm_80
 if ! "$stencilc" build "$samples/himeno.stn" --target cuda --cxxflag=-Xptxas=-v \
     --cxxflag=-maxrregcount=16 -o "$tmp/himeno" >"$tmp/log" 2>&1; then
