@@ -172,7 +172,8 @@ std::string cxx_plan(const stencilc::Plan &plan) {
     scheme =
         fmt::format("stencilc::scheme::GpuStreaming{{{}, {}, {}}}", s->tile_x, s->tile_y, s->chunk);
   else if (const auto *g = plan.get<sch::GpuTemporal>())
-    scheme = fmt::format("stencilc::scheme::GpuTemporal{{{}, {}, {}}}", g->k, g->tile_x, g->tile_y);
+    scheme = fmt::format("stencilc::scheme::GpuTemporal{{{}, {}, {}, {}}}", g->k, g->tile_x,
+                         g->tile_y, g->chunk);
   std::string dist = "std::nullopt";
   if (const auto &d = plan.distribution)
     dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}, {}}}, {}, {}}}", d->procs[0],

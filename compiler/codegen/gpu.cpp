@@ -653,10 +653,10 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   std::string dev =
       t.column_registers
           ? fmt::format("template <int K__>\nSTENCILC_KERNEL void kernel__{}__temporal_reg({}, "
-                        "const int tx__n, const int ty__n) {{\n",
+                        "const int tx__n, const int ty__n, const std::int64_t pz__n) {{\n",
                         k.name, sig.params)
           : fmt::format("STENCILC_KERNEL void kernel__{}__temporal({}, const int K__, const int "
-                        "tx__n, const int ty__n) {{\n",
+                        "tx__n, const int ty__n, const std::int64_t pz__n) {{\n",
                         k.name, sig.params);
   dev += fmt::format(
       "const int tx__ = stencilc::gpu::thread_x(), ty__ = stencilc::gpu::thread_y();\n"
@@ -700,9 +700,17 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
                                 np - 1, level, level);
     return s + fmt::format("c__[{}][{}] = v__;\n", level, np - 1);
   };
+  // The block's output planes z0__..z1__ of the walked dimension (its chunk: blocks in z are
+  // chunks); level l is needed (K__ - l) r_z planes beyond them, level 0 from s0__ to e0__.
+  dev += fmt::format(
+      "const std::int64_t z0__ = {0} + std::int64_t(stencilc::gpu::block_z()) * pz__n;\n"
+      "const std::int64_t z1__ = z0__ + pz__n < {1} ? z0__ + pz__n : {1};\n"
+      "const std::int64_t s0__ = z0__ - K__ * {2} > {0}{3} ? z0__ - K__ * {2} : {0}{3};\n"
+      "const std::int64_t e0__ = z1__ + K__ * {2} < {1}{4} ? z1__ + K__ * {2} : {1}{4};\n",
+      lo, hi, rz, plus(-rz), plus(rz));
   const std::string ghost = cell(w);
-  dev += fmt::format("for (std::int64_t i__ = {10} - {0}; i__ < {11} + K__ * {0}; ++i__) {{\n"
-                     "  if (i__ < {11}{1}) {{\n"
+  dev += fmt::format("for (std::int64_t i__ = s0__; i__ < z1__ + K__ * {0}; ++i__) {{\n"
+                     "  if (i__ < e0__) {{\n"
                      "    {3} v__{{}};\n"
                      "    if (held__) {{\n"
                      "      v__ = {4};\n"
@@ -717,11 +725,13 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   // Level l is valid l * r cells inside the block's edges, on the planes the next level reads.
   const std::string tiled_y =
       three ? fmt::format(" && ty__ >= l__ * {0} && ty__ < ty__n - l__ * {0}", t.r[1]) : "";
-  dev += fmt::format("    if ({0} >= {6}{1} && {0} < {7}{2}) {{\n"
+  dev += fmt::format("    const std::int64_t m__ = (K__ - l__) * {8};\n"
+                     "    if ({0} >= {6}{1} && {0} >= z0__ - m__ && {0} < {7}{2} && {0} < z1__ + "
+                     "m__) {{\n"
                      "      {3} v__{{}};\n"
                      "      if (tx__ >= l__ * {4} && tx__ < tx__n - l__ * {4}{5}) {{\n"
                      "        if (inner__ && {0} >= {6} && {0} < {7}) {{\n",
-                     w, plus(-rz), plus(rz), elem, t.r[0], tiled_y, lo, hi);
+                     w, plus(-rz), plus(rz), elem, t.r[0], tiled_y, lo, hi, rz);
   for (int g : used_grids(sw)) {
     if (g == t.in)
       continue;
@@ -775,28 +785,31 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
   host += fmt::format(
       "  const auto *tb__ = plan__.get<stencilc::scheme::GpuTemporal>();\n"
       "  const std::int64_t ox__ = tb__->tile_x - 2 * kb__ * {0};\n"
+      "  // Chunks of the plan's planes of the walked dimension (0 or more than it: all).\n"
+      "  const std::int64_t nw__ = hi{4}__ - lo{4}__;\n"
+      "  const std::int64_t pz__ = tb__->chunk > 0 && tb__->chunk < nw__ ? tb__->chunk : nw__;\n"
       "  const stencilc::gpu::Dims blocks__(stencilc::gpu::blocks_for(hi0__ - lo0__, ox__), {1}, "
-      "1), threads__(tb__->tile_x, tb__->tile_y, 1);\n"
+      "stencilc::gpu::blocks_for(nw__, pz__, 65535)), threads__(tb__->tile_x, tb__->tile_y, 1);\n"
       "  [[maybe_unused]] const std::size_t bytes__ = static_cast<std::size_t>(kb__ * {2} * "
       "tb__->tile_x * "
       "tb__->tile_y) * sizeof({3});\n"
       "  if (n__ > 0)\n    switch (kb__) {{\n",
       t.r[0],
       t.rank == 3 ? fmt::format("stencilc::gpu::blocks_for(hi1__ - lo1__, tb__->tile_y - 2 * kb__ "
-                                "* {})",
+                                "* {}, 65535)",
                                 t.r[1])
                   : std::string("1"),
-      np, elem);
+      np, elem, t.rank - 1);
   if (t.column_registers)
     for (int kk = 1; kk <= kMaxRegisterFused; ++kk)
       host +=
           fmt::format("    case {0}:\n      STENCILC_LAUNCH_SHARED(kernel__{1}__temporal_reg<{0}>, "
-                      "blocks__, threads__, bytes__, {2}, tb__->tile_x, tb__->tile_y);\n"
+                      "blocks__, threads__, bytes__, {2}, tb__->tile_x, tb__->tile_y, pz__);\n"
                       "      break;\n",
                       kk, k.name, sig.args);
   host += fmt::format("    default:\n      STENCILC_LAUNCH_SHARED(kernel__{}__temporal, blocks__, "
                       "threads__, bytes__, {}, static_cast<int>(kb__), tb__->tile_x, "
-                      "tb__->tile_y);\n    }}\n",
+                      "tb__->tile_y, pz__);\n    }}\n",
                       k.name, sig.args);
   host += "  for (Where &w : where__)\n    w = kDeviceNewer;\n";
   host += fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"

@@ -268,9 +268,20 @@ Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     return touched(nx, ox, reach, edge) * (three ? touched(ny, oy, reach, edge) : 1.0) / (nx * ny);
   };
   const double state = area(k * rad, rad), first = area((k - 1.0) * rad, 0);
-  r.global_bytes = (c.offset_read_bytes_per_cell * state * (nz + 2.0 * rad) / nz +
-                    c.centre_read_bytes_per_cell * first + c.swapped_written_bytes_per_cell) /
-                   k;
+  // The walked dimension: a block's chunk of cz output planes (all nz without one) loads k r
+  // planes of the state beyond each end (cut at the ghost planes) and computes level l on
+  // (k - l) r more (cut at the interior's ends).
+  const double cz = g.chunk > 0 && g.chunk < nz ? g.chunk : nz;
+  const double z_state = touched(nz, cz, k * rad, rad) / nz;
+  const double z_first = touched(nz, cz, (k - 1.0) * rad, 0) / nz;
+  double z_levels = 0;
+  for (int l = 1; l <= k; ++l)
+    z_levels += touched(nz, cz, (k - l) * static_cast<double>(rad), 0) / nz / k;
+  r.redundancy *= z_levels;
+  r.global_bytes =
+      (c.offset_read_bytes_per_cell * state * z_state +
+       c.centre_read_bytes_per_cell * first * z_first + c.swapped_written_bytes_per_cell) /
+      k;
   r.t_memory = cells * r.global_bytes / m.bandwidth;
   r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
   const double smem = k * (2.0 * rad + 1) * tx * ty * c.elem_bytes;
@@ -281,7 +292,8 @@ Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // (codegen/gpu.cpp keeps the column in registers up to 5 fused steps: kMaxRegisterFused.)
   const double shared_loads =
       c.single_array && k <= 5 ? c.xy_loads_per_cell : c.offset_loads_per_cell;
-  r.t_shared = cells * c.elem_bytes * ((shared_loads + 1) * r.redundancy + tx * ty / (out * k)) /
+  r.t_shared = cells * c.elem_bytes *
+               ((shared_loads + 1) * r.redundancy + tx * ty / (out * k) * z_state) /
                m.shared_bandwidth;
   // Resident blocks per SM: the profile's limit, the shared memory and the threads an SM holds,
   // and with ptxas's figures for the kernel this k runs, its registers.
@@ -299,8 +311,8 @@ Prediction gpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   if (m.shared_bytes_per_sm > 0) // (0: the profile gives the per-block limit only)
     blocks = std::min(blocks, static_cast<int>(m.shared_bytes_per_sm / smem));
   resident.max_blocks_per_sm = std::max(1, blocks);
-  const double bx = std::ceil(nx / ox), by = std::ceil(ny / oy);
-  const double tf = tail_factor(static_cast<std::int64_t>(bx * by), resident);
+  const double bx = std::ceil(nx / ox), by = std::ceil(ny / oy), bz = std::ceil(nz / cz);
+  const double tf = tail_factor(static_cast<std::int64_t>(bx * by * bz), resident);
   r.seconds_per_step = std::max({r.t_compute, r.t_memory, r.t_shared}) / tf +
                        m.launch_seconds / effective_k(k, c.steps);
   r.bound = bound_of(r.t_compute, r.t_memory, r.t_shared);
@@ -621,7 +633,9 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             : std::vector<std::pair<int, int>>{{32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
     for (int k : {2, 3, 4, 6, 8, 10})
       for (auto [tx, ty] : tiles)
-        add(sch::GpuTemporal{k, tx, ty});
+        for (int chunk : {0, 64, 128}) // (blocks over all of the walked dimension, or chunks)
+          if (chunk == 0 || chunk < c.extent[c.rank - 1])
+            add(sch::GpuTemporal{k, tx, ty, chunk});
   }
   std::vector<Prediction> out;
   for (const auto &p : plans) {

@@ -399,8 +399,8 @@ TEST(ModelGpu, TemporalBlockingByHand) {
   // (4 * 1186 * 382 / (1056 * 256) * 1.02 + 4) / 2 = 5.418805042613636.
   // T_compute = 27,033,600 * 8 * 1.1640625 / 1e13 = 2.517504e-5
   // T_global  = 27,033,600 * 5.418805042613636 / 1e12 = 1.46489808e-4
-  // T_shared  = 27,033,600 * 4 B * ((4 loads + 1 store) * 1.1640625 + 432 / (256 * 2)) / 1e13
-  //           = 7.206144e-5
+  // T_shared  = 27,033,600 * 4 B * ((4 loads + 1 store) * 1.1640625 + 432 / (256 * 2) * 1.02)
+  //           / 1e13 = 7.22439168e-5 (level 0 stores every cell it loads, its planes too)
   // T = 1.46489808e-4 + 4e-6 / 2 = 1.48489808e-4, memory-bound.
   // Shared memory: 2 levels * 3 planes * 36 * 12 * 4 B = 10,368 B per block (fits).
   const auto p =
@@ -409,7 +409,7 @@ TEST(ModelGpu, TemporalBlockingByHand) {
   expect_close(p.global_bytes, 5.418805042613636);
   expect_close(p.t_compute, 2.517504e-5);
   expect_close(p.t_memory, 1.46489808e-4);
-  expect_close(p.t_shared, 7.206144e-5);
+  expect_close(p.t_shared, 7.22439168e-5);
   expect_close(p.seconds_per_step, 1.48489808e-4);
   EXPECT_EQ(p.bound, "memory");
   EXPECT_EQ(p.note, "32x8 cells per block, 4 per SM");
@@ -425,9 +425,34 @@ TEST(ModelGpu, TemporalBlockingByHand) {
   const auto h = model::predict(c, gpu(), plan("cuda", "temporal", 2, 36, 12));
   expect_close(h.global_bytes, 5.418805042613636 + 8.0 * 1120 * 318 / (1056 * 256) / 2);
   // Another grid read: the column is read from shared memory too, 7 loads + 1 store:
-  // 27,033,600 * 4 B * (8 * 1.1640625 + 432 / 512) / 1e13 = 1.09824e-4.
+  // 27,033,600 * 4 B * (8 * 1.1640625 + 432 / 512 * 1.02) / 1e13 = 1.100064768e-4.
   c.single_array = false;
-  expect_close(model::predict(c, gpu(), plan("cuda", "temporal", 2, 36, 12)).t_shared, 1.09824e-4);
+  expect_close(model::predict(c, gpu(), plan("cuda", "temporal", 2, 36, 12)).t_shared,
+               1.100064768e-4);
+}
+
+TEST(ModelGpu, TemporalBlockingOverChunksByHand) {
+  // The same grid and block, each block over a chunk of 25 output planes of the 100 (4 chunks).
+  // Level 0 loads k r = 2 planes beyond each end, cut at the ghost planes (-1 and 100):
+  // 28 + 29 + 29 + 28 = 114 of 100 planes; level 1 computes 1 plane beyond, cut at the
+  // interior: 26 + 27 + 27 + 26 = 106; level 2 the chunk: 100. Redundancy 1.1640625 * (106 +
+  // 100) / 200 = 1.198984375; global bytes (4 * 1186 * 382 / (1056 * 256) * 1.14 + 4) / 2 =
+  // 5.821017400568181; T_shared = 27,033,600 * 4 * (5 * 1.198984375 + 432/512 * 1.14) / 1e13
+  // = 7.52269056e-5; 1056 * 4 blocks on 528 slots: 8 full waves.
+  model::Plan p;
+  p.scheme = stencilc::scheme::GpuTemporal{2, 36, 12, 25};
+  const auto q = model::predict(heat3d_fused(1056, 256, 100), gpu(), p);
+  expect_close(q.redundancy, 1.198984375);
+  expect_close(q.global_bytes, 5.821017400568181);
+  expect_close(q.t_compute, 2.59302912e-5);
+  expect_close(q.t_memory, 1.57363056e-4);
+  expect_close(q.t_shared, 7.52269056e-5);
+  expect_close(q.seconds_per_step, 1.57363056e-4 + 4e-6 / 2);
+  EXPECT_EQ(q.note, "32x8 cells per block, 4 per SM");
+  // A chunk as long as the walked dimension is all of it.
+  p.scheme = stencilc::scheme::GpuTemporal{2, 36, 12, 100};
+  expect_close(model::predict(heat3d_fused(1056, 256, 100), gpu(), p).seconds_per_step,
+               1.48489808e-4);
 }
 
 TEST(ModelGpu, TemporalBlockRegistersFromPtxas) {
@@ -938,11 +963,12 @@ TEST(ModelCandidates, CountsPerTarget) {
   EXPECT_EQ(model::candidates(h2, cpu(5e10, 2e10), rules("openmp")).size(), 25u);
   // cuda: naive + 5 streaming tiles x 5 chunks (all of z, 16, 32, 64, 128 planes) + the
   // temporal blocks that keep cells after k steps (tile_y > 2k): k = 2, 3 all 5 tiles; k = 4, 6
-  // the 3 of 16 or 32 rows; k = 8, 10 only 32x32 (64x16 keeps none at k = 8):
-  // 1 + 25 + 5 + 5 + 3 + 3 + 1 + 1 = 44 (a roomy shared memory).
-  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("cuda")).size(), 44u);
-  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 44u);
-  // z of 64 planes: chunks of 16 and 32 only, 1 + 15 + 18 = 34.
+  // the 3 of 16 or 32 rows; k = 8, 10 only 32x32 (64x16 keeps none at k = 8), each over all of
+  // z and chunks of 64 and 128: 1 + 25 + 3 * (5 + 5 + 3 + 3 + 1 + 1) = 80 (a roomy shared
+  // memory).
+  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("cuda")).size(), 80u);
+  EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("hip")).size(), 80u);
+  // z of 64 planes: streaming chunks of 16 and 32 only, temporal none: 1 + 15 + 18 = 34.
   EXPECT_EQ(model::candidates(heat3d(256, 256, 64), gpu(), rules("cuda")).size(), 34u);
   // mpi, 16 ranks, 3D: factorisations px py pz = 16 (15 of them) x 6 k x overlap 2 = 180.
   EXPECT_EQ(model::candidates(heat3d(256, 256, 256), gpu(), rules("mpi-cuda"), 16).size(), 180u);

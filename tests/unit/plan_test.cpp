@@ -87,6 +87,11 @@ TEST(Plan, ParsesEveryKey) {
   EXPECT_EQ(s.get<sch::GpuStreaming>()->chunk, 16);
   EXPECT_EQ(
       stencilc::parse_plan("scheme=streaming,tile=32x8", kGpu).get<sch::GpuStreaming>()->chunk, 0);
+  // ... and a temporal block's output planes.
+  const Plan t = stencilc::parse_plan("scheme=temporal,k=3,tile=32x16,chunk=64", kGpu);
+  ASSERT_NE(t.get<sch::GpuTemporal>(), nullptr);
+  EXPECT_EQ(t.get<sch::GpuTemporal>()->chunk, 64);
+  EXPECT_EQ(stencilc::to_string(t), "scheme=temporal,k=3,tile=32x16,chunk=64");
   // ... which another scheme, given over it, drops.
   EXPECT_EQ(key("scheme=temporal,k=2", kGpu, s), "scheme=temporal,k=2,tile=32x8");
   EXPECT_EQ(key("tile=64x4", kGpu, s), "scheme=streaming,k=1,tile=64x4,chunk=16");
@@ -147,10 +152,8 @@ TEST(Plan, SchemesMustSuitTheTarget) {
        "the openmp temporal plan keeps x-rows whole; give its tile as rows=N"},
       {"scheme=temporal,k=2,tile=32x8,rows=16", kGpu,
        "rows belongs to the CPU temporal plan; GPU plans take tile=XxY"},
-      {"scheme=temporal,k=2,tile=32x8,chunk=16", kGpu,
-       "chunk (the planes each thread walks) belongs to scheme=streaming on cuda"},
       {"chunk=16", kGpu,
-       "chunk (the planes each thread walks) belongs to scheme=streaming on cuda"},
+       "chunk (the planes a block walks) belongs to scheme=streaming and scheme=temporal on cuda"},
       {"scheme=temporal,k=4", kGpu, "scheme temporal needs tile=XxY"},
       {"scheme=naive,tile=32x8", kGpu, "tile belongs to scheme=streaming and scheme=temporal"},
       {"rows=8", kCpu, "rows and chunk belong to scheme=temporal"},

@@ -32,10 +32,12 @@ struct GpuStreaming {
   int tile_x = 0, tile_y = 0;
   int chunk = 0;
 };
-/// GPU temporal blocking: k steps fused in a streamed block of tile_x x tile_y.
+/// GPU temporal blocking: k steps fused in a streamed block of tile_x x tile_y, each block over
+/// `chunk` output planes of the walked dimension (0: all of them).
 struct GpuTemporal {
   int k = 1;
   int tile_x = 0, tile_y = 0;
+  int chunk = 0;
 };
 
 bool operator==(const Naive &, const Naive &);

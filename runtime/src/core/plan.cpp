@@ -17,7 +17,7 @@ bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
   return a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
 }
 bool operator==(const GpuTemporal &a, const GpuTemporal &b) {
-  return a.k == b.k && a.tile_x == b.tile_x && a.tile_y == b.tile_y;
+  return a.k == b.k && a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
 }
 } // namespace scheme
 
@@ -54,6 +54,7 @@ Flat flatten(const Plan &p) {
   } else if (const auto *g = p.get<scheme::GpuTemporal>()) {
     f.tile_x = g->tile_x;
     f.tile_y = g->tile_y;
+    f.chunk = g->chunk;
   }
   if (p.distribution) {
     f.procs = p.distribution->procs;
@@ -179,8 +180,9 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("the " + rules.target + " temporal plan keeps x-rows whole; give its tile as rows=N");
   if (gpu && f.rows)
     throw bad("rows belongs to the CPU temporal plan; GPU plans take tile=XxY");
-  if (gpu && f.chunk && f.scheme != "streaming")
-    throw bad("chunk (the planes each thread walks) belongs to scheme=streaming on " +
+  if (gpu && f.chunk && f.scheme == "naive")
+    throw bad("chunk (the planes a block walks) belongs to scheme=streaming and scheme=temporal "
+              "on " +
               rules.target);
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
@@ -191,7 +193,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
 
   Plan p;
   if (f.scheme == "temporal" && gpu)
-    p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y};
+    p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y, f.chunk};
   else if (f.scheme == "temporal")
     p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk};
   else if (f.scheme == "streaming")
