@@ -531,8 +531,9 @@ TEST(ModelGpu, StreamingChunksTradeHaloPlanesForBlocksInFlight) {
   EXPECT_DOUBLE_EQ(model::predict(c, gpu(), plan_of(512)).seconds_per_step, all.seconds_per_step);
   EXPECT_DOUBLE_EQ(model::predict(c, gpu(), plan_of(4096)).seconds_per_step, all.seconds_per_step);
   // The candidates offer chunks shorter than z: the fastest streaming one has them here.
+  const auto cands = model::candidates(c, gpu(), rules("cuda"));
   const stencilc::scheme::GpuStreaming *s = nullptr;
-  for (const auto &q : model::candidates(c, gpu(), rules("cuda")))
+  for (const auto &q : cands)
     if ((s = q.plan.get<stencilc::scheme::GpuStreaming>()))
       break;
   ASSERT_NE(s, nullptr);
