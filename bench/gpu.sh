@@ -36,7 +36,7 @@ field() { python3 -c "import json,sys; print(json.loads(sys.stdin.read())['$1'])
 if [ -z "$target" ]; then
   echo "bench/gpu.sh: no GPU here (nvidia-smi and rocminfo find none): the model's predictions"
   echo "heat3d fp32 ${size}^3, ${steps} steps; effective bandwidth = 8 B per cell update"
-  printf '%-12s %-6s %-34s %14s %12s %10s\n' machine target "chosen plan" "cell-upd/s" "eff. GB/s" "of peak"
+  printf '%-12s %-6s %-44s %14s %12s %10s\n' machine target "chosen plan" "cell-upd/s" "eff. GB/s" "of peak"
   for m in h100-sxm h200 mi250x-gcd; do
     t=cuda
     [ "$m" = mi250x-gcd ] && t=hip
@@ -47,7 +47,7 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 c = j["chosen"]
 eff = c["cells_per_second"] * 8
-print("%-12s %-6s %-34s %14.4g %12.1f %9.0f%%" % (sys.argv[2], sys.argv[3], c["plan"],
+print("%-12s %-6s %-44s %14.4g %12.1f %9.0f%%" % (sys.argv[2], sys.argv[3], c["plan"],
       c["cells_per_second"], eff / 1e9, 100 * eff / j["memory_bandwidth"]))
 PY
   done
