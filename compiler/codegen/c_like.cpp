@@ -191,6 +191,12 @@ const char *reduction_identity(ir::ReduceOp op) {
   return identity[static_cast<int>(op)];
 }
 
+std::string combined_over_ranks(const ir::Reduction &r, const std::string &acc) {
+  static const char *const combine[] = {"cart__->sum({})", "cart__->min({})", "cart__->max({})",
+                                        "std::sqrt(cart__->sum({}))", "cart__->product({})"};
+  return as_value(r, fmt::format(fmt::runtime(combine[static_cast<int>(r.op)]), acc));
+}
+
 std::string as_value(const ir::Reduction &r, const std::string &acc) {
   return ir::integer_reduction(r) ? "static_cast<std::int64_t>(" + acc + ")" : acc;
 }
@@ -416,6 +422,71 @@ std::string comment_lines(const std::string &text) {
     i = end + 1;
   }
   return out;
+}
+
+// The ghost cells of a grid from its faces on the host, in the order the interpreter fills
+// them (a distributed block: the exchange and the physical faces).
+std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFill kind) {
+  SetupEmitter setup(p);
+  const std::string elem = ir::elem_name(g);
+  const std::string part = "part__" + g.name + "_";
+  if (kind == HostFill::Exchange) {
+    std::string s = fmt::format(
+        "void Stencil::fill__{}(stencilc::Grid<{}> &g__, bool faces__) {{\n", g.name, elem);
+    for (int d = 0; d < g.rank; ++d)
+      s += fmt::format(
+          "  cart__->exchange(g__, {0}, {1});\n  if (faces__)\n    dim_faces__{2}(g__, {1});\n",
+          part, d, g.name);
+    return s + "}\n";
+  }
+  const bool mpi = kind != HostFill::Whole;
+  static const char *const names[] = {"fill", "", "dim_faces", "fill_faces"};
+  std::string s = fmt::format(
+      "void Stencil::{}__{}(stencilc::Grid<{}> &g__{}) {{\n  [[maybe_unused]] "
+      "const Params &prm__ = params_;\n",
+      names[static_cast<int>(kind)], g.name, elem, kind == HostFill::DimFaces ? ", int d__" : "");
+  // A block of a distributed grid: the faces on the physical boundary, with the ghost cell's
+  // global indices in a Dirichlet value.
+  for (int d = 0; d < g.rank; ++d) {
+    if (kind == HostFill::DimFaces)
+      s += fmt::format("  if (d__ == {}) {{\n", d);
+    for (int side = 0; side < 2; ++side) {
+      const ir::Face &f = g.faces[2 * d + side];
+      if (mpi)
+        s += fmt::format("  if ({}.physical[{}][{}])\n  ", part, d, side);
+      if (mpi && f.kind == ir::BoundaryKind::Dirichlet) {
+        s += fmt::format(
+            "  stencilc::fill_dirichlet{}(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
+            "l1__, std::int64_t l2__, std::int64_t l3__) {{\n",
+            kind == HostFill::Across ? "_across" : "", d, side);
+        for (int k = 0; k < ir::kMaxRank; ++k)
+          s += fmt::format(
+              "    [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + {1}.offset[{0}];\n", k,
+              part);
+        s += fmt::format("    return static_cast<{}>({});\n  }});\n", elem, setup.expr(f.value));
+        continue;
+      }
+      switch (f.kind) {
+      case ir::BoundaryKind::Neumann:
+        s += fmt::format("  stencilc::fill_neumann(g__, {}, {});\n", d, side);
+        break;
+      case ir::BoundaryKind::Periodic:
+        s += fmt::format("  stencilc::fill_periodic(g__, {}, {});\n", d, side);
+        break;
+      case ir::BoundaryKind::Dirichlet:
+        s +=
+            fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
+                        "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
+                        "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
+                        "}});\n",
+                        d, side, elem, setup.expr(f.value));
+        break;
+      }
+    }
+    if (kind == HostFill::DimFaces)
+      s += "  }\n";
+  }
+  return s + "}\n";
 }
 
 } // namespace stc

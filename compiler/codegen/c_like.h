@@ -136,6 +136,10 @@ struct Accumulator {
 Accumulator accumulator(const ir::Reduction &r);
 /// The accumulated `acc` as the reduction's value (a cast for the unsigned integer ones).
 std::string as_value(const ir::Reduction &r, const std::string &acc);
+/// This rank's accumulated `acc` combined over the ranks of cart__ (min, max and integers
+/// exactly; floating sums and products in rank order, the square root of norm2 after), as the
+/// reduction's value.
+std::string combined_over_ranks(const ir::Reduction &r, const std::string &acc);
 
 /// Local copies of params from `params_` (`  const T name = params_.name;` each): the compiler
 /// then knows stores to grids cannot change them.
@@ -178,5 +182,18 @@ std::string init_code(const ir::Program &p, const ir::Grid &g, const std::string
 std::string domain_cells(const ir::Program &p, const ir::Domain &d, int g, bool distributed);
 /// Each line of text as a `// ` comment line, never re-flowed.
 std::string comment_lines(const std::string &text);
+
+/// Host code for a grid's ghost cells, in the order the interpreter fills them.
+enum class HostFill {
+  Whole,    // openmp: fill__G(g), every face
+  Exchange, // distributed: fill__G(g, faces), per dimension the exchange, then dim_faces__G
+  DimFaces, // distributed: dim_faces__G(g, d), the physical faces of dimension d (also what
+            // overlap=on's non-blocking exchange calls)
+  Across,   // distributed: fill_faces__G(g), the physical faces alone, Dirichlet across the
+            // other dimensions' halos (a grid the temporal plan overwrites before reading: its
+            // ghost cells on faces between blocks are never read)
+};
+/// The definition of that member function of Stencil (distributed: over cart__ and part__G_).
+std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFill kind);
 
 } // namespace stc

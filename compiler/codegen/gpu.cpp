@@ -59,6 +59,9 @@ struct Sweep {
   const ir::Domain &domain;
   int domain_grid;
   std::set<int> read, written, params, reductions;
+  // mpi-cuda, mpi-hip: a block of a distributed grid, in local indices; the program's indices
+  // (and a colour's parity) are global, the block's offsets off0__, ... added.
+  bool mpi = false;
 };
 
 std::set<int> reductions_of(const std::vector<ir::ExprPtr> &exprs) {
@@ -124,6 +127,9 @@ Signature signature(const ir::Program &p, const Sweep &sw) {
     s.add("const std::int64_t", fmt::format("lo{}__", d), fmt::format("lo{}__", d));
     s.add("const std::int64_t", fmt::format("hi{}__", d), fmt::format("hi{}__", d));
   }
+  if (sw.mpi)
+    for (int d = 0; d < rank; ++d)
+      s.add("const std::int64_t", fmt::format("off{}__", d), fmt::format("off{}__", d));
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     const bool w = sw.written.count(g) > 0;
@@ -163,13 +169,16 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
                                     idx[d], d)
                       : fmt::format("const std::int64_t {} = lo{}__ + r__;\n", idx[d], d);
   if (colour(sw.domain)) {
-    std::string parity = fmt::format("{} + lo0__", ir::colour_of(sw.domain));
+    std::string parity =
+        fmt::format("{} + lo0__{}", ir::colour_of(sw.domain), sw.mpi ? " + off0__" : "");
     for (int d = 1; d < rank; ++d)
-      parity += " + " + idx[d];
+      parity += " + " + idx[d] + (sw.mpi ? fmt::format(" + off{}__", d) : "");
     s += fmt::format("const std::int64_t {0} = lo0__ + 2 * xi__ + ({1}) % 2;\nif ({0} >= hi0__)\n"
                      "  {2}\n",
                      idx[0], parity, skip);
   }
+  // On MPI, grids every rank holds whole are read at global indices (RowBodyEmitter).
+  const std::set<int> whole = sw.mpi ? ir::lower_rank_grids(p) : std::set<int>();
   for (int g : used_grids(sw)) {
     const auto &grid = p.grids[g];
     const int owner = stride_owner(p, sw, g);
@@ -178,7 +187,7 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
         s += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n", grid.name, d,
                          p.grids[owner].name, d);
     s += fmt::format("STENCILC_ROW({}{}) {}__r = {};\n", sw.written.count(g) ? "" : "const ",
-                     ir::elem_name(grid), grid.name, row_origin(grid, idx));
+                     ir::elem_name(grid), grid.name, row_origin(grid, idx, whole.count(g) > 0));
   }
   return s;
 }
@@ -189,12 +198,25 @@ std::string host_bounds(const ir::Program &p, const Sweep &sw) {
   const int rank = static_cast<int>(sw.indices.size());
   const std::string &dom = p.grids[sw.domain_grid].name;
   std::string s = "  [[maybe_unused]] const Params &prm__ = params_;\n";
-  for (int d = 0; d < rank; ++d)
-    s += sw.domain.kind == ir::Domain::Kind::Range
-             ? fmt::format("  const std::int64_t lo{0}__ = {1}, hi{0}__ = {2};\n", d,
-                           setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]))
-             : fmt::format("  const std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d,
-                           dom);
+  if (sw.mpi) {
+    // This rank's block; a sub-domain clipped to it, in local indices.
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n", d, dom);
+    for (int d = 0; d < rank; ++d)
+      s += sw.domain.kind == ir::Domain::Kind::Range
+               ? fmt::format("  const std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - "
+                             "off{0}__, 0, {3}_.extent({0})), hi{0}__ = std::clamp<std::int64_t>"
+                             "(({2}) - off{0}__, 0, {3}_.extent({0}));\n",
+                             d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom)
+               : fmt::format("  const std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d,
+                             dom);
+  } else
+    for (int d = 0; d < rank; ++d)
+      s += sw.domain.kind == ir::Domain::Kind::Range
+               ? fmt::format("  const std::int64_t lo{0}__ = {1}, hi{0}__ = {2};\n", d,
+                             setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]))
+               : fmt::format("  const std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d,
+                             dom);
   s += "  const std::int64_t n__ = ";
   for (int d = 0; d < rank; ++d)
     s += (d ? " * " : "") + (d == 0 && colour(sw.domain) ? std::string("((hi0__ - lo0__ + 1) / 2)")
@@ -270,10 +292,17 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
                                  const TemporalShape &t, std::string &host);
 
 std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSlots &slots, int ki,
-                        bool streaming, const TemporalShape *temporal, std::string &host) {
-  RowBodyEmitter em(p, k.indices, &k.locals);
-  Sweep sw{k.indices, k.domain, k.domain_grid, ir::grids_read(k.body), ir::grids_written(k.body),
-           params_of(k.body), reductions_of(k.body)};
+                        bool streaming, const TemporalShape *temporal, bool mpi,
+                        std::string &host) {
+  RowBodyEmitter em(p, k.indices, &k.locals, mpi);
+  Sweep sw{k.indices,
+           k.domain,
+           k.domain_grid,
+           ir::grids_read(k.body),
+           ir::grids_written(k.body),
+           params_of(k.body),
+           reductions_of(k.body),
+           mpi};
   const bool fail = ir::any_may_fail(k.body);
   Signature sig = signature(p, sw);
   sig.add("int *const", "err_out__", fmt::format("dev__->err.get() + {}", slots.kernel(ki)));
@@ -837,10 +866,16 @@ std::string temporal_tile_problem(const TemporalShape &t, int k, int tx, int ty)
 }
 
 std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const ErrorSlots &slots,
-                           int ri, std::string &host) {
-  RowBodyEmitter em(p, r.indices, nullptr);
-  Sweep sw{r.indices, r.domain, r.domain_grid, ir::grids_read(r.value), {}, params_of(r.value),
-           reductions_of({r.value})};
+                           int ri, bool mpi, std::string &host) {
+  RowBodyEmitter em(p, r.indices, nullptr, mpi);
+  Sweep sw{r.indices,
+           r.domain,
+           r.domain_grid,
+           ir::grids_read(r.value),
+           {},
+           params_of(r.value),
+           reductions_of({r.value}),
+           mpi};
   const bool fail = ir::any_may_fail(r.value);
   const Accumulator acc = accumulator(r);
   const char *const type = ir::reduction_cxx_type(r);
@@ -887,6 +922,11 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
       "      acc__ = {};\n  }}\n",
       acc.type, acc.identity, kChunk, kChunk, r.name, kChunk, kChunk, sig.args, acc.type, acc.type,
       fmt::format(fmt::runtime(combine[op]), "acc__", "v__"));
+  if (mpi && !ir::lower_rank_grids(p).count(r.domain_grid)) {
+    // This rank's part, combined over ranks as mpi-openmp combines it (stencilc/mpi/comm.h).
+    host += fmt::format("  return {};\n}}\n\n", combined_over_ranks(r, "acc__"));
+    return dev;
+  }
   host += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n}\n\n"
                                       : fmt::format("  return {};\n}}\n\n", as_value(r, "acc__"));
   return dev;
@@ -991,6 +1031,10 @@ std::string gpu_temporal_unsupported(const ir::Program &p,
 std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
                                     const EmitOptions &opts, const std::string &target) {
   mus::data d = program_data(p, l, opts, target);
+  // mpi-cuda, mpi-hip (a distributed lowering): the naive plan's kernels on each rank's block;
+  // ghost cells refreshed on the host by the distributed runtime (exchange, then the physical
+  // faces), the block copied from and back to the device around it.
+  const bool mpi = l.distributed;
   const ErrorSlots slots{static_cast<int>(p.kernels.size()), static_cast<int>(p.reductions.size()),
                          static_cast<int>(p.grids.size())};
   // After the step (or the constructor's inits): the error bits a slot's kernel flagged.
@@ -1001,21 +1045,38 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   };
   std::string inits, device_code, host_code;
   // Every kernel gets a streaming variant where the plan applies to the program.
-  const bool streaming = gpu_streaming_unsupported(p).empty();
+  const bool streaming = !mpi && gpu_streaming_unsupported(p).empty();
   d.set("streaming", streaming ? mus::data::type::bool_true : mus::data::type::bool_false);
   // ... and the kernel the temporal plan fuses, where it applies.
   TemporalShape shape;
-  const bool temporal = temporal_shape(p, shape).empty();
+  const bool temporal = !mpi && temporal_shape(p, shape).empty();
   d.set("gpu_temporal", temporal ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("temporal_rx", std::to_string(shape.r[0]));
   d.set("temporal_ry", std::to_string(shape.r[1]));
   d.set("temporal_max_k", std::to_string(kMaxFused));
   int gi = 0;
   for (const auto &g : p.grids) {
-    if (g.init) {
+    if (g.init && mpi) {
+      inits += init_code(p, g, "", true); // on the host, at the block's global indices
+    } else if (g.init) {
       device_code += device_init(p, g, gi, slots, inits);
       if (ir::any_may_fail(g.init))
         init_errors += report(slots.init(gi), fmt::format("init of grid '{}'", g.name));
+    }
+    if (mpi) {
+      for (HostFill k : {HostFill::Exchange, HostFill::DimFaces})
+        host_code += host_fill_definition(p, g, k) + "\n";
+      host_code += fmt::format(
+          "// The block's ghost cells refreshed on the host (the neighbours' halo slabs; the "
+          "physical\n// faces too if `faces__`), the block copied from and back to the device "
+          "around it. Called\n// in a step or a compute_ (after push__): the device's copy is "
+          "the current one.\nvoid Stencil::refresh__{0}(bool faces__) {{\n"
+          "  dev__->{0}.download({0}_);\n"
+          "  fill__{0}({0}_, faces__);\n  dev__->{0}.upload({0}_);\n  where__[{1}] = "
+          "kSynced;\n}}\n\n",
+          g.name, gi);
+      ++gi;
+      continue;
     }
     device_code += fill_code(p, g, gi, slots, host_code);
     for (const auto &f : g.faces)
@@ -1028,14 +1089,14 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
     const auto &k = p.kernels[ki];
     device_code += kernel_code(p, k, slots, static_cast<int>(ki), streaming,
-                               temporal ? &shape : nullptr, host_code) +
+                               temporal ? &shape : nullptr, mpi, host_code) +
                    "\n";
     if (ir::any_may_fail(k.body))
       errors += report(slots.kernel(static_cast<int>(ki)), fmt::format("kernel '{}'", k.name));
   }
   for (std::size_t ri = 0; ri < p.reductions.size(); ++ri) {
     const auto &r = p.reductions[ri];
-    device_code += reduction_code(p, r, slots, static_cast<int>(ri), host_code) + "\n";
+    device_code += reduction_code(p, r, slots, static_cast<int>(ri), mpi, host_code) + "\n";
     if (ir::any_may_fail(r.value))
       errors += report(slots.reduction(static_cast<int>(ri)), fmt::format("reduction '{}'", r.name));
   }
@@ -1048,7 +1109,11 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   d.set("may_fail", errors.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
   d.set("error_checks", errors);
 
-  const auto fill = [](const ir::Grid &g) {
+  const auto fill = [mpi](const ir::Grid &g) {
+    if (mpi) // a grid whose halo alone is stale (MarkHaloStale) keeps its physical faces
+      return fmt::format("  if (dirty__{0}_ || halo__{0}_) {{\n    refresh__{0}(dirty__{0}_);\n"
+                         "    dirty__{0}_ = halo__{0}_ = false;\n  }}\n",
+                         g.name);
     return fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
                        g.name);
   };
@@ -1056,8 +1121,11 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
   const auto swap = [&](const lower::Action &a) {
     return fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
                        "  std::swap(dirty__{0}_, dirty__{1}_);\n"
-                       "  std::swap(where__[{2}], where__[{3}]);\n",
-                       p.grids[a.a].name, p.grids[a.b].name, a.a, a.b);
+                       "  std::swap(where__[{2}], where__[{3}]);\n{4}",
+                       p.grids[a.a].name, p.grids[a.b].name, a.a, a.b,
+                       mpi ? fmt::format("  std::swap(halo__{}_, halo__{}_);\n", p.grids[a.a].name,
+                                         p.grids[a.b].name)
+                           : "");
   };
   const std::string step = step_statements(p, l, fill, swap);
   d.set("step_body", step);

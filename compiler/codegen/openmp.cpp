@@ -196,87 +196,11 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
   if (mpi && !ir::lower_rank_grids(p).count(r.domain_grid)) {
     // This rank's part, combined over ranks (min, max and integers exactly; floating sums and
     // products in rank order, the square root of norm2 after: stencilc/mpi/comm.h).
-    static const char *const combine[] = {"cart__->sum(acc__)", "cart__->min(acc__)",
-                                          "cart__->max(acc__)", "std::sqrt(cart__->sum(acc__))",
-                                          "cart__->product(acc__)"};
-    return s + fmt::format("  return {};\n}}\n", as_value(r, combine[op]));
+    return s + fmt::format("  return {};\n}}\n", combined_over_ranks(r, "acc__"));
   }
   // (On MPI, a reduction over a grid every rank holds whole is whole on each: nothing to combine.)
   s += r.op == ir::ReduceOp::Norm2 ? "  return std::sqrt(acc__);\n"
                                    : fmt::format("  return {};\n", as_value(r, "acc__"));
-  return s + "}\n";
-}
-
-// The ghost cells of a grid from its faces, in the order the interpreter fills them.
-enum class FillKind {
-  Whole,    // openmp: fill__G, every face
-  Exchange, // mpi: fill__G, per dimension the exchange, then dim_faces__G
-  DimFaces, // mpi: dim_faces__G(g, d), the physical faces of dimension d (also what overlap=on's
-            // non-blocking exchange calls)
-  Across,   // mpi: fill_faces__G, the physical faces alone, Dirichlet across the other
-            // dimensions' halos (a grid the temporal plan overwrites before reading: its ghost
-            // cells on faces between blocks are never read)
-};
-
-std::string fill_definition(const ir::Program &p, const ir::Grid &g, FillKind kind) {
-  SetupEmitter setup(p);
-  const std::string elem = ir::elem_name(g);
-  const std::string part = "part__" + g.name + "_";
-  if (kind == FillKind::Exchange) {
-    std::string s =
-        fmt::format("void Stencil::fill__{}(stencilc::Grid<{}> &g__, bool faces__) {{\n", g.name, elem);
-    for (int d = 0; d < g.rank; ++d)
-      s += fmt::format("  cart__->exchange(g__, {0}, {1});\n  if (faces__)\n    dim_faces__{2}(g__, {1});\n",
-                       part, d, g.name);
-    return s + "}\n";
-  }
-  const bool mpi = kind != FillKind::Whole;
-  static const char *const names[] = {"fill", "", "dim_faces", "fill_faces"};
-  std::string s = fmt::format(
-      "void Stencil::{}__{}(stencilc::Grid<{}> &g__{}) {{\n  [[maybe_unused]] "
-      "const Params &prm__ = params_;\n",
-      names[static_cast<int>(kind)], g.name, elem, kind == FillKind::DimFaces ? ", int d__" : "");
-  // A block of a distributed grid: the faces on the physical boundary, with the ghost cell's
-  // global indices in a Dirichlet value.
-  for (int d = 0; d < g.rank; ++d) {
-    if (kind == FillKind::DimFaces)
-      s += fmt::format("  if (d__ == {}) {{\n", d);
-    for (int side = 0; side < 2; ++side) {
-      const ir::Face &f = g.faces[2 * d + side];
-      if (mpi)
-        s += fmt::format("  if ({}.physical[{}][{}])\n  ", part, d, side);
-      if (mpi && f.kind == ir::BoundaryKind::Dirichlet) {
-        s += fmt::format(
-            "  stencilc::fill_dirichlet{}(g__, {}, {}, [&](std::int64_t l0__, std::int64_t "
-            "l1__, std::int64_t l2__, std::int64_t l3__) {{\n",
-            kind == FillKind::Across ? "_across" : "", d, side);
-        for (int k = 0; k < ir::kMaxRank; ++k)
-          s += fmt::format(
-              "    [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + {1}.offset[{0}];\n", k,
-              part);
-        s += fmt::format("    return static_cast<{}>({});\n  }});\n", elem, setup.expr(f.value));
-        continue;
-      }
-      switch (f.kind) {
-      case ir::BoundaryKind::Neumann:
-        s += fmt::format("  stencilc::fill_neumann(g__, {}, {});\n", d, side);
-        break;
-      case ir::BoundaryKind::Periodic:
-        s += fmt::format("  stencilc::fill_periodic(g__, {}, {});\n", d, side);
-        break;
-      case ir::BoundaryKind::Dirichlet:
-        s +=
-            fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
-                        "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
-                        "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
-                        "}});\n",
-                        d, side, elem, setup.expr(f.value));
-        break;
-      }
-    }
-    if (kind == FillKind::DimFaces)
-      s += "  }\n";
-  }
   return s + "}\n";
 }
 
@@ -345,10 +269,10 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
     if (g.init)
       inits += init_code(p, g, "#pragma omp parallel for collapse(2) schedule(static)", mpi);
     if (!mpi)
-      fills += fill_definition(p, g, FillKind::Whole) + "\n";
+      fills += host_fill_definition(p, g, HostFill::Whole) + "\n";
     else
-      for (FillKind k : {FillKind::Exchange, FillKind::DimFaces, FillKind::Across})
-        fills += fill_definition(p, g, k) + "\n";
+      for (HostFill k : {HostFill::Exchange, HostFill::DimFaces, HostFill::Across})
+        fills += host_fill_definition(p, g, k) + "\n";
   }
   d.set("inits", inits);
   d.set("fill_defs", fills);

@@ -61,8 +61,7 @@ int ptxas_usage_command(const std::string &path) {
 
 int main(int argc, char **argv) {
   CLI::App app{"stencilc: a compiler for stencil programs (.stn, or Physis programs in C) to C++ "
-               "with OpenMP, CUDA, HIP or MPI and OpenMP (mpi-cuda and mpi-hip are planned, not "
-               "implemented yet)"};
+               "with OpenMP, CUDA or HIP, alone or under MPI"};
   app.set_version_flag("--version", std::string("stencilc ") + stc::version());
   app.require_subcommand(1);
 
@@ -103,7 +102,8 @@ int main(int argc, char **argv) {
   std::string out_dir, exe;
   auto add_build = [&](CLI::App *sub) {
     sub->add_option("--target,-t", bopts.target,
-                    stc::target_names(true) + " (" + planned_targets + " are planned)")
+                    stc::target_names(true) +
+                        (planned_targets.empty() ? "" : " (" + planned_targets + " are planned)"))
         ->capture_default_str();
     sub->add_option("--plan", bopts.emit.plan,
                     "KEY=VALUE,... the plan to compile in instead of the model's choice: "
@@ -184,9 +184,13 @@ int main(int argc, char **argv) {
   auto *explainc = app.add_subcommand(
       "explain", "show the performance model's candidate plans and the one it chooses");
   add_common(explainc);
-  explainc->add_option("--target,-t", eopts.target,
-                       stc::target_names(true) + "; the model also predicts the planned targets " +
-                           planned_targets + " (no code generation for them yet)")
+  explainc
+      ->add_option("--target,-t", eopts.target,
+                   stc::target_names(true) +
+                       (planned_targets.empty()
+                            ? std::string()
+                            : "; the model also predicts the planned targets " + planned_targets +
+                                  " (no code generation for them yet)"))
       ->capture_default_str();
   add_model(explainc);
   explainc->add_option("--ranks,-n", eopts.ranks, "MPI processes (mpi-* targets)")

@@ -68,6 +68,12 @@ void add_words(std::vector<std::string> &cmd, const char *var, const char *fallb
     cmd.push_back(w);
 }
 
+// How the MPI targets start: as root (containers, CI) mpirun wants --allow-run-as-root; more
+// ranks than cores need --oversubscribe.
+std::vector<std::string> mpirun(const std::string &exe, int ranks) {
+  return {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), exe};
+}
+
 // C++ with OpenMP on the CPU: naive sweeps and the CPU engine's temporal blocking.
 class OpenmpTarget final : public Target {
 public:
@@ -160,9 +166,7 @@ public:
     return cmd;
   }
   std::vector<std::string> launch(const std::string &exe, int ranks) const override {
-    // As root (containers, CI) mpirun wants --allow-run-as-root; more ranks than cores need
-    // --oversubscribe.
-    return {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), exe};
+    return mpirun(exe, ranks);
   }
 
 private:
@@ -171,22 +175,31 @@ private:
 
 // CUDA and HIP: one generator (codegen/gpu.cpp), the output differing only through
 // stencilc/gpu/device.h. A build for the device uses nvcc or hipcc; a build for the CPU
-// execution layer (verify without a GPU, tests) the host C++ compiler.
+// execution layer (verify without a GPU, tests) the host C++ compiler. `distributed`: mpi-cuda
+// and mpi-hip, the same generator over a distributed lowering (each rank's block on its device,
+// the distributed runtime stencilc_rt_mpi on the host), Open MPI's wrapper flags, mpirun.
 class GpuTarget final : public Target {
 public:
   enum class Api { Cuda, Hip };
-  explicit GpuTarget(Api api) : api_(api), name_(api == Api::Cuda ? "cuda" : "hip") {}
+  explicit GpuTarget(Api api, bool distributed = false)
+      : api_(api), distributed_(distributed),
+        name_(std::string(distributed ? "mpi-" : "") + (api == Api::Cuda ? "cuda" : "hip")) {}
   const std::string &name() const override { return name_; }
   bool generates_code() const override { return true; }
   stencilc::PlanRules plan_rules() const override {
-    return {stencilc::Platform::Gpu, false, name_};
+    return {stencilc::Platform::Gpu, distributed_, name_};
   }
   std::vector<std::string> reserved_names() const override {
     // What device.h and the CUDA/HIP headers declare that generated code may meet.
-    return {"threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "warpSize", "atomicOr",
-            "__syncthreads"};
+    return {"threadIdx", "blockIdx", "blockDim",      "gridDim",       "dim3",
+            "warpSize",  "atomicOr", "__syncthreads", "MPI_COMM_WORLD"};
   }
   std::string why_not_blocked(const ir::Program &p) const override {
+    if (distributed_)
+      return fmt::format("{} generates the naive plan only, halos exchanged every step through "
+                         "the host (the streaming and temporal plans across ranks are not "
+                         "generated yet: docs/MPI.md)",
+                         name_);
     const std::string stream = gpu_streaming_unsupported(p), temporal = gpu_temporal_unsupported(p);
     if (!stream.empty() && !temporal.empty())
       return fmt::format("no blocked plan applies to {}: streaming, {}; temporal, {}", p.name,
@@ -197,6 +210,13 @@ public:
                             : "the temporal plan does not apply to " + p.name + ": " + temporal;
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
+    if (distributed_ && plan.distribution &&
+        (plan.distribution->overlap || plan.distribution->k != 1))
+      return fmt::format("{} generates scheme=naive,k=1,overlap=off only yet (no deep halos, no "
+                         "overlap of the exchange: docs/MPI.md)",
+                         name_);
+    if (distributed_ && !plan.naive())
+      return why_not_blocked(p);
     if (plan.naive())
       return "";
     if (plan.get<stencilc::scheme::GpuStreaming>()) {
@@ -252,6 +272,8 @@ public:
       for (const auto &arch : r.archs.empty() ? archs(arch_variable().c_str(), "gfx90a") : r.archs)
         cmd.push_back("--offload-arch=" + arch);
     }
+    if (distributed_) // Open MPI's include directories (mpicxx --showme:compile)
+      add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.cpu_layer || api_ == Api::Hip) {
@@ -269,7 +291,9 @@ public:
     if (!r.cpu_layer && api_ == Api::Cuda) {
       // -x cu makes nvcc read every input as CUDA: the libraries go to the linker directly.
       std::vector<std::string> libs;
-      add_core_libraries(libs);
+      if (distributed_)
+        libs.push_back(runtime_library("mpi"));
+      add_core_libraries(libs, distributed_);
       for (const auto &lib : libs)
         if (lib.rfind("-f", 0) == 0) {
           // A compiler-driver flag (the sanitizers of a sanitizer build): to the host compiler,
@@ -284,10 +308,19 @@ public:
           cmd.insert(cmd.end(), {"-Xlinker", lib});
         }
     } else {
-      add_core_libraries(cmd); // hipcc: after its -x none above
+      if (distributed_) // the distributed runtime, before the core it uses
+        cmd.push_back(runtime_library("mpi"));
+      add_core_libraries(cmd, distributed_); // hipcc: after its -x none above
     }
+    if (distributed_) // -L and -l of Open MPI (mpicxx --showme:link): nvcc and hipcc take them too
+      add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;
+  }
+  std::vector<std::string> launch(const std::string &exe, int ranks) const override {
+    if (!distributed_)
+      return Target::launch(exe, ranks);
+    return mpirun(exe, ranks);
   }
 
 private:
@@ -316,48 +349,21 @@ private:
                                                                    : "nvcc";
   }
   Api api_;
-  std::string name_;
-};
-
-// A target the model knows (explain shows its candidates) that generates no code yet.
-class PlannedTarget final : public Target {
-public:
-  PlannedTarget(std::string name, stencilc::Platform platform, bool distributed)
-      : name_(std::move(name)), platform_(platform), distributed_(distributed) {}
-  const std::string &name() const override { return name_; }
-  bool generates_code() const override { return false; }
-  stencilc::PlanRules plan_rules() const override { return {platform_, distributed_, name_}; }
-  std::string why_not(const stencilc::Plan &, const ir::Program &) const override { return ""; }
-  std::vector<GeneratedFile> emit(const ir::Program &, const Analysis &, const lower::Lowered &,
-                                  const EmitOptions &) const override {
-    throw stencilc::Error(not_yet());
-  }
-  std::vector<std::string> compile_command(const CompileRequest &) const override {
-    throw stencilc::Error(not_yet());
-  }
-
-private:
-  std::string not_yet() const {
-    return fmt::format("target '{}' is not implemented yet; this version generates code for: {}",
-                       name_, target_names(true));
-  }
-  std::string name_;
-  stencilc::Platform platform_;
   bool distributed_;
+  std::string name_;
 };
 
 } // namespace
 
 const std::vector<const Target *> &all_targets() {
-  using stencilc::Platform;
   static const std::vector<std::unique_ptr<Target>> owned = [] {
     std::vector<std::unique_ptr<Target>> v;
     v.push_back(std::make_unique<OpenmpTarget>());
     v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Cuda));
     v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Hip));
     v.push_back(std::make_unique<MpiOpenmpTarget>());
-    v.push_back(std::make_unique<PlannedTarget>("mpi-cuda", Platform::Gpu, true));
-    v.push_back(std::make_unique<PlannedTarget>("mpi-hip", Platform::Gpu, true));
+    v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Cuda, true));
+    v.push_back(std::make_unique<GpuTarget>(GpuTarget::Api::Hip, true));
     return v;
   }();
   static const std::vector<const Target *> list = [] {

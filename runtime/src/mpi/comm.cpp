@@ -219,6 +219,16 @@ Cart::Cart(int ndims, const std::vector<int> &given, unsigned whole) {
   MPI_Cart_coords(comm_, rank_, ndims, coords_.data());
 }
 
+int Cart::node_rank() const {
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
 Cart::~Cart() {
   if (comm_ != MPI_COMM_NULL)
     MPI_Comm_free(&comm_);
@@ -697,8 +707,9 @@ Plan with_procs(const Plan &compiled, const Cart &c) {
   return p;
 }
 
-Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target) {
-  const Plan p = parse_plan(text, {Platform::Cpu, true, target}, current);
+Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target,
+                    Platform platform) {
+  const Plan p = parse_plan(text, {platform, true, target}, current);
   if (!p.naive() && p.distribution && p.distribution->overlap)
     throw Error("--plan " + text + ": " + target +
                 " overlaps the exchange with the interior under scheme=naive only (the temporal "

@@ -181,6 +181,8 @@ inline void set_zero(void *dst, std::size_t bytes) {
 }
 inline void synchronize() {}
 inline void require_device() {}
+/// The device of index i modulo the devices there are (one here).
+inline void select_device(int) {}
 /// Device memory free for allocations (the host's here: no limit is checked).
 inline std::size_t free_memory() { return ~std::size_t(0); }
 #else
@@ -230,6 +232,14 @@ inline void require_device() {
                 STENCILC_GPU_RUNTIME_CALL(GetErrorString)(s));
   if (n == 0)
     throw Error("no " STENCILC_GPU_API " device");
+}
+/// Makes device i modulo the devices there are the current one (an MPI rank's on its node).
+/// Throws "no CUDA device" (or HIP) when there is none.
+inline void select_device(int i) {
+  require_device();
+  int n = 0;
+  check(STENCILC_GPU_RUNTIME_CALL(GetDeviceCount)(&n), "GetDeviceCount");
+  check(STENCILC_GPU_RUNTIME_CALL(SetDevice)(i % n), "SetDevice");
 }
 inline std::size_t free_memory() {
   std::size_t free = 0, total = 0;

@@ -112,6 +112,9 @@ public:
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
+  /// This rank's index among the ranks on its node (MPI_COMM_TYPE_SHARED): which of the node's
+  /// devices a GPU target's rank uses.
+  int node_rank() const;
   const std::vector<int> &procs() const { return procs_; }
   /// Messages this rank has sent (halo slabs, not counting those to MPI_PROC_NULL).
   std::int64_t messages() const { return messages_; }
@@ -234,9 +237,11 @@ std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, 
 /// `compiled` (the compiled-in plan) with the process grid of `c`.
 Plan with_procs(const Plan &compiled, const Cart &c);
 /// --plan TEXT over `current` for an executable of `target`: naive (k = 1, overlap on or off)
-/// or the CPU engine's temporal plan (halos k steps deep, exchanged every k steps; overlap off),
-/// and the process grid it runs on (given by --procs). Throws stencilc::Error.
-Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target);
+/// or the temporal plan of the target's `platform` (halos k steps deep, exchanged every k
+/// steps; overlap off), and the process grid it runs on (given by --procs). Throws
+/// stencilc::Error.
+Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target,
+                    Platform platform = Platform::Cpu);
 
 /// fill_random() of the global grid, on this rank's block: the same values as one process.
 template <typename T>
