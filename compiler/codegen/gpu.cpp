@@ -1068,12 +1068,12 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
         host_code += host_fill_definition(p, g, k) + "\n";
       host_code += fmt::format(
           "// The block's ghost cells refreshed on the host (the neighbours' halo slabs; the "
-          "physical\n// faces too if `faces__`), the block copied from and back to the device "
-          "around it. Called\n// in a step or a compute_ (after push__): the device's copy is "
-          "the current one.\nvoid Stencil::refresh__{0}(bool faces__) {{\n"
-          "  dev__->{0}.download({0}_);\n"
-          "  fill__{0}({0}_, faces__);\n  dev__->{0}.upload({0}_);\n  where__[{1}] = "
-          "kSynced;\n}}\n\n",
+          "physical\n// faces too if `faces__`): the interior cells within the halo's depth of "
+          "each face copied\n// from the device, the ghost cells back. Called in a step or a "
+          "compute_ (after push__): the\n// device's copy is the current one, and stays so (the "
+          "host's interior is partly older).\nvoid Stencil::refresh__{0}(bool faces__) {{\n"
+          "  dev__->{0}.download_faces({0}_);\n  fill__{0}({0}_, faces__);\n"
+          "  dev__->{0}.upload_halo({0}_);\n  where__[{1}] = kDeviceNewer;\n}}\n\n",
           g.name, gi);
       ++gi;
       continue;

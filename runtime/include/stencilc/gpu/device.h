@@ -25,6 +25,7 @@
 // Every runtime call is checked: a failure throws stencilc::Error naming the call and the
 // runtime's message.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -175,6 +176,12 @@ inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   if (bytes)
     __builtin_memcpy(dst, src, bytes);
 }
+inline void copy_rows(void *dst, const void *src, std::size_t width, std::size_t pitch,
+                      std::size_t height, bool) {
+  for (std::size_t r = 0; r < height && width; ++r)
+    __builtin_memcpy(static_cast<char *>(dst) + r * pitch,
+                     static_cast<const char *>(src) + r * pitch, width);
+}
 inline void set_zero(void *dst, std::size_t bytes) {
   if (bytes)
     __builtin_memset(dst, 0, bytes);
@@ -220,6 +227,16 @@ inline void copy_on_device(void *dst, const void *src, std::size_t bytes) {
 inline void set_zero(void *dst, std::size_t bytes) {
   check(STENCILC_GPU_RUNTIME_CALL(Memset)(dst, 0, bytes), "Memset");
 }
+inline void copy_rows(void *dst, const void *src, std::size_t width, std::size_t pitch,
+                      std::size_t height, bool to_host) {
+  if (width && height)
+    check(STENCILC_GPU_RUNTIME_CALL(Memcpy2D)(dst, pitch, src, pitch, width, height,
+                                              to_host
+                                                  ? STENCILC_GPU_RUNTIME_CALL(MemcpyDeviceToHost)
+                                                  : STENCILC_GPU_RUNTIME_CALL(MemcpyHostToDevice)),
+          to_host ? "copy of a face to the host (Memcpy2D DeviceToHost)"
+                  : "copy of a halo to the device (Memcpy2D HostToDevice)");
+}
 inline void synchronize() {
   check(STENCILC_GPU_RUNTIME_CALL(DeviceSynchronize)(), "DeviceSynchronize");
 }
@@ -247,6 +264,10 @@ inline std::size_t free_memory() {
   return free;
 }
 #endif
+
+/// (Declared for both: `height` rows of `width` bytes, `pitch` bytes apart in both copies,
+/// from the device to the host (`to_host`) or back: a face of a grid, whose host and device
+/// copies share their layout. copy_rows(dst, src, width, pitch, height, to_host).)
 
 /// n elements of T in device memory, owned.
 template <typename T> class Buffer {
@@ -298,12 +319,48 @@ public:
   void download(Grid<T> &g) const {
     copy_to_host(g.storage(), buf_.get(), buf_.size() * sizeof(T));
   }
+  /// The interior cells within the halo's depth of each face, to the host: what a ghost refresh
+  /// there reads (the slabs sent to the neighbours, the cells mirrored or wrapped into ghost
+  /// cells). 2 * rank row copies, each face spanning the whole allocation in the other
+  /// dimensions.
+  void download_faces(Grid<T> &g) const {
+    for_each_face(g, true,
+                  [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+                    copy_rows(g.storage() + at, buf_.get() + at, width, pitch, height, true);
+                  });
+  }
+  /// Every ghost cell to the device (what a ghost refresh on the host wrote): the same copies.
+  void upload_halo(const Grid<T> &g) {
+    for_each_face(g, false,
+                  [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+                    copy_rows(buf_.get() + at, g.storage() + at, width, pitch, height, false);
+                  });
+  }
   void swap(DeviceGrid &o) noexcept {
     buf_.swap(o.buf_);
     std::swap(origin_, o.origin_);
   }
 
 private:
+  // The 2 * rank faces of g as row copies f(first element, bytes per row, pitch in bytes, rows):
+  // the `interior` cells within the halo's depth of each face, or the ghost cells beyond it.
+  // Along dimension d cells are units of stride(d) elements, dense above dimension 0 (only x
+  // rows are padded): h cells of dimension d are one run of h * stride(d) elements in each block
+  // of stride(d + 1), the face spanning the whole allocation in the other dimensions.
+  template <typename F> static void for_each_face(const Grid<T> &g, bool interior, F f) {
+    for (int d = 0; d < g.rank(); ++d) {
+      const std::int64_t h = g.halo(d), n = g.extent(d), s = g.stride(d);
+      const std::int64_t block = d + 1 < g.rank() ? g.stride(d + 1) : g.storage_size();
+      if (h == 0)
+        continue;
+      for (const std::int64_t first :
+           interior ? std::array<std::int64_t, 2>{h, n} : std::array<std::int64_t, 2>{0, h + n})
+        f(static_cast<std::size_t>(first * s), static_cast<std::size_t>(h * s) * sizeof(T),
+          static_cast<std::size_t>(block) * sizeof(T),
+          static_cast<std::size_t>(g.storage_size() / block));
+    }
+  }
+
   Buffer<T> buf_;
   std::int64_t origin_ = 0;
 };
