@@ -416,9 +416,11 @@ void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void(
   std::int64_t first_block = -1;
   LaunchCount count;
   LaunchCount *const counted = counting.load() ? &count : nullptr;
+  const Order *const order = thread_order(); // a stream's launch: what it knows complete
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t b = 0; b < blocks; ++b) {
     launch_count = counted;
+    thread_order() = order;
     try {
       const Dim3 idx(unsigned(b % grid.x), unsigned(b / grid.x % grid.y),
                      unsigned(b / (std::int64_t(grid.x) * grid.y)));
@@ -433,6 +435,7 @@ void launch(const char *kernel, Dim3 grid, Dim3 block, const std::function<void(
     }
   }
   launch_count = nullptr;
+  thread_order() = order;
   if (counted)
     record_launch(kernel, blocks * block.x * block.y * block.z, count);
   if (first)
@@ -500,6 +503,12 @@ void global_access(const Allocation *a, std::uintptr_t address, std::size_t byte
     }
     throw Error(std::string("kernel '") + st.block->kernel + "', block " +
                 dim_text(st.block_idx) + ", thread " + dim_text(st.thread_idx) + ": " + what);
+  }
+  if (const std::string why = unordered_copy(thread_order(), address, bytes); !why.empty()) {
+    const ThreadState &st = current();
+    throw Error(std::string("kernel '") + st.block->kernel + "', block " + dim_text(st.block_idx) +
+                ", thread " + dim_text(st.thread_idx) + ": " + (write ? "writes " : "reads ") +
+                why);
   }
   if (!launch_count || !a->marks)
     return;

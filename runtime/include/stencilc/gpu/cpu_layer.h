@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,66 @@ private:
   const Allocation *a_;
   std::uintptr_t at_; // an address, not a pointer: it may point outside until accessed
 };
+
+/// Streams and events with CUDA's ordering rules (streams.cpp): a Stream runs its operations in
+/// order on a host thread of its own; another stream's work is ordered before them only through
+/// an Event they wait for (stream_wait), and the host knows them complete only after
+/// Stream::synchronize or Event::synchronize. Checking mode follows that ordering, not the
+/// threads' timing: a kernel (launch_on, or a synchronous launch, which knows what the host
+/// knows) that touches the destination of a copy_async it is not ordered after, or a host read
+/// (host_access) of one the host has not synchronized with, is a stencilc::Error.
+struct Order; // per stream, how many of its operations are known complete
+class Event;
+class Stream {
+public:
+  Stream();
+  ~Stream(); // runs what is queued, then stops
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  int id() const;
+  /// Queues `op`, called with what it knows complete when it runs.
+  void enqueue(std::function<void(const Order &)> op);
+  std::uint64_t queued() const;
+  /// Waits for every operation queued so far; rethrows the first exception one threw (the
+  /// stream's later operations were skipped).
+  void synchronize();
+
+private:
+  friend class Event;
+  friend void stream_wait(Stream &s, const Event &e);
+  friend void copy_async(Stream &s, void *dst, const void *src, std::size_t width,
+                         std::size_t pitch, std::size_t height, const char *what);
+  struct State;
+  std::unique_ptr<State> s_;
+};
+class Event {
+public:
+  /// Marks the work queued on `s` so far (cudaEventRecord).
+  void record(Stream &s);
+  /// The host waits for it (cudaEventSynchronize).
+  void synchronize();
+
+private:
+  friend void stream_wait(Stream &s, const Event &e);
+  Stream *stream_ = nullptr;
+  std::uint64_t target_ = 0;
+  std::shared_ptr<Order> known_;
+};
+/// Later work on `s` waits for the event's work (cudaStreamWaitEvent).
+void stream_wait(Stream &s, const Event &e);
+/// A launch queued on `s` (body called with the arguments already evaluated).
+void launch_on(Stream &s, const char *kernel, Dim3 grid, Dim3 block, std::function<void()> body);
+/// `height` rows of `width` bytes, `pitch` apart on both sides, queued on `s` (device to host
+/// or back); `what` names the destination in checking-mode messages.
+void copy_async(Stream &s, void *dst, const void *src, std::size_t width, std::size_t pitch,
+                std::size_t height, const char *what);
+/// Checking mode: throws if the host reads [p, p + bytes) while a copy to it is not known
+/// complete to the host.
+void host_access(const void *p, std::size_t bytes, const char *what);
+/// (Internal: the ordering the calling thread's kernel knows, null for the host's; and why
+/// touching [address, address + bytes) then is unordered with a copy, or "".)
+const Order *&thread_order();
+std::string unordered_copy(const Order *known, std::uintptr_t address, std::size_t bytes);
 
 /// Global-memory traffic of every launch of one kernel (checking mode with counting on).
 struct KernelTraffic {

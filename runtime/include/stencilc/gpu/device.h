@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "stencilc/error.h"
@@ -76,6 +77,12 @@
 #define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
   STENCILC_LAUNCH(kernel, blocks, threads, __VA_ARGS__)
 #define STENCILC_DYNAMIC_SHARED(T, name, offset, n) STENCILC_SHARED(T, name, n)
+// On a stream the launch runs later, on the stream's thread: the arguments are evaluated now.
+#define STENCILC_LAUNCH_ON(stream, kernel, blocks, threads, ...)                                   \
+  ::stencilc::gpu::cpu_layer::launch_on(                                                           \
+      (stream), #kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),                                 \
+      ::stencilc::gpu::cpu_layer::Dim3(threads),                                                   \
+      [args__ = std::make_tuple(__VA_ARGS__)] { std::apply(kernel, args__); })
 #define STENCILC_UNROLL
 #else
 #define STENCILC_KERNEL static __global__
@@ -94,6 +101,11 @@
     kernel<<<dim3(blocks), dim3(threads)>>>(__VA_ARGS__);                                          \
     ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
   } while (0)
+#define STENCILC_LAUNCH_ON(stream, kernel, blocks, threads, ...)                                   \
+  do {                                                                                             \
+    kernel<<<dim3(blocks), dim3(threads), 0, (stream).get()>>>(__VA_ARGS__);                       \
+    ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
+  } while (0)
 // Past 48 KiB a kernel must be allowed more dynamic shared memory first.
 #define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
   do {                                                                                             \
@@ -109,6 +121,11 @@
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   do {                                                                                             \
     hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, 0, __VA_ARGS__);                    \
+    ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
+  } while (0)
+#define STENCILC_LAUNCH_ON(stream, kernel, blocks, threads, ...)                                   \
+  do {                                                                                             \
+    hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, (stream).get(), __VA_ARGS__);       \
     ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
   } while (0)
 #define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
@@ -187,6 +204,16 @@ inline void set_zero(void *dst, std::size_t bytes) {
     __builtin_memset(dst, 0, bytes);
 }
 inline void synchronize() {}
+using Stream = cpu_layer::Stream;
+using Event = cpu_layer::Event;
+inline void wait_event(Stream &s, const Event &e) { cpu_layer::stream_wait(s, e); }
+inline void copy_rows_async(void *dst, const void *src, std::size_t width, std::size_t pitch,
+                            std::size_t height, bool, Stream &s, const char *what) {
+  cpu_layer::copy_async(s, dst, src, width, pitch, height, what);
+}
+inline void host_ready(const void *p, std::size_t bytes, const char *what) {
+  cpu_layer::host_access(p, bytes, what);
+}
 inline void require_device() {}
 /// The device of index i modulo the devices there are (one here).
 inline void select_device(int) {}
@@ -240,6 +267,55 @@ inline void copy_rows(void *dst, const void *src, std::size_t width, std::size_t
 inline void synchronize() {
   check(STENCILC_GPU_RUNTIME_CALL(DeviceSynchronize)(), "DeviceSynchronize");
 }
+/// A stream (blocking: ordered with the default stream's work, as the synchronous calls here
+/// expect) and an event, owned.
+class Stream {
+public:
+  Stream() { check(STENCILC_GPU_RUNTIME_CALL(StreamCreate)(&s_), "StreamCreate"); }
+  ~Stream() { (void)STENCILC_GPU_RUNTIME_CALL(StreamDestroy)(s_); }
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  STENCILC_GPU_RUNTIME_CALL(Stream_t) get() const { return s_; }
+  void synchronize() {
+    check(STENCILC_GPU_RUNTIME_CALL(StreamSynchronize)(s_), "StreamSynchronize");
+  }
+
+private:
+  STENCILC_GPU_RUNTIME_CALL(Stream_t) s_{};
+};
+class Event {
+public:
+  Event() {
+    check(STENCILC_GPU_RUNTIME_CALL(EventCreateWithFlags)(
+              &e_, STENCILC_GPU_RUNTIME_CALL(EventDisableTiming)),
+          "EventCreate");
+  }
+  ~Event() { (void)STENCILC_GPU_RUNTIME_CALL(EventDestroy)(e_); }
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  STENCILC_GPU_RUNTIME_CALL(Event_t) get() const { return e_; }
+  void record(Stream &s) {
+    check(STENCILC_GPU_RUNTIME_CALL(EventRecord)(e_, s.get()), "EventRecord");
+  }
+  void synchronize() { check(STENCILC_GPU_RUNTIME_CALL(EventSynchronize)(e_), "EventSynchronize"); }
+
+private:
+  STENCILC_GPU_RUNTIME_CALL(Event_t) e_{};
+};
+inline void wait_event(Stream &s, const Event &e) {
+  check(STENCILC_GPU_RUNTIME_CALL(StreamWaitEvent)(s.get(), e.get(), 0), "StreamWaitEvent");
+}
+inline void copy_rows_async(void *dst, const void *src, std::size_t width, std::size_t pitch,
+                            std::size_t height, bool to_host, Stream &s, const char *) {
+  if (width && height)
+    check(STENCILC_GPU_RUNTIME_CALL(Memcpy2DAsync)(
+              dst, pitch, src, pitch, width, height,
+              to_host ? STENCILC_GPU_RUNTIME_CALL(MemcpyDeviceToHost)
+                      : STENCILC_GPU_RUNTIME_CALL(MemcpyHostToDevice),
+              s.get()),
+          "Memcpy2DAsync");
+}
+inline void host_ready(const void *, std::size_t, const char *) {}
 /// Throws "no CUDA device: MESSAGE" (or HIP) when the runtime finds no device.
 inline void require_device() {
   int n = 0;
@@ -267,7 +343,11 @@ inline std::size_t free_memory() {
 
 /// (Declared for both: `height` rows of `width` bytes, `pitch` bytes apart in both copies,
 /// from the device to the host (`to_host`) or back: a face of a grid, whose host and device
-/// copies share their layout. copy_rows(dst, src, width, pitch, height, to_host).)
+/// copies share their layout. copy_rows(dst, src, width, pitch, height, to_host), and
+/// copy_rows_async(..., stream, what) queued on a stream. Streams and events: Stream
+/// (synchronize()), Event (record(stream), synchronize()), wait_event(stream, event), and
+/// STENCILC_LAUNCH_ON(stream, kernel, ...); host_ready(p, bytes, what): in the CPU layer's
+/// checking mode, an Error if a copy to [p, p + bytes) is not known complete to the host.)
 
 /// n elements of T in device memory, owned.
 template <typename T> class Buffer {
@@ -335,6 +415,19 @@ public:
                   [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
                     copy_rows(buf_.get() + at, g.storage() + at, width, pitch, height, false);
                   });
+  }
+  /// The same two, queued on a stream; `what` names the grid in checking-mode messages.
+  void download_faces_async(Grid<T> &g, Stream &s, const char *what) const {
+    for_each_face(
+        g, true, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+          copy_rows_async(g.storage() + at, buf_.get() + at, width, pitch, height, true, s, what);
+        });
+  }
+  void upload_halo_async(const Grid<T> &g, Stream &s, const char *what) {
+    for_each_face(
+        g, false, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+          copy_rows_async(buf_.get() + at, g.storage() + at, width, pitch, height, false, s, what);
+        });
   }
   void swap(DeviceGrid &o) noexcept {
     buf_.swap(o.buf_);
