@@ -193,7 +193,8 @@ std::string point_of_thread(const ir::Program &p, const Sweep &sw, const std::st
 }
 
 // Host side of a sweep: bounds (lo/hi per dimension) and the point count n__.
-std::string host_bounds(const ir::Program &p, const Sweep &sw) {
+// `region`: an mpi kernel's, clipped to *box__ when given (the overlapped exchange's regions).
+std::string host_bounds(const ir::Program &p, const Sweep &sw, bool region = false) {
   SetupEmitter setup(p);
   const int rank = static_cast<int>(sw.indices.size());
   const std::string &dom = p.grids[sw.domain_grid].name;
@@ -202,14 +203,23 @@ std::string host_bounds(const ir::Program &p, const Sweep &sw) {
     // This rank's block; a sub-domain clipped to it, in local indices.
     for (int d = 0; d < rank; ++d)
       s += fmt::format("  const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n", d, dom);
+    const char *q = region ? "" : "const ";
     for (int d = 0; d < rank; ++d)
       s += sw.domain.kind == ir::Domain::Kind::Range
-               ? fmt::format("  const std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - "
+               ? fmt::format("  {4}std::int64_t lo{0}__ = std::clamp<std::int64_t>(({1}) - "
                              "off{0}__, 0, {3}_.extent({0})), hi{0}__ = std::clamp<std::int64_t>"
                              "(({2}) - off{0}__, 0, {3}_.extent({0}));\n",
-                             d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom)
-               : fmt::format("  const std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d,
-                             dom);
+                             d, setup.expr(sw.domain.lo[d]), setup.expr(sw.domain.hi[d]), dom, q)
+               : fmt::format("  {2}std::int64_t lo{0}__ = 0, hi{0}__ = {1}_.extent({0});\n", d, dom,
+                             q);
+    if (region) {
+      s += "  if (box__) {\n";
+      for (int d = 0; d < rank; ++d)
+        s += fmt::format("    lo{0}__ = std::max(lo{0}__, box__->lo[{0}]);\n    hi{0}__ = "
+                         "std::max(lo{0}__, std::min(hi{0}__, box__->hi[{0}]));\n",
+                         d);
+      s += "  }\n";
+    }
   } else
     for (int d = 0; d < rank; ++d)
       s += sw.domain.kind == ir::Domain::Kind::Range
@@ -318,7 +328,9 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
   dev += "}\n";
   if (temporal && temporal->kernel == ki)
     dev += "\n" + temporal_kernel_code(p, k, sw, *temporal, host);
-  host += fmt::format("void Stencil::kernel__{}() {{\n", k.name) + host_bounds(p, sw);
+  host += fmt::format("void Stencil::kernel__{}({}) {{\n", k.name,
+                      mpi ? "const stencilc::mpi::Region *box__, bool async__" : "") +
+          host_bounds(p, sw, mpi);
   host += "  if (n__ <= 0)\n    return;\n";
   if (streaming) {
     std::string launch;
@@ -326,6 +338,11 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
     host += "  if (const auto *st__ = plan__.get<stencilc::scheme::GpuStreaming>()) {\n" + launch +
             "    return;\n  }\n";
   }
+  if (mpi) // an overlapped exchange's regions run on the compute stream
+    host +=
+        fmt::format("  if (async__) {{\n    STENCILC_LAUNCH_ON(dev__->compute, kernel__{}__dev, "
+                    "stencilc::gpu::blocks_for(n__, {}), {}, {});\n    return;\n  }}\n",
+                    k.name, kThreads, kThreads, sig.args);
   host += fmt::format("  STENCILC_LAUNCH(kernel__{}__dev, stencilc::gpu::blocks_for(n__, {}), {}, "
                       "{});\n}}\n\n",
                       k.name, kThreads, kThreads, sig.args);
@@ -993,6 +1010,54 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
   return dev;
 }
 
+// mpi-cuda, mpi-hip: the step, where under overlap=on a sweep after exchanges (of grids it
+// reads) runs its block's interior on the compute stream while the faces of those grids go to
+// the host on the copy stream, are exchanged there and their ghost cells come back; the rest of
+// the block (the shell) runs once the compute stream has waited for them. The blocking refresh
+// and the whole sweep otherwise.
+std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &step,
+                     const std::function<std::string(const ir::Grid &)> &fill,
+                     const std::function<std::string(const lower::Action &)> &swap) {
+  return overlapped_step(
+      p, step, fill, swap, [&](const ir::Kernel &k, const std::vector<lower::Action> &pending) {
+        std::string start, finish;
+        for (const lower::Action &e : pending) {
+          const ir::Grid &g = p.grids[e.a];
+          start += fmt::format(
+              "    const bool need__{0} = dirty__{0}_ || halo__{0}_;\n    if (need__{0}) {{\n"
+              "      dev__->{0}.download_faces_async({0}_, dev__->copy, \"grid '{0}' (host "
+              "copy)\");\n"
+              "      for (int d__ = 0; d__ < {1}; ++d__)\n"
+              "        m__[d__] = std::max<std::int64_t>(m__[d__], {0}_.halo(d__));\n    }}\n",
+              g.name, g.rank);
+          finish += fmt::format(
+              "    if (need__{0}) {{\n      stencilc::gpu::host_ready({0}_.storage(), "
+              "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), \"grid "
+              "'{0}'\");\n      fill__{0}({0}_, dirty__{0}_);\n      "
+              "dev__->{0}.upload_halo_async({0}_, "
+              "dev__->copy, \"grid '{0}' (device copy)\");\n      dirty__{0}_ = halo__{0}_ = "
+              "false;\n"
+              "      where__[{1}] = kDeviceNewer;\n    }}\n",
+              g.name, e.a);
+        }
+        const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
+        return fmt::format(
+            "    stencilc::Extents m__{{0, 0, 0, 0}};\n{0}"
+            "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({1}, {2}, "
+            "m__);\n"
+            "    if (!in__.empty())\n      kernel__{3}(&in__, true);\n"
+            "    dev__->copy.synchronize();\n{4}"
+            "    dev__->halo_ready.record(dev__->copy);\n"
+            "    stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
+            "    if (!in__.empty())\n"
+            "      for (const stencilc::mpi::Region &r__ : stencilc::mpi::shell_regions({1}, {2}, "
+            "in__))\n"
+            "        kernel__{3}(&r__, true);\n    else\n      kernel__{3}(nullptr, true);\n"
+            "    dev__->compute.synchronize();\n",
+            start, k.rank, block, k.name, finish);
+      });
+}
+
 } // namespace
 
 std::string gpu_streaming_unsupported(const ir::Program &p) {
@@ -1127,7 +1192,8 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
                                          p.grids[a.b].name)
                            : "");
   };
-  const std::string step = step_statements(p, l, fill, swap);
+  const std::string step =
+      mpi ? mpi_step(p, l.step, fill, swap) : step_statements(p, l, fill, swap);
   d.set("step_body", step);
   // Fills change the device's ghost cells: the host copy of each grid read is then older.
   d.set("compute_defs",

@@ -209,40 +209,22 @@ std::string reduction_definition(const ir::Program &p, const ir::Reduction &r, b
 // (stencilc::mpi::overlapped_sweep); the blocking fills and the whole sweep otherwise.
 std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &step,
                      const std::function<std::string(const lower::Action &)> &swap) {
-  std::string s;
-  std::vector<lower::Action> pending; // exchanges not yet emitted
-  auto flush = [&]() {
-    s += step_statements(p, pending, exchange_if_stale, swap);
-    pending.clear();
-  };
-  for (const lower::Action &a : step) {
-    if (a.kind == lower::Action::Kind::Exchange) {
-      pending.push_back(a);
-      continue;
-    }
-    if (a.kind != lower::Action::Kind::Sweep || pending.empty()) {
-      flush();
-      s += step_statements(p, {a}, exchange_if_stale, swap);
-      continue;
-    }
-    const ir::Kernel &k = p.kernels[a.a];
-    std::string add;
-    for (const lower::Action &e : pending)
-      add +=
-          fmt::format("    if (dirty__{0}_ || halo__{0}_) {{\n      ex__.add({0}_, part__{0}_, {1}, "
-                      "[this, faces__ = dirty__{0}_](int d__) {{\n        if (faces__)\n          "
-                      "dim_faces__{0}({0}_, d__);\n      }});\n      dirty__{0}_ = halo__{0}_ = "
-                      "false;\n    }}\n",
-                      p.grids[e.a].name, e.a);
-    s += fmt::format("  if (overlap__()) {{\n    stencilc::mpi::Exchanges ex__(*cart__);\n{}"
-                     "    stencilc::mpi::overlapped_sweep(ex__, {}, part__{}_.count, [this](const "
-                     "stencilc::mpi::Region &r__) {{ kernel__{}(&r__); }});\n  }} else {{\n",
-                     add, k.rank, p.grids[k.domain_grid].name, k.name);
-    flush();
-    s += fmt::format("  kernel__{}();\n  }}\n", k.name);
-  }
-  flush();
-  return s;
+  return overlapped_step(
+      p, step, exchange_if_stale, swap,
+      [&](const ir::Kernel &k, const std::vector<lower::Action> &pending) {
+        std::string add;
+        for (const lower::Action &e : pending)
+          add += fmt::format("    if (dirty__{0}_ || halo__{0}_) {{\n      ex__.add({0}_, "
+                             "part__{0}_, {1}, [this, faces__ = dirty__{0}_](int d__) {{\n"
+                             "        if (faces__)\n          dim_faces__{0}({0}_, d__);\n"
+                             "      }});\n      dirty__{0}_ = halo__{0}_ = false;\n    }}\n",
+                             p.grids[e.a].name, e.a);
+        return fmt::format("    stencilc::mpi::Exchanges ex__(*cart__);\n{}"
+                           "    stencilc::mpi::overlapped_sweep(ex__, {}, part__{}_.count, "
+                           "[this](const stencilc::mpi::Region &r__) {{ kernel__{}(&r__); "
+                           "}});\n",
+                           add, k.rank, p.grids[k.domain_grid].name, k.name);
+      });
 }
 
 // Both targets' files; `mpi`: mpi-openmp (the templates' mpi sections).

@@ -212,6 +212,37 @@ std::string step_statements(const ir::Program &p, const std::vector<lower::Actio
   return step;
 }
 
+std::string overlapped_step(
+    const ir::Program &p, const std::vector<lower::Action> &step,
+    const std::function<std::string(const ir::Grid &)> &fill,
+    const std::function<std::string(const lower::Action &)> &swap,
+    const std::function<std::string(const ir::Kernel &, const std::vector<lower::Action> &)>
+        &overlapped) {
+  std::string s;
+  std::vector<lower::Action> pending; // exchanges not yet emitted
+  auto flush = [&]() {
+    s += step_statements(p, pending, fill, swap);
+    pending.clear();
+  };
+  for (const lower::Action &a : step) {
+    if (a.kind == lower::Action::Kind::Exchange) {
+      pending.push_back(a);
+      continue;
+    }
+    if (a.kind != lower::Action::Kind::Sweep || pending.empty()) {
+      flush();
+      s += step_statements(p, {a}, fill, swap);
+      continue;
+    }
+    const ir::Kernel &k = p.kernels[a.a];
+    s += "  if (overlap__()) {\n" + overlapped(k, pending) + "  } else {\n";
+    flush();
+    s += fmt::format("  kernel__{}();\n  }}\n", k.name);
+  }
+  flush();
+  return s;
+}
+
 GeneratedFile render_file(const ir::Program &p, const mus::data &d, const std::string &tpl,
                           const std::string &file, const EmitOptions &opts) {
   mus::mustache m(template_text(tpl));

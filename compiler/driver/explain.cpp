@@ -126,6 +126,9 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       }
       if (p.occupancy > 0)
         r["occupancy"] = p.occupancy;
+      if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
+        r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},
+                       {"d2h", p.t_d2h},  {"mpi", p.t_mpi},     {"h2d", p.t_h2d}};
       return r;
     };
     j["chosen"] = row(chosen);
@@ -221,6 +224,23 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
   std::printf("  chosen: %s, %.4g s/step predicted (%s-bound)%s\n", stencilc::to_string(chosen.plan).c_str(),
               chosen.seconds_per_step, chosen.bound.c_str(),
               overridden ? " [--plan override]" : "");
+  if (chosen.plan.distribution) {
+    // One exchange period of the chosen plan, term by term (docs/MODEL.md §4), and what it
+    // gains over the plain plan of the same process grid: naive, k = 1, no overlap.
+    const auto &dist = *chosen.plan.distribution;
+    std::printf("  exchange period (k=%d): inner %.3g s, boundary %.3g s, d2h %.3g s, mpi %.3g s, "
+                "h2d %.3g s: %s\n",
+                dist.k, chosen.t_inner, chosen.t_boundary, chosen.t_d2h, chosen.t_mpi, chosen.t_h2d,
+                dist.overlap ? "max(inner, d2h + mpi + h2d) + boundary"
+                             : "inner + d2h + mpi + h2d + boundary");
+    stencilc::Plan plain;
+    plain.distribution = stencilc::Distribution{dist.procs, 1, false};
+    const model::Prediction base = model::predict(cost, m, plain);
+    if (base.plan != chosen.plan)
+      std::printf("  against %s (%.4g s/step predicted): %.2fx\n",
+                  stencilc::to_string(base.plan).c_str(), base.seconds_per_step,
+                  base.seconds_per_step / chosen.seconds_per_step);
+  }
   return 0;
 }
 

@@ -481,7 +481,7 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     t_inner = per_step * k * share;
     t_boundary = per_step * k * (1 - share);
   }
-  double bytes = 0, t_mpi = 0;
+  double t_mpi = 0;
   for (int d = 0; d < 4; ++d) {
     if (dist.procs[d] <= 1)
       continue;
@@ -489,12 +489,25 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     for (int e = 0; e < 4; ++e)
       if (e != d)
         face *= n[e] + (dist.procs[e] > 1 ? 2.0 * k * rad : 0.0);
-    bytes += 2 * face;
     t_mpi += 2 * (m.net_latency + face / m.net_bandwidth);
   }
-  const double t_link = m.link_bandwidth > 0 ? 2 * bytes / m.link_bandwidth : 0.0;
-  const double t_comm = t_mpi + t_link;
-  double launch = m.kind == "gpu" ? m.launch_seconds * (dist.overlap ? 2 : 1) : m.barrier_seconds;
+  // Staged through the host (W_link > 0): a ghost refresh copies the faces of every dimension
+  // the halo has to the host and the ghost cells back (DeviceGrid::download_faces,
+  // upload_halo), each face spanning the ghost-extended block in the other dimensions.
+  double link_bytes = 0;
+  if (m.link_bandwidth > 0)
+    for (int d = 0; d < std::min(c.rank, 4); ++d) {
+      double face = k * rad * c.elem_bytes * c.grids;
+      for (int e = 0; e < std::min(c.rank, 4); ++e)
+        if (e != d)
+          face *= n[e] + 2.0 * k * rad;
+      link_bytes += 2 * face;
+    }
+  const double t_d2h = m.link_bandwidth > 0 ? link_bytes / m.link_bandwidth : 0.0;
+  const double t_comm = t_d2h + t_mpi + t_d2h;
+  // A GPU sweep under overlap: the interior, then the shell as up to two boxes per dimension.
+  double launch =
+      m.kind == "gpu" ? m.launch_seconds * (dist.overlap ? 1 + 2 * c.rank : 1) : m.barrier_seconds;
   if (m.kind != "gpu" && dist.overlap) {
     // The CPU sweep with the exchange in flight (stencilc::mpi::overlapped_sweep): 8 slabs of
     // the interior, then the shell as two boxes per dimension from the first split one on (the
@@ -509,6 +522,10 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;
   r.t_comm = t_comm / k;
+  r.t_inner = t_inner;
+  r.t_boundary = t_boundary;
+  r.t_d2h = r.t_h2d = t_d2h;
+  r.t_mpi = t_mpi;
   r.redundancy = cells_total / std::max(1.0, n[0] * n[1] * n[2] * n[3] * k);
   // Communication bounds the period when it is on the critical path: with overlap, when it
   // outlasts the inner region; without, when it takes longer than the computing.

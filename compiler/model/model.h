@@ -110,6 +110,9 @@ struct Prediction {
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
+  // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the
+  // boundary, the faces to the host, the messages, the ghost cells back (docs/MODEL.md §4).
+  double t_inner = 0, t_boundary = 0, t_d2h = 0, t_mpi = 0, t_h2d = 0;
 };
 
 /// Threads per block of the naive GPU kernels (codegen/gpu.cpp).

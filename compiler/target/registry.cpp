@@ -197,8 +197,8 @@ public:
   std::string why_not_blocked(const ir::Program &p) const override {
     if (distributed_)
       return fmt::format("{} generates the naive plan only, halos exchanged every step through "
-                         "the host (the streaming and temporal plans across ranks are not "
-                         "generated yet: docs/MPI.md)",
+                         "the host, overlapped with the interior or not (the streaming and "
+                         "temporal plans across ranks are not generated yet: docs/MPI.md)",
                          name_);
     const std::string stream = gpu_streaming_unsupported(p), temporal = gpu_temporal_unsupported(p);
     if (!stream.empty() && !temporal.empty())
@@ -210,10 +210,9 @@ public:
                             : "the temporal plan does not apply to " + p.name + ": " + temporal;
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
-    if (distributed_ && plan.distribution &&
-        (plan.distribution->overlap || plan.distribution->k != 1))
-      return fmt::format("{} generates scheme=naive,k=1,overlap=off only yet (no deep halos, no "
-                         "overlap of the exchange: docs/MPI.md)",
+    if (distributed_ && plan.distribution && plan.distribution->k != 1)
+      return fmt::format("{} exchanges halos every step (k=1): halos k steps deep are not "
+                         "generated yet (docs/MPI.md)",
                          name_);
     if (distributed_ && !plan.naive())
       return why_not_blocked(p);

@@ -249,20 +249,27 @@ TEST(ModelPeriod, MpiCudaTwoByTwoByOneByHand) {
   //   515,200 cells; boundary 515,200 - 441,600 = 73,600 -> T_boundary = 1.3248e-6.
   // Faces (k r elem grids = 2 * 1 * 4 * 1 = 8 B per face cell, corners included):
   //   x: 8 * (50 + 4) * 50 = 21,600 B; y: 8 * (100 + 4) * 50 = 41,600 B; two neighbours each:
-  //   126,400 B. T_mpi = 4 * 2e-6 + 126,400 / 2.5e10 = 8e-6 + 5.056e-6 = 1.3056e-5;
-  //   T_d2h + T_h2d = 2 * 126,400 / 5e10 = 5.056e-6; T_comm = 1.8112e-5.
-  // Overlap: (max(7.9488e-6, 1.8112e-5) + 1.3248e-6 + 2 launches * 4e-6 * k=2) / 2
-  //        = (1.8112e-5 + 1.3248e-6 + 1.6e-5) / 2 = 1.77184e-5 s per step.
-  // No overlap: (7.9488e-6 + 1.3248e-6 + 1.8112e-5 + 1 launch * 4e-6 * 2) / 2 = 1.76928e-5.
+  //   126,400 B. T_mpi = 4 * 2e-6 + 126,400 / 2.5e10 = 8e-6 + 5.056e-6 = 1.3056e-5.
+  // Through the host, the faces of every dimension of the ghost-extended block (104, 54, 54):
+  //   x 8 * 54 * 54 = 23,328 B, y and z 8 * 104 * 54 = 44,928 B each; both sides: 226,368 B,
+  //   T_d2h = T_h2d = 226,368 / 5e10 = 4.52736e-6; T_comm = 1.3056e-5 + 9.05472e-6 = 2.211072e-5.
+  // Overlap: (max(7.9488e-6, 2.211072e-5) + 1.3248e-6 + (1 + 2 * 3) launches * 4e-6 * k=2) / 2
+  //        = (2.211072e-5 + 1.3248e-6 + 5.6e-5) / 2 = 3.971776e-5 s per step.
+  // No overlap: (7.9488e-6 + 1.3248e-6 + 2.211072e-5 + 1 launch * 4e-6 * 2) / 2 = 1.969216e-5.
   const auto c = heat3d(200, 100, 50);
   const auto on = model::predict(c, gpu(), mpi_plan("mpi-cuda", 2, {2, 2, 1}, true));
   const auto off = model::predict(c, gpu(), mpi_plan("mpi-cuda", 2, {2, 2, 1}, false));
-  expect_close(on.seconds_per_step, 1.77184e-5, "overlap");
-  expect_close(off.seconds_per_step, 1.76928e-5, "no overlap");
-  expect_close(on.t_comm, 1.8112e-5 / 2, "t_comm per step");
+  expect_close(on.seconds_per_step, 3.971776e-5, "overlap");
+  expect_close(off.seconds_per_step, 1.969216e-5, "no overlap");
+  expect_close(on.t_comm, 2.211072e-5 / 2, "t_comm per step");
+  expect_close(on.t_d2h, 4.52736e-6, "t_d2h per period");
+  expect_close(on.t_h2d, 4.52736e-6, "t_h2d per period");
+  expect_close(on.t_mpi, 1.3056e-5, "t_mpi per period");
+  expect_close(on.t_inner, 7.9488e-6, "t_inner per period");
+  expect_close(on.t_boundary, 1.3248e-6, "t_boundary per period");
   expect_close(on.t_compute, (7.9488e-6 + 1.3248e-6) / 2, "t_compute per step");
   expect_close(on.redundancy, 515200.0 / (100 * 50 * 50 * 2), "redundancy");
-  // Exposed communication 1.8112e-5 - 7.9488e-6 = 1.01632e-5 > compute 9.2736e-6.
+  // Exposed communication 2.211072e-5 - 7.9488e-6 > compute 9.2736e-6.
   EXPECT_EQ(on.bound, "communication");
   EXPECT_EQ(off.bound, "communication");
 }
@@ -1345,3 +1352,21 @@ TEST(ModelMpi, OverlapOnACpuPaysOnlyWhenMessagesOutlastItsBarriers) {
 }
 
 } // namespace
+
+// mpi-cuda on 16 ranks of an a100-40gb profile: small blocks behind a slow network take halos
+// several steps deep (fewer, larger messages; the redundant work is cheap on the GPU); large
+// blocks behind a fast network exchange every step (k = 1), the redundant work then costing
+// more than the latency it saves.
+TEST(ModelMpi, GpuDeepHalosGiveWayToEveryStepWhenTheNetworkIsFastAndBlocksLarge) {
+  std::string from;
+  model::Machine m = model::load_machine("a100-40gb", stencilc::Platform::Gpu, from);
+  m.net_latency = 2e-5; // a slow network: 20 us a message
+  const auto slow = model::candidates(heat3d(96, 96, 96), m, rules("mpi-cuda"), 16).front();
+  EXPECT_GT(slow.plan.k(), 1) << stencilc::to_string(slow.plan);
+  m.net_latency = 1e-7; // fast: 0.1 us, 400 GB/s, and the faces over a fast link
+  m.net_bandwidth = 4e11;
+  m.link_bandwidth = 4e11;
+  const auto fast = model::candidates(heat3d(1024, 1024, 1024), m, rules("mpi-cuda"), 16).front();
+  EXPECT_EQ(fast.plan.k(), 1) << stencilc::to_string(fast.plan);
+  EXPECT_TRUE(fast.plan.naive());
+}

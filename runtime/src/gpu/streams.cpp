@@ -46,9 +46,19 @@ struct Order {
 
 namespace {
 
-// A copy's destination, pending until the host knows the copy complete.
+// A copy's destination (rows of `width` bytes, `pitch` apart from `lo`), pending until the host
+// knows the copy complete.
 struct Pending {
   std::uintptr_t lo, hi;
+  std::size_t width, pitch;
+  bool overlaps(std::uintptr_t a, std::size_t bytes) const {
+    if (a + bytes <= lo || a >= hi)
+      return false;
+    if (a < lo)
+      return true;
+    const std::size_t within = (a - lo) % pitch;
+    return within < width || within + bytes > pitch;
+  }
   int stream;
   std::uint64_t seq; // the copy is operation `seq` of its stream (from 1)
   std::string what;
@@ -86,7 +96,7 @@ std::string unordered_copy(const Order *known, std::uintptr_t address, std::size
   const std::lock_guard lock(t.mutex);
   const Order &k = known ? *known : t.host;
   for (const Pending &p : t.pending)
-    if (address < p.hi && address + bytes > p.lo && k.of(p.stream) < p.seq)
+    if (p.overlaps(address, bytes) && k.of(p.stream) < p.seq)
       return p.what + " while a copy to it on stream " + std::to_string(p.stream) +
              " is not known complete (a missing event wait or synchronize)";
   return "";
@@ -258,7 +268,8 @@ void copy_async(Stream &s, void *dst, const void *src, std::size_t width, std::s
   {
     const std::lock_guard lock(t.mutex);
     const auto lo = reinterpret_cast<std::uintptr_t>(dst);
-    t.pending.push_back({lo, lo + (height - 1) * pitch + width, s.s_->id, s.s_->queued + 1, what});
+    t.pending.push_back(
+        {lo, lo + (height - 1) * pitch + width, width, pitch, s.s_->id, s.s_->queued + 1, what});
     t.pending_count.store(static_cast<int>(t.pending.size()));
   }
   s.enqueue([=](const Order &) {

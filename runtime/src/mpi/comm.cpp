@@ -449,15 +449,40 @@ void Exchanges::finish() {
     f->advance(true);
 }
 
-void overlapped_sweep(Exchanges &ex, int rank, const Extents &n,
-                      const std::function<void(const Region &)> &sweep) {
-  Region whole, in;
-  const Extents m = ex.margin();
+Region interior_region(int rank, const Extents &n, const Extents &m) {
+  Region in;
   for (int d = 0; d < rank; ++d) {
-    whole.hi[d] = n[d];
     in.lo[d] = m[d];
     in.hi[d] = n[d] - m[d];
   }
+  return in;
+}
+
+std::vector<Region> shell_regions(int rank, const Extents &n, const Region &in) {
+  std::vector<Region> v;
+  for (int d = rank - 1; d >= 0; --d)
+    for (int side = 0; side < 2; ++side) {
+      Region r;
+      for (int e = 0; e < rank; ++e) {
+        r.lo[e] = e > d ? in.lo[e] : 0;
+        r.hi[e] = e > d ? in.hi[e] : n[e];
+      }
+      if (side == 0)
+        r.hi[d] = in.lo[d];
+      else
+        r.lo[d] = in.hi[d];
+      if (!r.empty())
+        v.push_back(r);
+    }
+  return v;
+}
+
+void overlapped_sweep(Exchanges &ex, int rank, const Extents &n,
+                      const std::function<void(const Region &)> &sweep) {
+  Region whole;
+  for (int d = 0; d < rank; ++d)
+    whole.hi[d] = n[d];
+  const Region in = interior_region(rank, n, ex.margin());
   if (ex.empty() || in.empty()) {
     ex.finish();
     sweep(whole);
@@ -477,22 +502,8 @@ void overlapped_sweep(Exchanges &ex, int rank, const Extents &n,
       done = ex.progress();
   }
   ex.finish();
-  // The shell: a cell outside the interior belongs to the box of the slowest dimension in
-  // which it lies outside (inside the interior in the dimensions after that one).
-  for (int d = rank - 1; d >= 0; --d)
-    for (int side = 0; side < 2; ++side) {
-      Region r;
-      for (int e = 0; e < rank; ++e) {
-        r.lo[e] = e > d ? in.lo[e] : 0;
-        r.hi[e] = e > d ? in.hi[e] : n[e];
-      }
-      if (side == 0)
-        r.hi[d] = in.lo[d];
-      else
-        r.lo[d] = in.hi[d];
-      if (!r.empty())
-        sweep(r);
-    }
+  for (const Region &r : shell_regions(rank, n, in))
+    sweep(r);
 }
 
 template <typename T>

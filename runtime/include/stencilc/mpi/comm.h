@@ -181,6 +181,13 @@ struct Region {
   bool empty() const;
 };
 
+/// The cells of a block of `extents` at least margin[d] from its faces in each of its `rank`
+/// dimensions (empty if there are none).
+Region interior_region(int rank, const Extents &extents, const Extents &margin);
+/// The rest of the block around a non-empty interior `in`, as up to 2 * rank disjoint boxes: a
+/// cell outside it belongs to the box of the slowest dimension in which it lies outside.
+std::vector<Region> shell_regions(int rank, const Extents &extents, const Region &in);
+
 /// Ghost refreshes in flight (the overlap=on plan): each grid added is filled as fill__G does
 /// it with Cart::exchange, dimension by dimension (the slabs of dimension d, then its physical
 /// faces through `faces(d)`, then dimension d + 1, whose slabs carry the ghost layers of d), but

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The MPI+GPU benchmark (issue 16), ready for a GPU cluster: heat3d fp32 and himeno on N ranks
+# (default 16) of `--target mpi-cuda` (mpi-hip where rocminfo finds a GPU and nvidia-smi none),
+# each overlap strategy the target generates (overlap=off, overlap=on), every rank on a GPU of
+# its node. For each: the model's exchange-period terms for the machine profile (inner,
+# boundary, d2h, mpi, h2d; `stencilc explain --json`), its predicted and the measured time per
+# step, and the measured cell-updates/s per rank, all from one run.
+#
+# Without a GPU here: the model's terms and predictions only (on a100-40gb unless MACHINE says
+# otherwise), and exits 0; nothing is measured (the CPU execution layer's speed says nothing about
+# a GPU's).
+#
+#   bench/mpi_gpu.sh [RANKS [STEPS]]   STENCILC=path overrides build/bin/stencilc; MACHINE=profile;
+#                                      MPIRUN="mpirun ..." how to start RANKS ranks (default
+#                                      mpirun -np RANKS); HEAT=NX,NY,NZ and HIMENO=NX,NY,NZ sizes
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+stencilc=${STENCILC:-$root/build/bin/stencilc}
+ranks=${1:-16} steps=${2:-100}
+machine=${MACHINE:-a100-40gb}
+heat=${HEAT:-1024,1024,1024} himeno=${HIMENO:-513,513,1025}
+[ -x "$stencilc" ] || { echo "error: no stencilc at $stencilc (build first, or set STENCILC)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+target=
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  target=mpi-cuda
+elif command -v rocminfo >/dev/null 2>&1 && rocminfo 2>/dev/null | grep -q 'Name: *gfx'; then
+  target=mpi-hip
+fi
+
+sizes() { # NX,NY,NZ -> --set NX=.. --set NY=.. --set NZ=..
+  IFS=, read -r x y z <<<"$1"
+  echo "--set NX=$x --set NY=$y --set NZ=$z"
+}
+
+# The model's row of a plan: predicted s/step and the period's terms.
+predict() { # spec sizes plan
+  # shellcheck disable=SC2086
+  "$stencilc" explain "$1" --target "${target:-mpi-cuda}" --ranks "$ranks" --machine "$machine" \
+    $2 --plan "$3" --json | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["chosen"]
+p = c["period"]
+print("%.4g %s" % (c["seconds_per_step"], " ".join("%.3g" % p[t] for t in ("inner", "boundary", "d2h", "mpi", "h2d"))))'
+}
+
+printf 'mpi_gpu.sh: %s ranks, %s steps, machine profile %s%s\n' "$ranks" "$steps" "$machine" \
+  "${target:+, measured on $target}"
+printf '%-8s %-18s %11s %9s %9s %9s %9s %9s %11s %14s\n' workload plan "pred s/st" inner \
+  boundary d2h mpi h2d "meas s/st" "cell-upd/s/rk"
+for w in heat3d himeno; do
+  spec=$root/samples/$w.stn
+  set_w=$(sizes "$([ $w = heat3d ] && echo "$heat" || echo "$himeno")")
+  exe=
+  if [ -n "$target" ]; then
+    # shellcheck disable=SC2086
+    "$stencilc" build "$spec" --target "$target" --machine "$machine" -o "$tmp/$w" >/dev/null
+    exe=$tmp/$w
+  fi
+  for overlap in off on; do
+    plan="scheme=naive,overlap=$overlap"
+    read -r pred inner boundary d2h mpi h2d <<<"$(predict "$spec" "$set_w" "$plan")"
+    meas=- per_rank=-
+    if [ -n "$exe" ]; then
+      # shellcheck disable=SC2086
+      ${MPIRUN:-mpirun -np $ranks} "$exe" $set_w --steps "$steps" --plan "$plan" --json \
+        >"$tmp/run.json"
+      read -r meas per_rank <<<"$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("%.4g %.4g" % (s["seconds"] / s["steps"], s["cells_per_second"] / s.get("ranks", 1)))' \
+        "$tmp/run.json")"
+    fi
+    printf '%-8s %-18s %11s %9s %9s %9s %9s %9s %11s %14s\n' "$w" "overlap=$overlap" "$pred" \
+      "$inner" "$boundary" "$d2h" "$mpi" "$h2d" "$meas" "$per_rank"
+  done
+done
+[ -n "$target" ] || echo "(no GPU here: predictions only; run on a GPU cluster to measure)"
