@@ -214,6 +214,10 @@ inline void copy_rows_async(void *dst, const void *src, std::size_t width, std::
 inline void host_ready(const void *p, std::size_t bytes, const char *what) {
   cpu_layer::host_access(p, bytes, what);
 }
+class HostPin { // (host memory is all there is here)
+public:
+  HostPin(const void *, std::size_t) {}
+};
 inline void require_device() {}
 /// The device of index i modulo the devices there are (one here).
 inline void select_device(int) {}
@@ -316,6 +320,30 @@ inline void copy_rows_async(void *dst, const void *src, std::size_t width, std::
           "Memcpy2DAsync");
 }
 inline void host_ready(const void *, std::size_t, const char *) {}
+/// Page-locks host memory while it lives (HostRegister), so that asynchronous copies from and
+/// to it are asynchronous for the host too and run at the link's full rate. Pinning is an
+/// optimisation: where the runtime refuses (a limit on locked memory), copies still work.
+class HostPin {
+public:
+  HostPin(const void *p, std::size_t bytes) {
+    void *q = const_cast<void *>(p);
+    if (bytes && STENCILC_GPU_RUNTIME_CALL(HostRegister)(
+                     q, bytes, STENCILC_GPU_RUNTIME_CALL(HostRegisterDefault)) ==
+                     STENCILC_GPU_RUNTIME_CALL(Success))
+      p_ = q;
+    else
+      (void)STENCILC_GPU_RUNTIME_CALL(GetLastError)(); // not sticky: clear it
+  }
+  ~HostPin() {
+    if (p_)
+      (void)STENCILC_GPU_RUNTIME_CALL(HostUnregister)(p_);
+  }
+  HostPin(const HostPin &) = delete;
+  HostPin &operator=(const HostPin &) = delete;
+
+private:
+  void *p_ = nullptr;
+};
 /// Throws "no CUDA device: MESSAGE" (or HIP) when the runtime finds no device.
 inline void require_device() {
   int n = 0;
