@@ -951,14 +951,23 @@ std::string reduction_code(const ir::Program &p, const ir::Reduction &r, const E
 
 // The ghost cells of a grid, a kernel per face, launched in the order of stencilc/boundary.h
 // (dimension 0 first, low face first) over the same slabs, so corners match the interpreter.
+// `mpi` (mpi-cuda, mpi-hip, their exchange handed to an MPI that takes device pointers): the
+// physical faces of one dimension of the block, device_faces__G(d, async), Dirichlet values at
+// global indices (the block's offsets off0__..off3__ added to the local l0__..l3__), on the
+// copy stream when `async`.
 std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const ErrorSlots &slots,
-                      std::string &host) {
+                      bool mpi, std::string &host) {
   FlaggedSetupEmitter setup(p);
   const std::string elem = ir::elem_name(g);
+  const char *const l = mpi ? "l" : "x"; // the cell's local indices
   std::string dev;
-  host += fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = params_;\n"
-                      "  std::int64_t lo__[4], n__[4];\n",
-                      g.name);
+  host += mpi ? fmt::format("void Stencil::device_faces__{}(int d__, bool async__) {{\n"
+                            "  [[maybe_unused]] const Params &prm__ = params_;\n"
+                            "  std::int64_t lo__[4], n__[4];\n",
+                            g.name)
+              : fmt::format("void Stencil::fill__{}() {{\n  [[maybe_unused]] const Params &prm__ = "
+                            "params_;\n  std::int64_t lo__[4], n__[4];\n",
+                            g.name);
   for (int d = 0; d < g.rank; ++d)
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
@@ -966,22 +975,32 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
       const bool dirichlet = f.kind == ir::BoundaryKind::Dirichlet;
       const bool fail = dirichlet && ir::any_may_fail(f.value);
       dev += fmt::format(
-          "{}{}(STENCILC_GLOBAL({}) const o__, const std::int64_t s1__, const std::int64_t s2__, "
+          "{0}{1}(STENCILC_GLOBAL({2}) const o__, const std::int64_t s1__, const std::int64_t "
+          "s2__, "
           "const std::int64_t s3__, const std::int64_t lo0__, const std::int64_t lo1__, "
           "const std::int64_t lo2__, const std::int64_t lo3__, const std::int64_t n0__, "
           "const std::int64_t n1__, const std::int64_t n2__, const std::int64_t n3__, "
           "[[maybe_unused]] const std::int64_t extent__, [[maybe_unused]] const Params prm__, "
-          "[[maybe_unused]] int *const err_out__) {{\n"
+          "[[maybe_unused]] int *const err_out__{3}) {{\n"
           "  const std::int64_t i__ = stencilc::gpu::global_index();\n"
           "  if (i__ >= n0__ * n1__ * n2__ * n3__)\n    return;\n"
           "  std::int64_t r__ = i__;\n"
-          "  const std::int64_t x0__ = lo0__ + r__ % n0__;\n  r__ /= n0__;\n"
-          "  const std::int64_t x1__ = lo1__ + r__ % n1__;\n  r__ /= n1__;\n"
-          "  const std::int64_t x2__ = lo2__ + r__ % n2__;\n  r__ /= n2__;\n"
-          "  const std::int64_t x3__ = lo3__ + r__;\n"
-          "  auto &&cell__ = o__[x0__ + x1__ * s1__ + x2__ * s2__ + x3__ * s3__];\n",
-          bounded_kernel(kThreads), kname, elem);
+          "  const std::int64_t {4}0__ = lo0__ + r__ % n0__;\n  r__ /= n0__;\n"
+          "  const std::int64_t {4}1__ = lo1__ + r__ % n1__;\n  r__ /= n1__;\n"
+          "  const std::int64_t {4}2__ = lo2__ + r__ % n2__;\n  r__ /= n2__;\n"
+          "  const std::int64_t {4}3__ = lo3__ + r__;\n"
+          "  auto &&cell__ = o__[{4}0__ + {4}1__ * s1__ + {4}2__ * s2__ + {4}3__ * s3__];\n",
+          bounded_kernel(kThreads), kname, elem,
+          mpi ? ", [[maybe_unused]] const std::int64_t off0__, [[maybe_unused]] const "
+                "std::int64_t off1__, [[maybe_unused]] const std::int64_t off2__, "
+                "[[maybe_unused]] const std::int64_t off3__"
+              : "",
+          l);
       if (dirichlet) {
+        if (mpi)
+          for (int k = 0; k < ir::kMaxRank; ++k)
+            dev += fmt::format(
+                "  [[maybe_unused]] const std::int64_t x{0}__ = l{0}__ + off{0}__;\n", k);
         if (fail)
           dev += "  int err__ = 0;\n";
         dev += fmt::format("  cell__ = static_cast<{}>({});\n", elem, setup.expr(f.value));
@@ -989,7 +1008,7 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
           dev += "  if (err__)\n    stencilc::gpu::flag_error(err_out__, err__);\n";
       } else {
         // As stencilc::fill_neumann and fill_periodic: the cell this ghost cell copies.
-        dev += "  std::int64_t p__[4] = {x0__, x1__, x2__, x3__};\n";
+        dev += fmt::format("  std::int64_t p__[4] = {{{0}0__, {0}1__, {0}2__, {0}3__}};\n", l);
         dev += fmt::format("  std::int64_t &c__ = p__[{}];\n", d);
         dev += f.kind == ir::BoundaryKind::Neumann
                    ? "  c__ = c__ < 0 ? -c__ - 1 : 2 * extent__ - 1 - c__;\n"
@@ -997,14 +1016,30 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
         dev += "  cell__ = o__[p__[0] + p__[1] * s1__ + p__[2] * s2__ + p__[3] * s3__];\n";
       }
       dev += "}\n\n";
-      host += fmt::format(
-          "  stencilc::gpu::ghost_slab({0}_, {1}, {2}, lo__, n__);\n"
-          "  if (n__[0] * n__[1] * n__[2] * n__[3] > 0)\n"
-          "    STENCILC_LAUNCH({3}, stencilc::gpu::blocks_for(n__[0] * n__[1] * n__[2] * n__[3], "
-          "{4}), {4}, dev__->{0}.origin(), {0}_.stride(1), {0}_.stride(2), {0}_.stride(3), "
-          "lo__[0], lo__[1], lo__[2], lo__[3], n__[0], n__[1], n__[2], n__[3], {0}_.extent({1}), "
-          "params_, dev__->err.get() + {5});\n",
-          g.name, d, side, kname, kThreads, slots.fill(gi));
+      const std::string args = fmt::format(
+          "dev__->{0}.origin(), {0}_.stride(1), {0}_.stride(2), {0}_.stride(3), lo__[0], lo__[1], "
+          "lo__[2], lo__[3], n__[0], n__[1], n__[2], n__[3], {0}_.extent({1}), params_, "
+          "dev__->err.get() + {2}{3}",
+          g.name, d, slots.fill(gi),
+          mpi ? fmt::format(", part__{0}_.offset[0], part__{0}_.offset[1], part__{0}_.offset[2], "
+                            "part__{0}_.offset[3]",
+                            g.name)
+              : "");
+      const std::string launch = fmt::format(
+          "STENCILC_LAUNCH({}, stencilc::gpu::blocks_for(n__[0] * n__[1] * n__[2] * n__[3], {}), "
+          "{}, {});\n",
+          kname, kThreads, kThreads, args);
+      const std::string slab =
+          fmt::format("stencilc::gpu::ghost_slab({}_, {}, {}, lo__, n__);\n", g.name, d, side);
+      if (mpi)
+        host += fmt::format(
+            "  if (d__ == {1} && part__{0}_.physical[{1}][{2}]) {{\n    {3}"
+            "    if (n__[0] * n__[1] * n__[2] * n__[3] > 0) {{\n      if (async__)\n"
+            "        STENCILC_LAUNCH_ON(dev__->copy, {4}, stencilc::gpu::blocks_for(n__[0] * "
+            "n__[1] * n__[2] * n__[3], {5}), {5}, {6});\n      else\n        {7}    }}\n  }}\n",
+            g.name, d, side, slab, kname, kThreads, args, launch);
+      else
+        host += "  " + slab + "  if (n__[0] * n__[1] * n__[2] * n__[3] > 0)\n    " + launch;
     }
   host += "}\n\n";
   return dev;
@@ -1025,23 +1060,31 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
           const ir::Grid &g = p.grids[e.a];
           start += fmt::format(
               "    const bool need__{0} = dirty__{0}_ || halo__{0}_;\n    if (need__{0}) {{\n"
-              "      dev__->{0}.download_faces_async({0}_, dev__->copy, \"grid '{0}' (host "
-              "copy)\");\n"
+              "      if (!direct__)\n        dev__->{0}.download_faces_async({0}_, dev__->copy, "
+              "\"grid '{0}' (host copy)\");\n"
               "      for (int d__ = 0; d__ < {1}; ++d__)\n"
               "        m__[d__] = std::max<std::int64_t>(m__[d__], {0}_.halo(d__));\n    }}\n",
               g.name, g.rank);
           finish += fmt::format(
-              "    if (need__{0}) {{\n      stencilc::gpu::host_ready({0}_.storage(), "
+              "    if (need__{0} && direct__) {{\n      for (int d__ = 0; d__ < {2}; ++d__) {{\n"
+              "        cart__->exchange_storage({0}_, dev__->{0}.storage(), part__{0}_, d__);\n"
+              "        if (dirty__{0}_) {{\n          device_faces__{0}(d__, true);\n"
+              "          dev__->copy.synchronize(); // the next dimension sends them\n        }}\n"
+              "      }}\n      dirty__{0}_ = halo__{0}_ = false;\n      where__[{1}] = "
+              "kDeviceNewer;\n    }} else if (need__{0}) {{\n      "
+              "stencilc::gpu::host_ready({0}_.storage(), "
               "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), \"grid "
               "'{0}'\");\n      fill__{0}({0}_, dirty__{0}_);\n      "
               "dev__->{0}.upload_halo_async({0}_, "
               "dev__->copy, \"grid '{0}' (device copy)\");\n      dirty__{0}_ = halo__{0}_ = "
               "false;\n"
               "      where__[{1}] = kDeviceNewer;\n    }}\n",
-              g.name, e.a);
+              g.name, e.a, g.rank);
         }
         const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
+        // (Direct: MPI reads the device's faces, which the kernels before must have written.)
         return fmt::format(
+            "    if (direct__)\n      stencilc::gpu::synchronize();\n"
             "    stencilc::Extents m__{{0, 0, 0, 0}};\n{0}"
             "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({1}, {2}, "
             "m__);\n"
@@ -1132,18 +1175,23 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
       for (HostFill k : {HostFill::Exchange, HostFill::DimFaces})
         host_code += host_fill_definition(p, g, k) + "\n";
       host_code += fmt::format(
-          "// The block's ghost cells refreshed on the host (the neighbours' halo slabs; the "
-          "physical\n// faces too if `faces__`): the interior cells within the halo's depth of "
-          "each face copied\n// from the device, the ghost cells back. Called in a step or a "
-          "compute_ (after push__): the\n// device's copy is the current one, and stays so (the "
-          "host's interior is partly older).\nvoid Stencil::refresh__{0}(bool faces__) {{\n"
+          "// The block's ghost cells (the neighbours' halo slabs; the physical faces too if "
+          "`faces__`).\n// Handed to an MPI that takes device pointers (direct__): the device's "
+          "faces exchanged\n// dimension by dimension, each followed by its physical faces on the "
+          "device. Otherwise on the\n// host: the interior cells within the halo's depth of each "
+          "face copied from the device, the\n// ghost cells back. Called in a step or a compute_ "
+          "(after push__): the device's copy is the\n// current one, and stays so (the host's is "
+          "partly older).\nvoid Stencil::refresh__{0}(bool faces__) {{\n"
+          "  where__[{1}] = kDeviceNewer;\n  if (direct__) {{\n    stencilc::gpu::synchronize();\n"
+          "    for (int d__ = 0; d__ < {2}; ++d__) {{\n      cart__->exchange_storage({0}_, "
+          "dev__->{0}.storage(), part__{0}_, d__);\n      if (faces__) {{\n        "
+          "device_faces__{0}(d__, false);\n        stencilc::gpu::synchronize(); // the next "
+          "dimension sends them\n      }}\n    }}\n    return;\n  }}\n"
           "  dev__->{0}.download_faces({0}_);\n  fill__{0}({0}_, faces__);\n"
-          "  dev__->{0}.upload_halo({0}_);\n  where__[{1}] = kDeviceNewer;\n}}\n\n",
-          g.name, gi);
-      ++gi;
-      continue;
+          "  dev__->{0}.upload_halo({0}_);\n}}\n\n",
+          g.name, gi, g.rank);
     }
-    device_code += fill_code(p, g, gi, slots, host_code);
+    device_code += fill_code(p, g, gi, slots, mpi, host_code);
     for (const auto &f : g.faces)
       if (f.kind == ir::BoundaryKind::Dirichlet && ir::any_may_fail(f.value)) {
         errors += report(slots.fill(gi), fmt::format("ghost cells of grid '{}'", g.name));

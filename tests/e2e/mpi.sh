@@ -13,17 +13,22 @@
 #          gpu/lower_rank3d.stn): loaded (.npy and .h5) on every rank, saved once (the same bytes
 #          on 1 and 4 ranks and in the interpreter), restored from a checkpoint on every rank
 #   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
-# Usage: mpi.sh STENCILC SAMPLES_DIR CASE
+# The cases bytes and replicated also run for mpi-cuda and mpi-hip (TARGET; through the CPU
+# execution layer, --cpu-layer): the same bytes as mpi-openmp and the interpreter write.
+# Usage: mpi.sh STENCILC SAMPLES_DIR CASE [TARGET]
 set -euo pipefail
 stencilc=$1
 samples=$2
 case=$3
+target=${4:-mpi-openmp}
+build=(--target "$target")
+case $target in mpi-cuda | mpi-hip) build+=(--cpu-layer) ;; esac
 # shellcheck source=mpi_common.sh
 source "$(dirname "$0")/mpi_common.sh"
 
 case $case in
 bytes)
-  "$stencilc" build "$samples/poisson_rbgs.stn" --target mpi-openmp -o "$tmp/rbgs" >/dev/null
+  "$stencilc" build "$samples/poisson_rbgs.stn" "${build[@]}" -o "$tmp/rbgs" >/dev/null
   sizes=(--set N=13 --steps 7 --init-random 3)
   # Each run writes the same file names in its own directory (an XDMF file names its HDF5
   # file): 1 to 4 ranks, 13 cells split unevenly (3 ranks split x: rows cut in three).
@@ -146,7 +151,7 @@ procs)
   ;;
 replicated)
   spec=$(dirname "$0")/gpu/lower_rank3d.stn
-  "$stencilc" build "$spec" --target mpi-openmp -o "$tmp/lr" >/dev/null
+  "$stencilc" build "$spec" "${build[@]}" -o "$tmp/lr" >/dev/null
   # Coefficients unlike the inits: random values of grids of kz's and sxy's shapes.
   printf 'stencil k;\ngrid double kz[16];\ngrid double sxy[20, 18];\nrun 0 { }\n' >"$tmp/k.stn"
   "$stencilc" run "$tmp/k.stn" --init-random 9 --save "kz=$tmp/kz.npy" --save "sxy=$tmp/sxy.h5" \

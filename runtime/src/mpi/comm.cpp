@@ -13,6 +13,11 @@
 
 #include "stencilc/npy.h"
 
+// Open MPI's extensions: whether it takes CUDA or ROCm device pointers (MPIX_*_AWARE_SUPPORT).
+#if defined(OPEN_MPI) && OPEN_MPI && __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
 namespace stencilc::mpi {
 
 namespace {
@@ -310,6 +315,52 @@ template <typename T> void Cart::exchange(Grid<T> &g, const Part &p, int d) cons
     if (from != MPI_PROC_NULL)
       unpack(g, in, recv);
   }
+}
+
+template <typename T>
+void Cart::exchange_storage(const Grid<T> &g, T *storage, const Part &p, int d) const {
+  const std::int64_t h = g.halo(d), n = g.extent(d), s = g.stride(d);
+  if (h == 0)
+    return;
+  const std::int64_t block = d + 1 < g.rank() ? g.stride(d + 1) : g.storage_size();
+  MPI_Datatype face;
+  check(MPI_Type_vector(static_cast<int>(g.storage_size() / block),
+                        static_cast<int>(h * s * std::int64_t(sizeof(T))),
+                        static_cast<int>(block * std::int64_t(sizeof(T))), MPI_BYTE, &face),
+        "MPI_Type_vector");
+  MPI_Type_commit(&face);
+  // Towards the low neighbour (the low face, into its high ghost cells), then the other way.
+  for (int side = 0; side < 2; ++side) {
+    const int to = p.neighbour[d][side], from = p.neighbour[d][1 - side];
+    if (to == MPI_PROC_NULL && from == MPI_PROC_NULL)
+      continue;
+    T *const out = storage + (side == 0 ? h : n) * s;
+    T *const in = storage + (side == 0 ? h + n : 0) * s;
+    if (to != MPI_PROC_NULL)
+      ++messages_;
+    const int rc = MPI_Sendrecv(out, to == MPI_PROC_NULL ? 0 : 1, face, to, 100 + 2 * d + side, in,
+                                from == MPI_PROC_NULL ? 0 : 1, face, from, 100 + 2 * d + side,
+                                comm_, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+      MPI_Type_free(&face);
+    check(rc, "the halo exchange of device memory (MPI_Sendrecv)");
+  }
+  MPI_Type_free(&face);
+}
+
+bool device_aware(bool hip) {
+  if (const char *e = std::getenv("STENCILC_MPI_DEVICE_DIRECT"); e && *e)
+    return std::string(e) == "1";
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  if (!hip)
+    return MPIX_Query_cuda_support() == 1;
+#endif
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  if (hip)
+    return MPIX_Query_rocm_support() == 1;
+#endif
+  (void)hip;
+  return false;
 }
 
 bool Region::empty() const {
@@ -739,6 +790,7 @@ Plan parse_run_plan(const std::string &text, const Plan &current, const std::str
 
 #define STENCILC_MPI_INSTANTIATE(T)                                                                \
   template void Cart::exchange(Grid<T> &, const Part &, int) const;                                \
+  template void Cart::exchange_storage(const Grid<T> &, T *, const Part &, int) const;             \
   template void Exchanges::add(Grid<T> &, const Part &, int, std::function<void(int)>);            \
   template void Cart::gather(const Grid<T> &, const Part &, Grid<T> *) const;                      \
   template void Cart::scatter(const Grid<T> *, Grid<T> &, const Part &) const;                     \

@@ -145,6 +145,12 @@ namespace stencilc::gpu {
 
 /// "CUDA", "HIP" or "the CPU execution layer": what this code was compiled for.
 inline const char *api() { return STENCILC_GPU_API; }
+/// Whether the code is compiled for HIP (its MPI's device awareness is ROCm's).
+#if defined(__HIPCC__)
+constexpr bool kHip = true;
+#else
+constexpr bool kHip = false;
+#endif
 
 #if defined(STENCILC_GPU_CPU_LAYER)
 inline std::int64_t global_index() {
@@ -419,6 +425,8 @@ public:
   }
   /// Pointer to interior cell (0, 0, 0, 0).
   T *origin() const { return buf_.get() + origin_; }
+  /// The whole allocation, laid out as the host Grid's storage().
+  T *storage() const { return buf_.get(); }
   void upload(const Grid<T> &g) {
     copy_to_device(buf_.get(), g.storage(), buf_.size() * sizeof(T));
   }

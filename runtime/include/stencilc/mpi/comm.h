@@ -133,6 +133,13 @@ public:
 
   /// Exchanges the halo of `g` along dimension d with the neighbour blocks.
   template <typename T> void exchange(Grid<T> &g, const Part &p, int d) const;
+  /// The same on storage laid out as g's but elsewhere (a device copy, handed to an MPI that
+  /// takes device pointers): per side, the h cells of the face over the whole allocation in the
+  /// other dimensions, as one strided datatype, into the neighbour's ghost cells. Ghost cells of
+  /// the later dimensions travel too, stale; their own exchange, after, overwrites them. The
+  /// physical faces are the caller's.
+  template <typename T>
+  void exchange_storage(const Grid<T> &g, T *storage, const Part &p, int d) const;
   /// Gathers the interior of every block of `local` into `global` on rank 0 (global is
   /// ignored elsewhere and may be null).
   template <typename T> void gather(const Grid<T> &local, const Part &p, Grid<T> *global) const;
@@ -232,6 +239,12 @@ private:
 /// nothing in flight, or no interior, the whole block is one region after ex.finish().
 void overlapped_sweep(Exchanges &ex, int rank, const Extents &extents,
                       const std::function<void(const Region &)> &sweep);
+
+/// Whether ghost refreshes of the GPU targets hand device memory to MPI directly: the
+/// environment's STENCILC_MPI_DEVICE_DIRECT (1 or 0) if set, else whether this Open MPI says,
+/// at run time, that it takes CUDA (`hip`: ROCm) device pointers (MPIX_Query_cuda_support,
+/// MPIX_Query_rocm_support; false where the library cannot say).
+bool device_aware(bool hip);
 
 /// The dimensions a process grid spans for grids of at most `max_rank` dimensions: all of them.
 int process_dims(int max_rank);
