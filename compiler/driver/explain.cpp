@@ -224,6 +224,20 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
   std::printf("  chosen: %s, %.4g s/step predicted (%s-bound)%s\n", stencilc::to_string(chosen.plan).c_str(),
               chosen.seconds_per_step, chosen.bound.c_str(),
               overridden ? " [--plan override]" : "");
+  // What the model would choose among every plan it prices, when the target does not generate
+  // it: so the user sees what is missing and what it would gain.
+  if (!overridden) {
+    const auto all = model::candidates(cost, m, rules, ranks);
+    if (!all.empty() && all.front().plan != chosen.plan &&
+        all.front().seconds_per_step < chosen.seconds_per_step) {
+      const std::string why = target.why_not(all.front().plan, c.program);
+      if (!why.empty())
+        std::printf("  the model's best plan, %s (%.4g s/step, %.2fx the chosen), is not "
+                    "generated: %s\n",
+                    stencilc::to_string(all.front().plan).c_str(), all.front().seconds_per_step,
+                    chosen.seconds_per_step / all.front().seconds_per_step, why.c_str());
+    }
+  }
   if (chosen.plan.distribution) {
     // One exchange period of the chosen plan, term by term (docs/MODEL.md §4), and what it
     // gains over the plain plan of the same process grid: naive, k = 1, no overlap.
