@@ -15,11 +15,15 @@
 #   integer  tests/e2e/temporal/intreduce2d.stn (integer reductions past 2^53) on openmp and on
 #            mpi-openmp with 4 ranks: a restart from the last step's checkpoint runs nothing
 #            and reports the same exact 64-bit values, which only the checkpoint carries
-# Usage: checkpoint.sh STENCILC SAMPLES_DIR CASE
+# The mpi and mpi_until cases also run for mpi-cuda and mpi-hip (TARGET; through the CPU
+# execution layer).
+# Usage: checkpoint.sh STENCILC SAMPLES_DIR CASE [TARGET]
 set -euo pipefail
 stencilc=$1
 samples=$2
 case=$3
+mpi_build=(--target "${4:-mpi-openmp}")
+case ${4:-} in mpi-cuda | mpi-hip) mpi_build+=(--cpu-layer) ;; esac
 # shellcheck source=mpi_common.sh
 source "$(dirname "$0")/mpi_common.sh"
 
@@ -106,7 +110,7 @@ cuda)
   until_restart cuda "$tmp/pj"
   ;;
 mpi)
-  "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/heat" >/dev/null
+  "$stencilc" build "$samples/heat3d.stn" "${mpi_build[@]}" -o "$tmp/heat" >/dev/null
   args=(--set NX=16 --set NY=16 --set NZ=16 --init-random 2 --json)
   # A run of 10 steps with a checkpoint after every 4 (the last is the final state), and one
   # at step 4 from a shorter run, on 1 and 4 ranks: the same bytes.
@@ -145,7 +149,7 @@ mpi)
     "${mpirun[@]}" -np 4 "$tmp/heat" "${args[@]}" --checkpoint "$tmp/no/dir/c.ckpt"
   ;;
 mpi_until)
-  "$stencilc" build "$samples/poisson_jacobi.stn" --target mpi-openmp -o "$tmp/pj" >/dev/null
+  "$stencilc" build "$samples/poisson_jacobi.stn" "${mpi_build[@]}" -o "$tmp/pj" >/dev/null
   until_restart np4 "${mpirun[@]}" -np 4 "$tmp/pj"
   ;;
 integer)
