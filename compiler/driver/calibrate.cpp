@@ -146,7 +146,7 @@ int calibrate(const CalibrateOptions &opts) {
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (l3 > 0)
-    std::printf("  7-point stencil, 512-cell rows, a thread's share of L3 full: %s (%s cells/s)\n",
+    std::printf("  7-point stencil, 512-cell rows, planes in L3: %s (%s cells/s)\n",
                 si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
   std::printf("  roofline: vector peak %s (%d-byte vectors, FMA); loads from L1 %s, L2 %s, L3 %s, "
               "memory %s\n",
@@ -164,15 +164,15 @@ int calibrate(const CalibrateOptions &opts) {
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
       "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil "
-      "on 512-cell "
-      "rows, per thread two grids in half its L2; shared_cache_flops: the same filling a thread's "
-      "share of the L3 (half of it / threads); caches: " +
+      "on 512-cell rows, per thread two grids of four planes in half its L2; shared_cache_flops: "
+      "the same with 8 times its L2 of planes per thread (at most its share of the L3, half of it "
+      "/ threads); caches: " +
           std::string(from_sysfs ? "sysfs (cpu0)"
                                  : "sysconf (glibc, cpuid: no sysfs cache directory)") +
           "; peak_flops: 12 FMA chains of native vectors per "
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "
-          "a thread's share of the L3 per thread, best of 3 passes of 50 ms; barrier: averaged "
+          "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
           "over 20000" +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"

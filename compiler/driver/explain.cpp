@@ -157,7 +157,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                   .c_str());
   if (m.kind == "cpu" && m.shared_cache_bytes > 0)
     std::printf("  caches: L2 %s per core (%s), L3 %s shared: temporal rings may use %s of it "
-                "per thread (%s when full)\n",
+                "per thread (%s with a stage's planes there)\n",
                 si(m.cache_bytes, "B").c_str(), si(m.flops, "flop/s").c_str(),
                 si(m.shared_cache_bytes, "B").c_str(),
                 si(m.shared_cache_bytes * model::kSharedCacheShare / std::max(1, m.threads), "B")

@@ -59,6 +59,26 @@ double ring_working_set(const Cost &c, int k, int rows) {
   return planes * plane_rows * (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
 }
 
+double l2_miss(double bytes, const Machine &m) {
+  const double lo = 0.25 * m.cache_bytes, hi = 0.6 * m.cache_bytes;
+  return std::clamp((bytes - lo) / (hi - lo), 0.0, 1.0);
+}
+
+double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
+
+double ring_flops(const Cost &c, const Machine &m, double ws) {
+  const double f = m.flops * cpu_lanes(c);
+  const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
+  if (missed <= 0 || m.shared_cache_flops <= 0 || m.shared_cache_flops >= m.flops ||
+      c.flops_per_cell <= 0)
+    return f;
+  // Seconds per byte of a plane stream per cell: calibrate's kernel (8 flops per cell) streams
+  // four planes of 4-byte cells, all from the L3 at F_3, all from the L2 at F.
+  const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16;
+  const double t = c.flops_per_cell / f + std::max(1, c.stages) * missed * c.elem_bytes * tau;
+  return c.flops_per_cell / t;
+}
+
 double effective_k(int k, std::int64_t steps) {
   if (steps < 1 || k < 1)
     return std::max(k, 1);
@@ -128,7 +148,7 @@ CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
 
 // The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a
 // tile's rings fit in its thread's L2 or its share of the L3, a block of k steps reads the state
-// once and writes it once (counted like a naive write, ownership read included), coefficients
+// once and writes it once (streaming stores: no read for ownership), coefficients
 // stream at every stage, and the stages compute at that cache's rate; otherwise every stage
 // streams from memory.
 Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
@@ -151,7 +171,11 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     r.redundancy *= row_redundancy(k, c.step_radius, static_cast<double>(c.extent[2]) / chunks);
   }
   const double ws = ring_working_set(c, k, rows);
-  const CacheLevel at = cpu_level(ws, m);
+  CacheLevel at = cpu_level(ws, m);
+  if (at.level > 0) {
+    at.flops = ring_flops(c, m, ws);
+    at.level = at.flops < m.flops * cpu_lanes(c) ? 3 : 2;
+  }
   const CacheLevel resident = cpu_resident(c, m, cells);
   // A run's blocks hold k steps or one fewer (the steps are shared out evenly).
   const double k_eff = effective_k(k, c.steps);
@@ -161,17 +185,27 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     // A problem whose grids stay in cache gains nothing from rings there: its stages run at
     // the grids' cache rate, as naive sweeps do, and pay the redundant rows on top.
     r.t_compute = cells * c.flops_per_cell * r.redundancy /
-                  (resident.level > 0 ? resident.flops : at.flops);
+                  (resident.level > 0 ? resident.flops * cpu_lanes(c) : at.flops);
     if (resident.level == 0) {
-      t_state = cells * (state_read + c.written_bytes_per_cell) / k_eff / m.bandwidth;
-      t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy / m.bandwidth;
+      // Once per block from memory: the state, the results (streaming stores: no read for
+      // ownership, half of b_w) and the coefficients' first reading. Every stage then reads
+      // the coefficients again, by then evicted from the L2: from the L3 (its bandwidth B_3,
+      // memory's without one).
+      t_state = cells * (state_read + c.written_bytes_per_cell / 2 + c.readonly_bytes_per_cell) /
+                k_eff / m.bandwidth;
+      t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
+                       (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
     }
     r.t_memory = t_state + t_coefficients;
     r.bound = bound_of(r.t_compute, r.t_memory);
-    if (m.shared_cache_bytes > 0)
-      r.note = fmt::format("rings {:.2g} MB per thread in L{}", ws / 1e6, at.level);
+    const double miss = l2_miss(ws / (2 * c.radius + 1), m);
+    if (m.shared_cache_bytes > 0 && miss > 0)
+      r.note = fmt::format("rings {:.2g} MB per thread, {:.0f}% of their planes from L3", ws / 1e6,
+                           100 * miss);
+    else if (m.shared_cache_bytes > 0)
+      r.note = fmt::format("rings {:.2g} MB per thread in L2", ws / 1e6);
   } else {
-    r.t_compute = cells * c.flops_per_cell * r.redundancy / m.flops;
+    r.t_compute = cells * c.flops_per_cell * r.redundancy / (m.flops * cpu_lanes(c));
     r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
     r.bound = "cache";
     r.note = m.shared_cache_bytes > 0
@@ -333,7 +367,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // A GPU moves each input and output once, times the re-reads of neighbours that miss L2.
     const double bytes =
         m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : c.bytes_per_cell;
-    r.t_compute = cells * c.flops_per_cell / m.flops;
+    r.t_compute = cells * c.flops_per_cell / (m.kind == "gpu" ? m.flops : m.flops * cpu_lanes(c));
     r.t_memory = cells * bytes / m.bandwidth;
     if (m.kind == "gpu") {
       r.global_bytes = bytes;
@@ -344,7 +378,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // stencil rate and nothing streams from memory.
     const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
     if (resident.level > 0) {
-      r.t_compute = cells * c.flops_per_cell / resident.flops;
+      r.t_compute = cells * c.flops_per_cell / (resident.flops * cpu_lanes(c));
       r.t_memory = 0;
       if (m.shared_cache_bytes > 0)
         r.note = fmt::format("grids in L{}", resident.level);

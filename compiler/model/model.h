@@ -148,6 +148,22 @@ double row_redundancy(int k, int r, double rows);
 /// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
 double ring_working_set(const Cost &c, int k, int rows);
 
+/// The fraction of a thread's reads of ring planes that miss the L2 when a plane-step (a new
+/// plane of every ring) touches `bytes`: none up to 0.25 M_c, all from 0.6 M_c, linear between
+/// (the rest of the L2 holds the planes streaming in and out; measured: PERFORMANCE.md).
+double l2_miss(double bytes, const Machine &m);
+
+/// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
+/// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
+/// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
+/// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
+/// f / (f/F + stages m e tau). F when nothing misses.
+double ring_flops(const Cost &c, const Machine &m, double ws);
+
+/// A CPU's stencil rates F and F_3 are measured on 4-byte cells; its vectors hold half as many
+/// 8-byte ones, so kernels on doubles (or 64-bit integers) compute at 4 / e of them.
+double cpu_lanes(const Cost &c);
+
 /// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the
 /// planes streaming through and other processes' lines (PERFORMANCE.md measures the knee).
 constexpr double kSharedCacheShare = 0.5;

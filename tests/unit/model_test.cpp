@@ -672,14 +672,15 @@ TEST(ModelCpuTemporal, CacheFootprintPenalty) {
   // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
-  // Fits a 1 MiB cache: the state is read once (4 B) and written once (8 B) per 4 steps:
-  // T_memory = 16,777,216 * (4 + 8) / 4 / 1e10 = 5.0331648e-3. In cache the memory stages
-  // stall their cores, so the terms add: 6.5011712e-3; + 1e-6 / 4 for the barrier.
+  // Fits a 1 MiB cache: the state is read once (4 B) and written once per 4 steps, with
+  // streaming stores (4 of the 8 B a naive write costs): T_memory = 16,777,216 * (4 + 4) / 4 /
+  // 1e10 = 3.3554432e-3. In cache the memory stages stall their cores, so the terms add:
+  // 4.8234496e-3; + 1e-6 / 4 for the barrier.
   const auto fits = model::predict(c, cpu(1e11, 1e10, 1 << 20, 1e-6), p);
   expect_close(fits.redundancy, 1.09375);
   expect_close(fits.t_compute, 1.4680064e-3);
-  expect_close(fits.t_memory, 5.0331648e-3);
-  expect_close(fits.seconds_per_step, 6.5011712e-3 + 0.25e-6);
+  expect_close(fits.t_memory, 3.3554432e-3);
+  expect_close(fits.seconds_per_step, 4.8234496e-3 + 0.25e-6);
   EXPECT_EQ(fits.bound, "memory");
   EXPECT_EQ(fits.note, "");
   EXPECT_EQ(key(fits.plan), "scheme=temporal,k=4,rows=32");
@@ -712,31 +713,61 @@ model::Machine cpu_l3(double l2 = 512 * 1024, double l3 = 32 << 20) {
   return m;
 }
 
+TEST(ModelCpuTemporal, RingPlanesMissTheL2) {
+  // A plane-step of `bytes` per thread: no ring plane misses up to 0.25 M_c, all from 0.6 M_c.
+  auto m = cpu_l3(1e6, 32 << 20);
+  EXPECT_DOUBLE_EQ(model::l2_miss(100000, m), 0.0);
+  EXPECT_DOUBLE_EQ(model::l2_miss(250000, m), 0.0);
+  EXPECT_DOUBLE_EQ(model::l2_miss(425000, m), 0.5);
+  EXPECT_DOUBLE_EQ(model::l2_miss(600000, m), 1.0);
+  EXPECT_DOUBLE_EQ(model::l2_miss(5e6, m), 1.0);
+  // A miss costs tau = (8 / F_3 - 8 / F) / 16 = (1.6e-10 - 0.8e-10) / 16 = 5e-12 s per byte and
+  // cell. heat3d (r = 1, 8 flops, floats): rings of 3 * 425,000 B miss half of each of their 3
+  // streams: 8 / (8 / 1e11 + 1.5 * 4 * 5e-12) = 8 / 1.1e-10.
+  const auto c = heat3d_cpu(256, 256, 256);
+  EXPECT_DOUBLE_EQ(model::ring_flops(c, m, 3 * 250000.0), 1e11);
+  expect_close(model::ring_flops(c, m, 3 * 425000.0), 8 / 1.1e-10);
+  // All three: 8 / (8e-11 + 3 * 4 * 5e-12) = 8 / 1.4e-10.
+  expect_close(model::ring_flops(c, m, 3e7), 8 / 1.4e-10);
+  // Doubles: half the lanes (F = 5e10) and twice the bytes: 8 / (1.6e-10 + 3 * 8 * 5e-12).
+  auto d = c;
+  d.elem_bytes = 8;
+  EXPECT_DOUBLE_EQ(model::cpu_lanes(d), 0.5);
+  expect_close(model::ring_flops(d, m, 3e7), 8 / 2.8e-10);
+  // Two stages per step stream twice the planes: 8 / (8e-11 + 2 * 3 * 4 * 5e-12).
+  auto two = c;
+  two.stages = 2;
+  expect_close(model::ring_flops(two, m, 3e7), 8 / 2e-10);
+  // Without an L3 rate (or one no slower than F), misses cost nothing the model knows of.
+  m.shared_cache_flops = 0;
+  EXPECT_DOUBLE_EQ(model::ring_flops(c, m, 3e7), 1e11);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
-  // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above).
+  // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above); a
+  // plane-step touches a third of it, 178,880 B.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
-  // Rings beyond the L2 live in the thread's share of the L3 (0.5 * L3 / 2 threads), where F
-  // falls linearly from the L2's 1e11 at the L2 size to the measured 5e10 at the full share.
-  // L2 268,320 B, L3 3,219,840 B (share 804,960 B): 536,640 B is half way, F = 7.5e10:
-  // T_compute = 16,777,216 * 8 * 1.09375 / 7.5e10 = 1.95734187e-3. The state still crosses
-  // memory once per block: 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3; they add.
-  const auto mid = model::predict(c, cpu_l3(268320, 3219840), p);
-  expect_close(mid.t_compute, 146800640.0 / 7.5e10);
-  expect_close(mid.t_memory, 5.0331648e-3);
-  expect_close(mid.seconds_per_step, 146800640.0 / 7.5e10 + 5.0331648e-3);
+  // An L2 of 357,760 B (twice the plane-step): (0.5 - 0.25) / 0.35 = 5/7 of the planes miss;
+  // a computed cell takes 8 / 1e11 + 3 * 5/7 * 4 * 5e-12 = 86/7 e-11 s: T_compute =
+  // 16,777,216 * 1.09375 * 86/7 e-11. The state crosses memory once per block:
+  // 16,777,216 * 8 / 4 / 1e10 = 3.3554432e-3; they add.
+  const auto mid = model::predict(c, cpu_l3(357760, 32 << 20), p);
+  expect_close(mid.t_compute, 18350080.0 * 86e-11 / 7);
+  expect_close(mid.t_memory, 3.3554432e-3);
+  expect_close(mid.seconds_per_step, 18350080.0 * 86e-11 / 7 + 3.3554432e-3);
   EXPECT_EQ(mid.bound, "memory");
-  EXPECT_EQ(mid.note, "rings 0.54 MB per thread in L3");
-  // A share of exactly the working set (L3 = 536,640 * 2 / 0.5 = 2,146,560 B): F = 5e10,
-  // 16,777,216 * 8 * 1.09375 / 5e10 = 2.9360128e-3; one byte less and the rings spill.
-  const auto edge = model::predict(c, cpu_l3(512 * 1024, 2146560), p);
-  expect_close(edge.t_compute, 2.9360128e-3);
-  EXPECT_EQ(edge.bound, "memory");
+  EXPECT_EQ(mid.note, "rings 0.54 MB per thread, 71% of their planes from L3");
+  // Beyond the L2 the rings live in the thread's share of the L3 (0.5 * L3 / 2 threads): a
+  // share of exactly the working set (L3 = 536,640 * 2 / 0.5 = 2,146,560 B) still holds them;
+  // one byte less and they spill.
+  EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146560), p).bound, "memory");
   EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146559), p).bound, "cache");
-  // With 1 MiB of L2 they fit there: F = 1e11, T_compute = 1.4680064e-3.
+  // With 1 MiB of L2 the plane-step is below a quarter of it: nothing misses, F = 1e11,
+  // T_compute = 1.4680064e-3.
   const auto l2 = model::predict(c, cpu_l3(1 << 20), p);
   expect_close(l2.t_compute, 1.4680064e-3);
-  expect_close(l2.seconds_per_step, 1.4680064e-3 + 5.0331648e-3);
+  expect_close(l2.seconds_per_step, 1.4680064e-3 + 3.3554432e-3);
   EXPECT_EQ(l2.note, "rings 0.54 MB per thread in L2");
   // A 1 MiB L3 leaves 1,048,576 * 0.5 / 2 = 262,144 B per thread: the rings spill, every stage
   // streams its 12 bytes with the redundancy: 16,777,216 * 12 * 1.09375 / 1e10 = 2.2020096e-2.
@@ -744,8 +775,8 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   EXPECT_EQ(spill.bound, "cache");
   EXPECT_EQ(spill.note, "working set 0.54 MB > 0.26 MB of L3 per thread");
   expect_close(spill.seconds_per_step, 2.2020096e-2);
-  // Without a shared_cache_flops figure the L3 runs at F.
-  auto no_rate = cpu_l3();
+  // Without a shared_cache_flops figure misses cost nothing: F.
+  auto no_rate = cpu_l3(357760);
   no_rate.shared_cache_flops = 0;
   expect_close(model::predict(c, no_rate, p).t_compute, 1.4680064e-3);
 }
@@ -757,15 +788,15 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(6, 0), 6.0); // steps unknown
   EXPECT_DOUBLE_EQ(model::effective_k(1, 7), 1.0);
   // heat3d 256^3, k = 4, 32 rows, 10 steps: 3 blocks, 10/3 steps each; the state's trip costs
-  // 16,777,216 * 12 / (10 / 3) / 1e10 = 6.03979776e-3 per step instead of 5.0331648e-3.
+  // 16,777,216 * 8 / (10 / 3) / 1e10 = 4.02653184e-3 per step instead of 3.3554432e-3.
   auto c = heat3d_cpu(256, 256, 256);
   c.steps = 10;
   const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32));
-  expect_close(p.t_memory, 6.03979776e-3);
-  expect_close(p.seconds_per_step, 1.4680064e-3 + 6.03979776e-3);
+  expect_close(p.t_memory, 4.02653184e-3);
+  expect_close(p.seconds_per_step, 1.4680064e-3 + 4.02653184e-3);
   // The barrier is shared by the steps of a block too: 4e-6 / (10 / 3) = 1.2e-6.
   const auto b = model::predict(c, cpu(1e11, 1e10, 1 << 20, 4e-6), rows_plan(4, 32));
-  expect_close(b.seconds_per_step, 1.4680064e-3 + 6.03979776e-3 + 1.2e-6);
+  expect_close(b.seconds_per_step, 1.4680064e-3 + 4.02653184e-3 + 1.2e-6);
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
@@ -810,11 +841,12 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   c.readonly_bytes_per_cell = 4;
   c.grids = 2;
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32), 536640.0);
-  // T_memory = 16,777,216 * ((4 + 8) / 4 + 4 * 1.09375) / 1e10
-  //          = 16,777,216 * 7.375 / 1e10 = 1.23731968e-2;
-  // T_compute = 16,777,216 * 10 * 1.09375 / 1e11 = 1.835008e-3; no barrier. The state part,
-  // 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3, adds to max(T_compute, the weights'
-  // 16,777,216 * 4 * 1.09375 / 1e10 = 7.340032e-3): 1.23731968e-2.
+  // Once per block from memory: the state (4 B), the results with streaming stores (4 B) and
+  // the weights' first reading (4 B): 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3. Every stage
+  // reads the weights again, with the redundancy, from the L3 (here without an L3 bandwidth:
+  // memory's): 16,777,216 * 4 * 1.09375 / 1e10 = 7.340032e-3. T_compute = 16,777,216 * 10 *
+  // 1.09375 / 1e11 = 1.835008e-3; no barrier. The block's part adds to max(T_compute, the
+  // stages' weights): 1.23731968e-2.
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
   expect_close(t.t_memory, 1.23731968e-2);
@@ -826,6 +858,11 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 2.68435456e-2);
   EXPECT_LT(t.seconds_per_step, n.seconds_per_step);
+  // An L3 of B_3 = 2e10: the stages' weights take 16,777,216 * 4 * 1.09375 / 2e10 =
+  // 3.670016e-3, still more than T_compute: 3.670016e-3 + 5.0331648e-3 = 8.7031808e-3.
+  auto l3 = m;
+  l3.l3_bandwidth = 2e10;
+  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 8.7031808e-3);
 }
 
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
@@ -839,9 +876,9 @@ TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // 64^3 = 262,144 cells: T_compute = 262,144 * 8 * 1.25 / 1e11 = 2.62144e-5.
   expect_close(p.t_compute, 2.62144e-5);
   // Working set: (2*2 - 1) * 3 + 1 + 3 = 13 planes * (8 + 8) rows * 66 * 4 = 54,912 B: fits;
-  // T_memory = 262,144 * (4 + 8) / 2 / 1e10 = 1.572864e-4.
+  // T_memory = 262,144 * (4 + 4) / 2 / 1e10 = 1.048576e-4.
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 2, 8), 54912.0);
-  expect_close(p.t_memory, 1.572864e-4);
+  expect_close(p.t_memory, 1.048576e-4);
 }
 
 TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
@@ -882,14 +919,14 @@ TEST(ModelCpuTemporal, TilesAreEvenAndShareTheThreads) {
 
 TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
   // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.09375 / 1e11 = 3.670016e-2,
-  // T_memory as above 5.0331648e-3, added: 4.17333248e-2: compute-bound, slower than naive's
+  // T_memory as above 3.3554432e-3, added: 4.00556032e-2: compute-bound, slower than naive's
   // 16,777,216 * 200 / 1e11 = 3.3554432e-2 (its memory time 2.01e-2 is less).
   auto c = heat3d_cpu(256, 256, 256);
   c.flops_per_cell = 200;
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
-  expect_close(t.t_memory, 5.0331648e-3);
-  expect_close(t.seconds_per_step, 4.17333248e-2);
+  expect_close(t.t_memory, 3.3554432e-3);
+  expect_close(t.seconds_per_step, 4.00556032e-2);
   EXPECT_EQ(t.bound, "compute");
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 3.3554432e-2);
