@@ -143,7 +143,7 @@ echo "machine profile: $(python3 -c 'import json, os, sys
 p = os.path.expanduser("~/.config/stencilc/machine.json")
 try:
     m = json.load(open(p))
-    print("%s: %.2f GB/s, %.1f Gflop/s in L2 (%.2f MiB), %.1f Gflop/s with a share of L3 (%.0f MiB) full"
+    print("%s: %.2f GB/s, %.1f Gflop/s in L2 (%.2f MiB), %.1f Gflop/s with the planes in L3 (%.0f MiB)"
           % (p, m["bandwidth"] / 1e9, m["flops"] / 1e9, m["cache_bytes"] / 2**20,
              m.get("shared_cache_flops", 0) / 1e9, m.get("shared_cache_bytes", 0) / 2**20))
 except OSError:
