@@ -66,9 +66,12 @@ stmt
 
 reduceDecl : 'reduce' ID '(' ID (',' ID)* ')' domain? '=' fname '(' expr ')' ';' ;
 
+// The main run block (unnamed), and named blocks `run NAME: COUNT { ... }` that run before it,
+// in order, and alone through the C++ API (run_NAME).
 runDecl
   : 'run' expr '{' runStmt* '}'                       # StepsRun
   | 'run' 'until' expr 'max' expr '{' runStmt* '}'    # UntilRun
+  | 'run' ID ':' expr '{' runStmt* '}'                # NamedRun
   ;
 runStmt
   : ID ('(' (expr (',' expr)*)? ')')? ';'   # CallStmt

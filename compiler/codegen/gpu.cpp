@@ -1240,9 +1240,14 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, cons
                                          p.grids[a.b].name)
                            : "");
   };
-  const std::string step =
-      mpi ? mpi_step(p, l.step, fill, swap) : step_statements(p, l, fill, swap);
-  d.set("step_body", step);
+  auto body = [&](const std::vector<lower::Action> &actions) {
+    return mpi ? mpi_step(p, actions, fill, swap) : step_statements(p, actions, fill, swap);
+  };
+  d.set("step_body", body(l.step));
+  std::vector<std::string> blocks;
+  for (const auto &b : l.blocks)
+    blocks.push_back(body(b));
+  set_blocks(d, p, blocks);
   // Fills change the device's ghost cells: the host copy of each grid read is then older.
   d.set("compute_defs",
         compute_definitions(p, fill, "  push__();\n", [&](const std::set<int> &read) {

@@ -272,9 +272,14 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &
                                          p.grids[a.b].name)
                            : "");
   };
-  const std::string step =
-      mpi ? mpi_step(p, l.step, swap) : step_statements(p, l, fill_if_stale, swap);
-  d.set("step_body", step);
+  auto body = [&](const std::vector<lower::Action> &actions) {
+    return mpi ? mpi_step(p, actions, swap) : step_statements(p, actions, fill_if_stale, swap);
+  };
+  d.set("step_body", body(l.step));
+  std::vector<std::string> blocks;
+  for (const auto &b : l.blocks)
+    blocks.push_back(body(b));
+  set_blocks(d, p, blocks);
   return {render_file(p, d, "cpu/program.h.mustache", p.name + ".h", opts),
           render_file(p, d, "cpu/program.cpp.mustache", p.name + ".cpp", opts),
           render_file(p, d, "cpu/main.cpp.mustache", p.name + "_main.cpp", opts)};

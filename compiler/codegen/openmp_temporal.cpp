@@ -240,6 +240,15 @@ std::vector<int> step_grids(const ir::Program &p) {
 std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
   if (p.until)
     return "the run block stops on a condition (run until), which is tested after every step";
+  // mpi-openmp reallocates the main block's grids with deeper halos, so another block may not
+  // swap one of them with a grid the main block leaves alone (their layouts would differ).
+  const std::set<int> in_step(grids.begin(), grids.end());
+  for (const auto &b : p.blocks)
+    for (const auto &r : b.run)
+      if (r.kind == ir::RunStmt::Kind::Swap && in_step.count(r.a) != in_step.count(r.b))
+        return fmt::format("run block '{}' swaps grids '{}' and '{}', of which the main run "
+                           "block uses only one",
+                           b.name, p.grids[r.a].name, p.grids[r.b].name);
   bool kernels = false;
   for (const auto &r : p.run) {
     if (r.kind == ir::RunStmt::Kind::Call) {

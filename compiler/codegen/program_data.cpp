@@ -143,6 +143,27 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
   return d;
 }
 
+void set_blocks(mus::data &d, const ir::Program &p, const std::vector<std::string> &bodies) {
+  if (bodies.size() != p.blocks.size())
+    internal_error("set_blocks: a body per named run block");
+  SetupEmitter setup(p);
+  mus::data blocks{mus::data::type::list};
+  std::string names, list;
+  for (std::size_t i = 0; i < p.blocks.size(); ++i) {
+    mus::data b;
+    b.set("name", p.blocks[i].name);
+    b.set("steps", setup.expr(p.blocks[i].steps));
+    b.set("body", bodies[i]);
+    blocks.push_back(b);
+    names += (names.empty() ? "" : ", ") + cxx_string(p.blocks[i].name);
+    list += (list.empty() ? "" : ", ") + p.blocks[i].name;
+  }
+  d.set("block_list", list);
+  d.set("blocks", blocks);
+  d.set("block_names", names);
+  d.set("has_blocks", p.blocks.empty() ? mus::data::type::bool_false : mus::data::type::bool_true);
+}
+
 std::string reduce_statements(const ir::Program &p, int reduction) {
   const ir::Reduction &r = p.reductions[reduction];
   // An integer reduction keeps its exact value beside the double the run block uses.

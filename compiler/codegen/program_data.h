@@ -21,6 +21,11 @@ namespace stc {
 kainjow::mustache::data program_data(const ir::Program &p, const lower::Lowered &l,
                                      const EmitOptions &opts, const std::string &target);
 
+/// The named run blocks (ir::Program::blocks) as the list `blocks` (name, steps: its count as
+/// an expression of prm__, body: `bodies[i]`, one iteration) and `has_blocks`.
+void set_blocks(kainjow::mustache::data &d, const ir::Program &p,
+                const std::vector<std::string> &bodies);
+
 /// The statements of a lowered Reduce action: the value, and the first value once.
 std::string reduce_statements(const ir::Program &p, int reduction);
 

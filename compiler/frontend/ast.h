@@ -161,6 +161,8 @@ struct RunStmt {
 
 struct Run {
   SourceLoc loc;
+  std::string name; // "" for the main block; a named block runs before it (and via the API)
+  SourceLoc name_loc;
   bool until = false;
   ExprPtr count; // steps: the step count; until: the iteration limit
   ExprPtr cond;  // until: the stop condition
@@ -176,7 +178,7 @@ struct Program {
   std::vector<Init> inits;
   std::vector<Kernel> kernels;
   std::vector<Reduce> reduces;
-  std::vector<Run> runs; // sema requires exactly one
+  std::vector<Run> runs; // sema requires exactly one unnamed (main) block; named ones any number
 };
 
 /// The type as written in .stn: int, long, float, double.

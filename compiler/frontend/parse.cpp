@@ -409,6 +409,14 @@ ast::Program build_program(P::ProgramContext *c) {
       run.count = build(ru->expr(1));
       run.body = build_run_body(ru->runStmt());
       prog.runs.push_back(std::move(run));
+    } else if (auto *rn = dynamic_cast<P::NamedRunContext *>(d->runDecl())) {
+      ast::Run run;
+      run.loc = loc_of(rn);
+      run.name = rn->ID()->getText();
+      run.name_loc = loc_of(rn->ID());
+      run.count = build(rn->expr());
+      run.body = build_run_body(rn->runStmt());
+      prog.runs.push_back(std::move(run));
     }
   }
   return prog;

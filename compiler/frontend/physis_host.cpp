@@ -108,11 +108,14 @@ public:
     replace(c->getSourceRange(), "(PSStencil)0", c->getBeginLoc(), "this PSStencilMap");
   }
 
-  void run(const clang::CallExpr *c) {
-    if (written_out(c, "PSStencilRun"))
-      replace(c->getSourceRange(),
-              fmt::format("__stencilc_ps_run({})", text(c->getArg(c->getNumArgs() - 1))),
-              c->getBeginLoc(), "PSStencilRun");
+  void run(const clang::CallExpr *c, const std::string &block) {
+    if (!written_out(c, "PSStencilRun"))
+      return;
+    const std::string n = text(c->getArg(c->getNumArgs() - 1));
+    replace(c->getSourceRange(),
+            block.empty() ? fmt::format("__stencilc_ps_run({})", n)
+                          : fmt::format("__stencilc_ps_run_block({}, {})", c_string(block), n),
+            c->getBeginLoc(), "PSStencilRun");
   }
 
   void reduce(const clang::CallExpr *c, const std::string &name) {
@@ -192,8 +195,8 @@ std::optional<std::string> rewrite_physis_host(clang::ASTContext &ctx, const Phy
     rw.grid(g);
   for (const clang::CallExpr *c : calls.maps)
     rw.map(c);
-  for (const clang::CallExpr *c : calls.runs)
-    rw.run(c);
+  for (std::size_t i = 0; i < calls.runs.size(); ++i)
+    rw.run(calls.runs[i].first, i < calls.run_blocks.size() ? calls.run_blocks[i] : "");
   for (const auto &[c, name] : calls.reduces)
     rw.reduce(c, name);
   if (diags.has_errors() && !had_errors)

@@ -32,8 +32,10 @@ struct PhysisHostCalls {
   std::vector<GridNew> grids;
   /// PSStencilMap(...) held in a variable (a map written inside PSStencilRun goes with it).
   std::vector<const clang::CallExpr *> maps;
-  /// The PSStencilRun calls (all of the same maps: one run block).
-  std::vector<const clang::CallExpr *> runs;
+  /// The PSStencilRun calls and the run block each runs (an index in the translator's order,
+  /// until finished); run_blocks: per call, the block's name ("" for the main block).
+  std::vector<std::pair<const clang::CallExpr *, std::size_t>> runs;
+  std::vector<std::string> run_blocks;
   /// PSReduce(&v, op, g) and the stencilc reduction it became.
   std::vector<std::pair<const clang::CallExpr *, std::string>> reduces;
   /// The kernel functions the maps apply.

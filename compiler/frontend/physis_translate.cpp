@@ -21,7 +21,9 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -170,6 +172,7 @@ public:
     prog_.name = stencil_name(file_.path());
     find_modified(main_fn->getBody());
     host(main_fn->getBody(), 0);
+    finish_runs();
     if (!diags_.has_errors() && prog_.runs.empty())
       diags_.error(locs_(main_fn->getLocation()),
                    "main() never calls PSStencilRun: there is no stencil to compile");
@@ -305,7 +308,7 @@ private:
     (void)depth;
     const std::string n = callee_name(c);
     if (n == "PSStencilRun")
-      stencil_run(c);
+      stencil_run(c, depth);
     else if (n == "PSReduce")
       reduce(c);
     else if (n == "__PSStencilMap" || n == "__PSStencilMapRedBlack")
@@ -554,7 +557,10 @@ private:
     return nullptr;
   }
 
-  void stencil_run(const clang::CallExpr *c) {
+  // A PSStencilRun: its maps make a run block, the same maps again (the same PSStencil
+  // variables, in the same order: a warm-up, then the timed run) the same block with the call's
+  // own count. Which block is the main one is decided once main() is read (finish_runs).
+  void stencil_run(const clang::CallExpr *c, int depth) {
     const SourceLoc loc = locs_(c->getBeginLoc());
     if (c->getNumArgs() < 2) {
       diags_.error(loc, "PSStencilRun takes the stencils to run and then the number of "
@@ -564,22 +570,23 @@ private:
     std::vector<const clang::CallExpr *> maps;
     for (unsigned i = 0; i + 1 < c->getNumArgs(); ++i)
       maps.push_back(map_of(c->getArg(i)));
-    if (!prog_.runs.empty()) {
-      // The same stencils again (a warm-up run, then the timed one): the same run block, each
-      // call with its own count.
-      if (maps == run_maps_ && std::find(maps.begin(), maps.end(), nullptr) == maps.end()) {
-        host_.runs.push_back(c);
-        return;
-      }
-      diags_.error(loc, "a second PSStencilRun with other stencils: stencilc compiles one run "
-                        "per program; another PSStencilRun may repeat the first one's stencils "
-                        "(the same PSStencil variables, in the same order) with its own count");
-      return;
-    }
-    run_maps_ = maps;
-    ast::Run run;
+    if (std::find(maps.begin(), maps.end(), nullptr) == maps.end())
+      for (std::size_t b = 0; b < runs_.size(); ++b)
+        if (runs_[b].maps == maps) {
+          runs_[b].depth = std::max(runs_[b].depth, depth);
+          host_.runs.emplace_back(c, b);
+          return;
+        }
+    RunBlock block;
+    block.maps = maps;
+    block.depth = depth;
+    const clang::Expr *count = c->getArg(c->getNumArgs() - 1);
+    clang::Expr::EvalResult value;
+    if (count->EvaluateAsInt(value, ctx_))
+      block.count = value.Val.getInt().getSExtValue();
+    ast::Run &run = block.run;
     run.loc = loc;
-    run.count = host_value(c->getArg(c->getNumArgs() - 1), ast::TypeName::Int);
+    run.count = host_value(count, ast::TypeName::Int);
     for (unsigned i = 0; i + 1 < c->getNumArgs(); ++i) {
       const clang::Expr *a = c->getArg(i);
       const clang::CallExpr *map = maps[i];
@@ -598,8 +605,44 @@ private:
         run.body.push_back(rs);
       }
     }
-    prog_.runs.push_back(std::move(run));
-    host_.runs.push_back(c);
+    host_.runs.emplace_back(c, runs_.size());
+    runs_.push_back(std::move(block));
+  }
+
+  // The main run block: the one run deepest in main()'s loops and conditions, then the one
+  // with the most iterations (a count the C compiler cannot evaluate counts as the most), then
+  // the first. The others become named blocks, in the order of their first PSStencilRun, named
+  // after the first kernel they run; the PSReduce calls after a PSStencilRun go to the main
+  // block (so verify compares them with the interpreter's).
+  void finish_runs() {
+    if (runs_.empty())
+      return;
+    std::size_t main = 0;
+    auto key = [&](const RunBlock &b) {
+      return std::make_pair(b.depth, b.count ? *b.count : std::numeric_limits<std::int64_t>::max());
+    };
+    for (std::size_t b = 1; b < runs_.size(); ++b)
+      if (key(runs_[b]) > key(runs_[main]))
+        main = b;
+    std::set<std::string> taken = {"state"};
+    std::vector<std::string> names(runs_.size());
+    for (std::size_t b = 0; b < runs_.size(); ++b) {
+      if (b == main)
+        continue;
+      std::string base = runs_[b].run.body.empty() ? "block" : runs_[b].run.body.front().a;
+      std::string n = base;
+      for (int i = 2; taken.count(n); ++i)
+        n = base + "_" + std::to_string(i);
+      taken.insert(n);
+      names[b] = n;
+      runs_[b].run.name = n;
+      runs_[b].run.name_loc = runs_[b].run.loc;
+    }
+    runs_[main].run.body.insert(runs_[main].run.body.end(), after_run_.begin(), after_run_.end());
+    for (auto &b : runs_)
+      prog_.runs.push_back(std::move(b.run));
+    for (const auto &run : host_.runs)
+      host_.run_blocks.push_back(names[run.second]);
   }
 
   void reduce(const clang::CallExpr *c) {
@@ -664,16 +707,17 @@ private:
     red.value = access;
     host_.reduces.emplace_back(c, red.name);
     prog_.reduces.push_back(red);
-    // The host code computes it where it calls PSReduce (Stencil::compute_NAME()); after the
-    // run, the run block computes it too, so that verify compares it with the interpreter's.
-    if (prog_.runs.empty())
+    // The host code computes it where it calls PSReduce (Stencil::compute_NAME()); after a
+    // run, the main run block computes it too, so that verify compares it with the
+    // interpreter's (finish_runs).
+    if (runs_.empty())
       return;
     ast::RunStmt rs;
     rs.kind = ast::RunStmt::Kind::Call;
     rs.loc = loc;
     rs.a = red.name;
     rs.a_loc = loc;
-    prog_.runs.back().body.push_back(rs);
+    after_run_.push_back(rs);
   }
 
   std::string unique(std::string name) {
@@ -1853,7 +1897,15 @@ private:
   std::set<const clang::FunctionDecl *> calling_; // functions being inlined (recursion)
   std::set<std::string> names_;
   std::map<std::string, bool> user_types_; // translated (and whether they are usable)
-  std::vector<const clang::CallExpr *> run_maps_; // the maps of the (first) PSStencilRun
+  // The run blocks, one per distinct list of maps PSStencilRun was called with.
+  struct RunBlock {
+    std::vector<const clang::CallExpr *> maps;
+    ast::Run run;
+    int depth = 0;                      // the deepest of its calls in main()'s control flow
+    std::optional<std::int64_t> count;  // its first call's count, if the C compiler knows it
+  };
+  std::vector<RunBlock> runs_;
+  std::vector<ast::RunStmt> after_run_; // reductions a PSReduce after a PSStencilRun computes
   PhysisHostCalls &host_;
 };
 

@@ -254,8 +254,9 @@ private:
   }
 
   std::string run(const ast::Run &r) {
-    std::string s = r.until ? fmt::format("run until {} max {} {{", expr(r.cond), expr(r.count))
-                            : fmt::format("run {} {{", expr(r.count));
+    std::string s = r.until          ? fmt::format("run until {} max {} {{", expr(r.cond), expr(r.count))
+                    : r.name.empty() ? fmt::format("run {} {{", expr(r.count))
+                                     : fmt::format("run {}: {} {{", name(r.name), expr(r.count));
     for (const auto &x : r.body)
       s += x.kind == ast::RunStmt::Kind::Swap
                ? fmt::format(" swap {}, {};", name(x.a), name(x.b))

@@ -474,23 +474,55 @@ void Interpreter::run_reduction(int id) {
   }
 }
 
+void Interpreter::run_stmts(const std::vector<ir::RunStmt> &stmts) {
+  for (const auto &r : stmts) {
+    switch (r.kind) {
+    case ir::RunStmt::Kind::Call: run_kernel(prog_.kernels[r.a]); break;
+    case ir::RunStmt::Kind::Reduce: run_reduction(r.a); break;
+    case ir::RunStmt::Kind::Swap:
+      std::visit(
+          [&](auto &a) {
+            using G = std::remove_reference_t<decltype(a)>;
+            a.swap_storage(std::get<G>(grids_[r.b]));
+          },
+          grids_[r.a]);
+      break;
+    }
+  }
+}
+
+std::vector<std::string> Interpreter::blocks() const {
+  std::vector<std::string> names;
+  for (const auto &b : prog_.blocks)
+    names.push_back(b.name);
+  return names;
+}
+
+const ir::Program::Block &Interpreter::block(const std::string &name) const {
+  for (const auto &b : prog_.blocks)
+    if (b.name == name)
+      return b;
+  throw stencilc::Error("no run block named '" + name + "'");
+}
+
+std::int64_t Interpreter::block_steps(const std::string &name) const {
+  const std::int64_t n = eval_setup(block(name).steps, params_).i;
+  if (n < 0)
+    throw stencilc::Error("run block '" + name + "': the step count is " + std::to_string(n) +
+                          "; it must be at least 0");
+  return n;
+}
+
+void Interpreter::run_block(const std::string &name, std::int64_t steps) {
+  const auto &b = block(name);
+  for (std::int64_t s = 0; s < steps; ++s)
+    run_stmts(b.run);
+}
+
 std::int64_t Interpreter::run(std::int64_t steps) {
   converged_ = false;
   for (std::int64_t s = 0; s < steps; ++s) {
-    for (const auto &r : prog_.run) {
-      switch (r.kind) {
-      case ir::RunStmt::Kind::Call: run_kernel(prog_.kernels[r.a]); break;
-      case ir::RunStmt::Kind::Reduce: run_reduction(r.a); break;
-      case ir::RunStmt::Kind::Swap:
-        std::visit(
-            [&](auto &a) {
-              using G = std::remove_reference_t<decltype(a)>;
-              a.swap_storage(std::get<G>(grids_[r.b]));
-            },
-            grids_[r.a]);
-        break;
-      }
-    }
+    run_stmts(prog_.run);
     if (prog_.until) {
       ir::Env env;
       env.params = &params_;

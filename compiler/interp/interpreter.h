@@ -33,6 +33,9 @@ public:
   std::int64_t default_steps() const override;
   double cell_updates_per_step() const override;
   std::int64_t run(std::int64_t steps) override;
+  std::vector<std::string> blocks() const override;
+  std::int64_t block_steps(const std::string &block) const override;
+  void run_block(const std::string &block, std::int64_t steps) override;
   int threads() const override { return 1; }
   bool has_condition() const override { return prog_.until != nullptr; }
   bool converged() const override { return converged_; }
@@ -53,6 +56,8 @@ private:
   void fill_ghosts(int grid);
   void run_kernel(const ir::Kernel &k);
   void run_reduction(int id);
+  void run_stmts(const std::vector<ir::RunStmt> &stmts);
+  const ir::Program::Block &block(const std::string &name) const;
   /// The points of a domain over the interior of grid g, in x-fastest order.
   template <typename F> void for_each_point(const ir::Domain &d, int g, F &&f) const;
   std::int64_t domain_size(const ir::Domain &d, int g) const;

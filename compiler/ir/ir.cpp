@@ -38,6 +38,13 @@ const char *reduce_name(ReduceOp op) {
   return names[static_cast<int>(op)];
 }
 
+std::vector<RunStmt> all_run_stmts(const Program &p) {
+  std::vector<RunStmt> all = p.run;
+  for (const auto &b : p.blocks)
+    all.insert(all.end(), b.run.begin(), b.run.end());
+  return all;
+}
+
 bool integer_reduction(const Reduction &r) {
   return r.op != ReduceOp::Norm2 && r.value && r.value->type == Type::Int;
 }
@@ -300,14 +307,22 @@ std::string print(const Program &p) {
     s += fmt::format("run until {} max {}\n", print(p, p.until), print(p, p.steps));
   else
     s += fmt::format("run {}\n", p.steps ? print(p, p.steps) : "steps");
-  for (const auto &r : p.run) {
-    switch (r.kind) {
-    case RunStmt::Kind::Call: s += fmt::format("  {}\n", p.kernels[r.a].name); break;
-    case RunStmt::Kind::Reduce: s += fmt::format("  {}\n", p.reductions[r.a].name); break;
-    case RunStmt::Kind::Swap:
-      s += fmt::format("  swap {}, {}\n", p.grids[r.a].name, p.grids[r.b].name);
-      break;
+  auto stmts = [&](const std::vector<RunStmt> &run) {
+    for (const auto &r : run) {
+      switch (r.kind) {
+      case RunStmt::Kind::Call: s += fmt::format("  {}\n", p.kernels[r.a].name); break;
+      case RunStmt::Kind::Reduce: s += fmt::format("  {}\n", p.reductions[r.a].name); break;
+      case RunStmt::Kind::Swap:
+        s += fmt::format("  swap {}, {}\n", p.grids[r.a].name, p.grids[r.b].name);
+        break;
+      }
     }
+  };
+  stmts(p.run);
+  // Named blocks after the main one, so a program without them prints as it always did.
+  for (const auto &b : p.blocks) {
+    s += fmt::format("run {}: {}\n", b.name, print(p, b.steps));
+    stmts(b.run);
   }
   return s;
 }

@@ -208,7 +208,21 @@ struct Program {
   ExprPtr until;
   SourceLoc run_loc;
   std::vector<RunStmt> run;
+  /// Named run blocks (`run NAME: N { ... }`), in declaration order: they run before the main
+  /// block, each its count of steps, and alone through the C++ API (run_NAME). Naive plans
+  /// only; `run`, `steps` and `until` above are the main block's.
+  struct Block {
+    std::string name;
+    SourceLoc loc;
+    ExprPtr steps; // an int expression of params
+    std::vector<RunStmt> run;
+  };
+  std::vector<Block> blocks;
 };
+
+/// Every statement of every run block, the main one first: what a swap or a write anywhere
+/// means for the program as a whole (halos, coefficients).
+std::vector<RunStmt> all_run_stmts(const Program &p);
 
 constexpr std::int64_t kDefaultSteps = 10;
 

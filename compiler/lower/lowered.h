@@ -80,7 +80,9 @@ struct Schedule {
 
 struct Lowered {
   bool distributed = false; // lowered for a distributed target (Exchange actions)
-  std::vector<Action> step; // one iteration of the run block
+  std::vector<Action> step; // one iteration of the (main) run block
+  /// One iteration of each named run block (ir::Program::blocks, in order), lowered alike.
+  std::vector<std::vector<Action>> blocks;
   std::vector<Check> checks;
   Schedule schedule;
 };
@@ -88,7 +90,7 @@ struct Lowered {
 // The passes, in the order lower() runs them.
 /// The run block as Sweep, Reduce and Swap actions, with MarkStale after a sweep that writes a
 /// grid whose ghost cells depend on its interior.
-std::vector<Action> lower_run_block(const ir::Program &p);
+std::vector<Action> lower_run_block(const ir::Program &p, const std::vector<ir::RunStmt> &run);
 /// A FillGhosts before every Sweep and Reduce for each grid it reads.
 std::vector<Action> insert_ghost_fills(const ir::Program &p, const std::vector<Action> &step);
 /// For a distributed target: every FillGhosts of a grid with ghost cells becomes an Exchange

@@ -31,41 +31,49 @@ std::string domain(const ir::Program &p, const ir::Domain &d, int grid) {
 
 std::string print(const ir::Program &p, const Lowered &l) {
   std::string s = fmt::format("lowered {}{}\n", p.name, l.distributed ? " (distributed)" : "");
+  auto actions = [&](const std::vector<Action> &step) {
+    for (const Action &a : step) {
+      switch (a.kind) {
+      case Action::Kind::FillGhosts:
+        s += fmt::format("  fill-ghosts {}\n", p.grids[a.a].name);
+        break;
+      case Action::Kind::Sweep: {
+        const ir::Kernel &k = p.kernels[a.a];
+        s += fmt::format("  sweep {} over {}\n", k.name, domain(p, k.domain, k.domain_grid));
+        break;
+      }
+      case Action::Kind::Reduce: {
+        const ir::Reduction &r = p.reductions[a.a];
+        s += fmt::format("  reduce {} = {} over {}\n", r.name, ir::reduce_name(r.op),
+                         domain(p, r.domain, r.domain_grid));
+        break;
+      }
+      case Action::Kind::Swap:
+        s += fmt::format("  swap {}, {}\n", p.grids[a.a].name, p.grids[a.b].name);
+        break;
+      case Action::Kind::MarkStale:
+        s += fmt::format("  mark-stale {}\n", p.grids[a.a].name);
+        break;
+      case Action::Kind::MarkHaloStale:
+        s += fmt::format("  mark-halo-stale {}\n", p.grids[a.a].name);
+        break;
+      case Action::Kind::Exchange: {
+        const ir::Grid &g = p.grids[a.a];
+        std::string halo;
+        for (int d = 0; d < g.rank; ++d)
+          halo += fmt::format("{}{}", d ? ", " : "", g.halo[d]);
+        s += fmt::format("  exchange {} (halo {})\n", g.name, halo);
+        break;
+      }
+      }
+    }
+  };
   s += "step:\n";
-  for (const Action &a : l.step) {
-    switch (a.kind) {
-    case Action::Kind::FillGhosts:
-      s += fmt::format("  fill-ghosts {}\n", p.grids[a.a].name);
-      break;
-    case Action::Kind::Sweep: {
-      const ir::Kernel &k = p.kernels[a.a];
-      s += fmt::format("  sweep {} over {}\n", k.name, domain(p, k.domain, k.domain_grid));
-      break;
-    }
-    case Action::Kind::Reduce: {
-      const ir::Reduction &r = p.reductions[a.a];
-      s += fmt::format("  reduce {} = {} over {}\n", r.name, ir::reduce_name(r.op),
-                       domain(p, r.domain, r.domain_grid));
-      break;
-    }
-    case Action::Kind::Swap:
-      s += fmt::format("  swap {}, {}\n", p.grids[a.a].name, p.grids[a.b].name);
-      break;
-    case Action::Kind::MarkStale:
-      s += fmt::format("  mark-stale {}\n", p.grids[a.a].name);
-      break;
-    case Action::Kind::MarkHaloStale:
-      s += fmt::format("  mark-halo-stale {}\n", p.grids[a.a].name);
-      break;
-    case Action::Kind::Exchange: {
-      const ir::Grid &g = p.grids[a.a];
-      std::string halo;
-      for (int d = 0; d < g.rank; ++d)
-        halo += fmt::format("{}{}", d ? ", " : "", g.halo[d]);
-      s += fmt::format("  exchange {} (halo {})\n", g.name, halo);
-      break;
-    }
-    }
+  actions(l.step);
+  // Named blocks after the main one's step (a program without them prints as before).
+  for (std::size_t b = 0; b < l.blocks.size() && b < p.blocks.size(); ++b) {
+    s += fmt::format("step {}:\n", p.blocks[b].name);
+    actions(l.blocks[b]);
   }
   s += "checks:\n";
   for (const Check &c : l.checks) {

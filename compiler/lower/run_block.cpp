@@ -17,9 +17,9 @@ bool same_faces(const ir::Program &p, const ir::Grid &a, const ir::Grid &b) {
 
 } // namespace
 
-std::vector<Action> lower_run_block(const ir::Program &p) {
+std::vector<Action> lower_run_block(const ir::Program &p, const std::vector<ir::RunStmt> &run) {
   std::vector<Action> out;
-  for (const auto &r : p.run) {
+  for (const auto &r : run) {
     switch (r.kind) {
     case ir::RunStmt::Kind::Call:
       out.push_back({Action::Kind::Sweep, r.a, -1, r.loc});

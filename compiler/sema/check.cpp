@@ -1674,38 +1674,100 @@ private:
   }
 
   void check_run() {
-    if (ast_.runs.empty()) {
-      diags_.error(ast_.name_loc, fmt::format("stencil '{}' has no 'run' block; add e.g. 'run "
-                                              "steps {{ kernel; swap a, b; }}'",
-                                              ast_.name));
+    const ast::Run *main = nullptr;
+    std::map<std::string, SourceLoc> names;
+    for (const auto &r : ast_.runs) {
+      if (!r.name.empty()) {
+        check_named_run(r, names);
+        continue;
+      }
+      if (main)
+        diags_.error(r.loc, "a stencil has one main 'run' block; this is a second one (another "
+                            "block needs a name: 'run NAME: COUNT { ... }')");
+      else
+        main = &r;
+    }
+    if (!main) {
+      if (ast_.runs.empty())
+        diags_.error(ast_.name_loc, fmt::format("stencil '{}' has no 'run' block; add e.g. 'run "
+                                                "steps {{ kernel; swap a, b; }}'",
+                                                ast_.name));
+      else
+        diags_.error(ast_.runs.front().loc,
+                     fmt::format("stencil '{}' has named run blocks but no main one; add e.g. "
+                                 "'run steps {{ kernel; swap a, b; }}'",
+                                 ast_.name));
       return;
     }
-    for (std::size_t i = 1; i < ast_.runs.size(); ++i)
-      diags_.error(ast_.runs[i].loc, "a stencil has one 'run' block; this is a second one");
-    const ast::Run &r = ast_.runs[0];
+    const ast::Run &r = *main;
     prog_.run_loc = r.loc;
     if (!r.until && r.count->kind == ast::Expr::Kind::Name && r.count->text == "steps" &&
         !lookup("steps")) {
       prog_.steps = nullptr;
     } else {
       const char *what = r.until ? "the iteration limit" : "the step count";
-      if (ExprPtr e = size_expr(r.count, what)) {
-        prog_.steps = e;
-        const SourceLoc at = start_loc(r.count);
-        if (auto v = default_of(e, &at); v && *v < 0)
-          diags_.error(at, fmt::format("{} is {}; it must be at least 0", what, *v));
-      }
+      prog_.steps = run_count(r.count, what);
     }
     std::set<int> computed;
-    for (const auto &st : r.body) {
+    check_run_body(r.body, prog_.run, computed);
+    if (r.until) {
+      Scope s;
+      s.reductions = true;
+      s.params_visible = static_cast<int>(prog_.params.size());
+      s.what = "the condition of 'run until'";
+      auto c = expr(r.cond, s);
+      if (c && condition(*c, r.cond, "'run until'"))
+        prog_.until = c->e;
+      for (int id : used_reductions_)
+        if (!computed.count(id))
+          diags_.error(start_loc(r.cond),
+                       fmt::format("the condition uses reduction '{}', which the run block never "
+                                   "computes; add '{};' to the block",
+                                   prog_.reductions[id].name, prog_.reductions[id].name));
+    }
+  }
+
+  // A step count or iteration limit: an int expression of params, not negative.
+  ExprPtr run_count(const ast::ExprPtr &count, const char *what) {
+    ExprPtr e = size_expr(count, what);
+    if (e) {
+      const SourceLoc at = start_loc(count);
+      if (auto v = default_of(e, &at); v && *v < 0)
+        diags_.error(at, fmt::format("{} is {}; it must be at least 0", what, *v));
+    }
+    return e;
+  }
+
+  // `run NAME: COUNT { ... }`: its name gives the C++ API's run_NAME and step_NAME, so it must
+  // not make one the API already has.
+  void check_named_run(const ast::Run &r, std::map<std::string, SourceLoc> &names) {
+    ir::Program::Block b;
+    b.name = r.name;
+    b.loc = r.loc;
+    if (auto [it, fresh] = names.emplace(r.name, r.name_loc); !fresh) {
+      diags_.error(r.name_loc, fmt::format("a second run block named '{}'", r.name));
+      diags_.note(it->second, "the first is here");
+    } else if (r.name == "state" || r.name.find("__") != std::string::npos)
+      diags_.error(r.name_loc, fmt::format("run block name '{}' is reserved (the C++ API has "
+                                           "run_{}); choose another",
+                                           r.name, r.name));
+    b.steps = run_count(r.count, "the step count");
+    std::set<int> computed;
+    check_run_body(r.body, b.run, computed);
+    prog_.blocks.push_back(std::move(b));
+  }
+
+  void check_run_body(const std::vector<ast::RunStmt> &body, std::vector<ir::RunStmt> &out,
+                      std::set<int> &computed) {
+    for (const auto &st : body) {
       if (st.kind == ast::RunStmt::Kind::Call) {
         const Sym *s = lookup(st.a);
         if (!s)
           diags_.error(st.a_loc, fmt::format("unknown kernel '{}'", st.a));
         else if (s->kind == Kind::Kernel)
-          prog_.run.push_back({ir::RunStmt::Kind::Call, st.loc, s->index, -1});
+          out.push_back({ir::RunStmt::Kind::Call, st.loc, s->index, -1});
         else if (s->kind == Kind::Reduction) {
-          prog_.run.push_back({ir::RunStmt::Kind::Reduce, st.loc, s->index, -1});
+          out.push_back({ir::RunStmt::Kind::Reduce, st.loc, s->index, -1});
           computed.insert(s->index);
         } else
           diags_.error(st.a_loc, fmt::format("'{}' is {}, not a kernel or reduction", st.a,
@@ -1743,23 +1805,8 @@ private:
                                          a.name, shape_string(default_shape(a)), b.name,
                                          shape_string(default_shape(b))));
       } else {
-        prog_.run.push_back({ir::RunStmt::Kind::Swap, st.loc, gi[0], gi[1]});
+        out.push_back({ir::RunStmt::Kind::Swap, st.loc, gi[0], gi[1]});
       }
-    }
-    if (r.until) {
-      Scope s;
-      s.reductions = true;
-      s.params_visible = static_cast<int>(prog_.params.size());
-      s.what = "the condition of 'run until'";
-      auto c = expr(r.cond, s);
-      if (c && condition(*c, r.cond, "'run until'"))
-        prog_.until = c->e;
-      for (int id : used_reductions_)
-        if (!computed.count(id))
-          diags_.error(start_loc(r.cond),
-                       fmt::format("the condition uses reduction '{}', which the run block never "
-                                   "computes; add '{};' to the block",
-                                   prog_.reductions[id].name, prog_.reductions[id].name));
     }
   }
 
@@ -1790,6 +1837,8 @@ private:
       visit(r.value);
     visit(prog_.steps);
     visit(prog_.until);
+    for (const auto &b : prog_.blocks)
+      visit(b.steps);
   }
 
   // A grid read by a kernel or reduction of higher rank is a coefficient: no kernel writes it and
@@ -1800,7 +1849,7 @@ private:
     for (const auto &k : prog_.kernels)
       for (int g : ir::grids_written(k.body))
         changed.emplace(g, fmt::format("kernel '{}' writes it", k.name));
-    for (const auto &r : prog_.run)
+    for (const auto &r : ir::all_run_stmts(prog_))
       if (r.kind == ir::RunStmt::Kind::Swap) {
         changed.emplace(r.a, "the run block swaps it");
         changed.emplace(r.b, "the run block swaps it");
@@ -1830,9 +1879,10 @@ private:
     for (const auto &r : prog_.reductions)
       ir::walk(r.value, widen);
     // Swaps form classes; iterate to a fixed point (few grids, so this is cheap).
+    const std::vector<ir::RunStmt> stmts = ir::all_run_stmts(prog_);
     for (bool changed = true; changed;) {
       changed = false;
-      for (const auto &r : prog_.run) {
+      for (const auto &r : stmts) {
         if (r.kind != ir::RunStmt::Kind::Swap)
           continue;
         auto &a = prog_.grids[r.a].halo, &b = prog_.grids[r.b].halo;

@@ -15,6 +15,9 @@
 #   integer  tests/e2e/temporal/intreduce2d.stn (integer reductions past 2^53) on openmp and on
 #            mpi-openmp with 4 ranks: a restart from the last step's checkpoint runs nothing
 #            and reports the same exact 64-bit values, which only the checkpoint carries
+#   blocks   tests/e2e/temporal/blocks3d.stn (named run blocks, which run before the main one) on
+#            openmp and on mpi-openmp with 4 ranks: a restart mid-run ends as the uninterrupted
+#            run (the checkpoint holds the named blocks' effect; a restart does not run them)
 # The mpi and mpi_until cases also run for mpi-cuda and mpi-hip (TARGET; through the CPU
 # execution layer).
 # Usage: checkpoint.sh STENCILC SAMPLES_DIR CASE [TARGET]
@@ -151,6 +154,21 @@ mpi)
 mpi_until)
   "$stencilc" build "$samples/poisson_jacobi.stn" "${mpi_build[@]}" -o "$tmp/pj" >/dev/null
   until_restart np4 "${mpirun[@]}" -np 4 "$tmp/pj"
+  ;;
+blocks)
+  spec="$(dirname "$0")/temporal/blocks3d.stn"
+  "$stencilc" build "$spec" --target openmp -o "$tmp/bl" >/dev/null
+  "$stencilc" build "$spec" --target mpi-openmp -o "$tmp/blm" >/dev/null
+  for tag in omp mpi; do
+    if [ $tag = omp ]; then run=("$tmp/bl"); else run=("${mpirun[@]}" -np 4 "$tmp/blm"); fi
+    args=(--init-random 4 --json)
+    "${run[@]}" "${args[@]}" --steps 9 --save "u=$tmp/$tag.full.npy" >"$tmp/$tag.full.json"
+    "${run[@]}" "${args[@]}" --steps 4 --checkpoint "$tmp/$tag.ckpt" >/dev/null
+    "${run[@]}" "${args[@]}" --steps 9 --restart "$tmp/$tag.ckpt" --save "u=$tmp/$tag.rest.npy" \
+      >"$tmp/$tag.rest.json"
+    same_result "$tmp/$tag.full.json" "$tmp/$tag.rest.json"
+    cmp "$tmp/$tag.full.npy" "$tmp/$tag.rest.npy" || fail "$tag: u differs after the restart"
+  done
   ;;
 integer)
   spec="$(dirname "$0")/temporal/intreduce2d.stn"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/parse.h"
+#include "frontend/stn_print.h"
 #include "ir/ir.h"
 #include "sema/check.h"
 #include "sema/instantiate.h"
@@ -34,6 +35,19 @@ inline std::string checked_ir(const std::string &text) {
     return "";
   }
   return ir::print(*prog);
+}
+
+/// `text` parsed and written back by the .stn printer (`stencilc import`'s); empty, with a test
+/// failure showing the diagnostics, if it does not parse.
+inline std::string printed_stn(const std::string &text) {
+  SourceFile file("t.stn", text);
+  DiagEngine diags(&file);
+  auto ast = parse(file, diags);
+  if (!ast) {
+    ADD_FAILURE() << diags.render();
+    return "";
+  }
+  return print_stn(*ast, "t.stn");
 }
 
 } // namespace stc::test

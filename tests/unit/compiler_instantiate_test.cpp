@@ -19,6 +19,7 @@ using stc::DiagEngine;
 using stc::SourceFile;
 
 using stc::test::checked_ir;
+using stc::test::printed_stn;
 
 const char *kHead = R"(stencil t;
 param int N = 12;
@@ -64,15 +65,23 @@ TEST(CompilerInstantiate, PrinterWritesParametersAndArguments) {
 kernel smooth(x; grid a, grid b, double c, long n) { b[x] = a[x] * c + n; }
 run steps { smooth(u, v, nu * 2.0, N - 1); swap u, v; }
 )";
-  SourceFile file("t.stn", text);
-  DiagEngine diags(&file);
-  auto ast = stc::parse(file, diags);
-  ASSERT_TRUE(ast) << diags.render();
-  const std::string printed = stc::print_stn(*ast, "t.stn");
+  const std::string printed = printed_stn(text);
   EXPECT_NE(printed.find("kernel smooth(x; grid a, grid b, double c, long n) {"), std::string::npos)
       << printed;
   EXPECT_NE(printed.find("smooth(u, v, nu * 2.0, N - 1);"), std::string::npos) << printed;
   // ... and the printed text means the same program.
+  EXPECT_EQ(checked_ir(printed), checked_ir(text));
+}
+
+TEST(CompilerPrint, PrinterWritesNamedRunBlocks) {
+  const std::string text = std::string(kHead) + R"(
+kernel smooth(x; grid a, grid b, double c, long n) { b[x] = a[x] * c + n; }
+run setup: N - 2 { smooth(u, v, nu, 1); }
+run steps { smooth(u, v, nu * 2.0, N - 1); swap u, v; }
+)";
+  const std::string printed = printed_stn(text);
+  EXPECT_NE(printed.find("run setup: N - 2 { smooth(u, v, nu, 1); }"), std::string::npos)
+      << printed;
   EXPECT_EQ(checked_ir(printed), checked_ir(text));
 }
 

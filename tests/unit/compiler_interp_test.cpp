@@ -1235,3 +1235,43 @@ TEST(CompilerInterp, IntConversionOverflowIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+// ---------------------------------------------------------------- named run blocks
+
+const char *kBlocks = "stencil blocks;\n"
+                      "param int N = 3, K = 2;\n"
+                      "grid double u[N], v[N];\n"
+                      "kernel add(x) { u[x] = u[x] + double(x + 1); }\n"
+                      "kernel twice(x) { v[x] = 2.0 * u[x]; }\n"
+                      "reduce total(x) = sum(u[x]);\n"
+                      "run setup: K { add; total; }\n"
+                      "run steps { twice; swap u, v; total; }\n"
+                      "run tail: 0 { add; }\n";
+
+TEST(CompilerInterp, NamedBlocksRunInOrderBeforeTheMainOne) {
+  Compiled c(kBlocks);
+  ASSERT_TRUE(c.ok());
+  auto in = c.interp();
+  EXPECT_EQ(in->blocks(), (std::vector<std::string>{"setup", "tail"}));
+  EXPECT_EQ(in->block_steps("setup"), 2);
+  EXPECT_EQ(in->block_steps("tail"), 0);
+  // The prologue: setup twice (u = 2, 4, 6; total 12), tail not at all.
+  in->prologue();
+  EXPECT_DOUBLE_EQ(at(c, *in, "u", {2, 0, 0, 0}), 6.0);
+  EXPECT_DOUBLE_EQ(in->reductions().front().second, 12.0);
+  // Then the main block: u = 4, 8, 12 (total 24); a named block runs alone when asked.
+  EXPECT_EQ(in->run(1), 1);
+  EXPECT_DOUBLE_EQ(in->reductions().front().second, 24.0);
+  in->run_block("tail", 3);
+  EXPECT_DOUBLE_EQ(at(c, *in, "u", {0, 0, 0, 0}), 7.0);
+  EXPECT_DOUBLE_EQ(at(c, *in, "u", {2, 0, 0, 0}), 21.0);
+  // A count from params, checked when asked.
+  auto neg = c.interp({{"K", -1}});
+  EXPECT_EQ(error_of([&] { neg->block_steps("setup"); }),
+            "run block 'setup': the step count is -1; it must be at least 0");
+  EXPECT_EQ(error_of([&] { in->run_block("nope", 1); }), "no run block named 'nope'");
+}
+
+} // namespace

@@ -739,7 +739,8 @@ TEST(CompilerSemaErrors, NoRunBlock) {
 
 TEST(CompilerSemaErrors, SecondRunBlock) {
   expect_errors("stencil s;\nrun steps { }\nrun 3 { }\n",
-                {{3, 1, "a stencil has one 'run' block; this is a second one"}});
+                {{3, 1, "a stencil has one main 'run' block; this is a second one (another block "
+                        "needs a name: 'run NAME: COUNT { ... }')"}});
 }
 
 TEST(CompilerSemaErrors, StepCount) {

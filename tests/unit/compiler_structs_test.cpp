@@ -21,6 +21,7 @@ using stc::DiagEngine;
 using stc::SourceFile;
 
 using stc::test::checked_ir;
+using stc::test::printed_stn;
 
 TEST(CompilerStructs, MemberGridNames) {
   EXPECT_EQ(stc::ast::member_grid_name("g", "p", {}), "g_p");
@@ -102,11 +103,7 @@ kernel k(x) { d[x].u = c[x - 1].u + double(c[x].n[2]); d[x].n[0] = c[x].n[1]; }
 kernel copy(x) { c[x] = d[x]; }
 run steps { k; copy; }
 )";
-  SourceFile file("t.stn", text);
-  DiagEngine diags(&file);
-  auto ast = stc::parse(file, diags);
-  ASSERT_TRUE(ast) << diags.render();
-  const std::string printed = stc::print_stn(*ast, "t.stn");
+  const std::string printed = printed_stn(text);
   for (const char *want :
        {"struct Cell {\n  double u;\n  int n[3];\n}\n", "grid Cell c[N];", "grid Cell d like c;",
         "init c[i].n[2] = i;", "d[x].u = c[x - 1].u + double(c[x].n[2]);", "c[x] = d[x];"})

@@ -159,12 +159,15 @@ void PSReduce(void *out, PSReduceOp op, void *g);
 
 /* What stencilc's rewrite of the host code calls instead of what it compiled: PSGrid*New(...)
  * becomes __stencilc_ps_bind(PSGrid*New(...), "grid"), PSStencilRun(maps..., n)
- * __stencilc_ps_run(n), PSReduce(&v, op, g) __stencilc_ps_reduce("v", type of v, &v, g). */
+ * __stencilc_ps_run(n) (the main run block; another block's PSStencilRun
+ * __stencilc_ps_run_block("block", n)), PSReduce(&v, op, g) __stencilc_ps_reduce("v", type of v,
+ * &v, g). */
 void *__stencilc_ps_bind(void *grid, const char *name);
 /* A grid of a user-defined type: its struct's size, then the grid stencilc keeps each member
  * in and the member's offset in the struct, ending with a null name. */
 void *__stencilc_ps_bind_struct(void *grid, const char *name, long size, ...);
 void __stencilc_ps_run(long long iterations);
+void __stencilc_ps_run_block(const char *block, long long iterations);
 void __stencilc_ps_reduce(const char *name, char type, void *out, void *grid);
 
 #ifdef __cplusplus

@@ -51,6 +51,23 @@ public:
   /// Runs the run block `steps` times, or for `run until` until the condition holds but at
   /// most `steps` times. Returns the number of steps done.
   virtual std::int64_t run(std::int64_t steps) = 0;
+  /// The named run blocks (`run NAME: N { ... }`), in declaration order; none for most programs.
+  virtual std::vector<std::string> blocks() const { return {}; }
+  /// A named block's own count of steps (its `run NAME: N`, with this run's params).
+  virtual std::int64_t block_steps(const std::string &block) const {
+    throw Error("no run block named '" + block + "'");
+  }
+  /// Runs the named block `steps` times. Throws stencilc::Error for an unknown name.
+  virtual void run_block(const std::string &block, std::int64_t steps) {
+    (void)steps;
+    throw Error("no run block named '" + block + "'");
+  }
+  /// Every named block its own count of steps, in declaration order: what a run does before
+  /// the main block (execute(), verify), not timed.
+  void prologue() {
+    for (const auto &b : blocks())
+      run_block(b, block_steps(b));
+  }
   /// True for a `run until` program.
   virtual bool has_condition() const { return false; }
   /// For `run until`: whether the last run stopped because the condition held.

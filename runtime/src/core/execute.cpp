@@ -164,6 +164,9 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
     program.init_random(*opts.init_random);
   for (const auto &[g, f] : opts.loads)
     program.load(g, f);
+  // The named run blocks run before the main one; a restart's checkpoint is after them.
+  if (opts.restart.empty())
+    program.prologue();
 
   const std::int64_t steps = opts.steps ? *opts.steps : program.default_steps();
   if (steps < 0)
