@@ -178,7 +178,9 @@ std::string cxx_plan(const stencilc::Plan &plan) {
   if (const auto &d = plan.distribution)
     dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}, {}}}, {}, {}}}", d->procs[0],
                        d->procs[1], d->procs[2], d->procs[3], d->k, d->overlap ? "true" : "false");
-  return fmt::format("stencilc::Plan{{{}, {}}}", scheme, dist);
+  return plan.layout == stencilc::Layout::Aosoa
+             ? fmt::format("stencilc::Plan{{{}, {}, stencilc::Layout::Aosoa}}", scheme, dist)
+             : fmt::format("stencilc::Plan{{{}, {}}}", scheme, dist);
 }
 
 } // namespace stc

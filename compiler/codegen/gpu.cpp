@@ -100,17 +100,32 @@ struct Signature {
   }
 };
 
-// The grid whose strides grid g shares: the first used grid with g's element type and halos.
-// The lowering checks that the grids of a kernel have its shape (the constructor throws
-// otherwise), so such grids have equal strides: a kernel then takes one set of strides per
-// layout, not per grid (fewer arguments, which would otherwise spill scalar registers).
+// What decides a grid's row stride besides its own shape: under layout=aosoa a struct's
+// members interleave their rows, so the members of every grid of that struct (the element
+// types and x halos of the group) -- "" for a grid of numbers. (Under layout=soa a member's
+// key only keeps it from sharing with a grid of numbers, which costs an argument, not bits.)
+std::string layout_key(const ir::Program &p, int g) {
+  if (p.grids[g].member_of.empty())
+    return "";
+  std::string key;
+  for (const auto &members : ir::struct_groups(p))
+    if (std::find(members.begin(), members.end(), g) != members.end())
+      for (int m : members)
+        key += fmt::format("{}:{};", ir::elem_name(p.grids[m]), p.grids[m].halo[0]);
+  return key;
+}
+
+// The grid whose strides grid g shares: the first used grid with g's element type, halos and
+// layout key. The lowering checks that the grids of a kernel have its shape (the constructor
+// throws otherwise), so such grids have equal strides: a kernel then takes one set of strides
+// per layout, not per grid (fewer arguments, which would otherwise spill scalar registers).
 int stride_owner(const ir::Program &p, const Sweep &sw, int g) {
   const int rank = static_cast<int>(sw.indices.size());
   if (p.grids[g].rank < rank) // a coefficient of lower rank has a shape of its own
     return g;
   for (int o : used_grids(sw)) {
     bool same = ir::elem_name(p.grids[o]) == std::string(ir::elem_name(p.grids[g])) &&
-                p.grids[o].rank == rank;
+                p.grids[o].rank == rank && layout_key(p, o) == layout_key(p, g);
     for (int d = 0; d < rank; ++d)
       same = same && p.grids[o].halo[d] == p.grids[g].halo[d];
     if (same)
@@ -1136,8 +1151,14 @@ std::string gpu_temporal_unsupported(const ir::Program &p,
   return temporal_tile_problem(t, plan->k, plan->tile_x, plan->tile_y);
 }
 
-std::vector<GeneratedFile> emit_gpu(const ir::Program &p, const Analysis &, const lower::Lowered &l,
-                                    const EmitOptions &opts, const std::string &target) {
+std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &,
+                                    const lower::Lowered &l, const EmitOptions &opts,
+                                    const std::string &target) {
+  // layout=aosoa: a struct's members share rows, so their halos above x (ir::with_group_halos).
+  const ir::Program joined = opts.plan.layout == stencilc::Layout::Aosoa
+                                 ? ir::with_group_halos(program)
+                                 : ir::Program{};
+  const ir::Program &p = opts.plan.layout == stencilc::Layout::Aosoa ? joined : program;
   mus::data d = program_data(p, l, opts, target);
   // mpi-cuda, mpi-hip (a distributed lowering): the naive plan's kernels on each rank's block;
   // ghost cells refreshed on the host by the distributed runtime (exchange, then the physical

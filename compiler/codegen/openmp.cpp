@@ -228,12 +228,17 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
 }
 
 // Both targets' files; `mpi`: mpi-openmp (the templates' mpi sections).
-std::vector<GeneratedFile> emit_cpu(const ir::Program &p, const lower::Lowered &l,
+std::vector<GeneratedFile> emit_cpu(const ir::Program &program, const lower::Lowered &l,
                                     const EmitOptions &opts, bool mpi) {
+  // layout=aosoa: a struct's members share rows, so their halos above x (ir::with_group_halos).
+  const ir::Program joined = opts.plan.layout == stencilc::Layout::Aosoa
+                                 ? ir::with_group_halos(program)
+                                 : ir::Program{};
+  const ir::Program &p = opts.plan.layout == stencilc::Layout::Aosoa ? joined : program;
   if (l.distributed != mpi)
     internal_error("emit: the lowering is not for this target's kind of process layout");
   mus::data d = program_data(p, l, opts, mpi ? "mpi-openmp" : "openmp");
-  const TemporalCode tc = temporal_code(p, l, mpi);
+  const TemporalCode tc = temporal_code(p, l, mpi, opts.plan.layout == stencilc::Layout::Aosoa);
   d.set("temporal", tc.why_not.empty() ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("why_not", cxx_string(tc.why_not));
   d.set("row_fns", tc.row_fns);

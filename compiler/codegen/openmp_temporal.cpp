@@ -416,7 +416,7 @@ std::set<int> read_before_block(const ir::Program &p) {
 // mpi-openmp: the checks of a depth k (temporal_fits__) and the reallocation of the step's grids
 // with halos k * step_reach deeper in the split dimensions (temporal_deepen__), values kept.
 void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<int> &grids,
-              TemporalCode &tc) {
+              bool aosoa, TemporalCode &tc) {
   const int rank = p.grids[grids.front()].rank;
   const ir::Offsets &reach = l.schedule.step_reach;
   const std::string position = position_use(p, grids);
@@ -453,18 +453,41 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
   std::string &e = tc.deepen;
   e += "  if (k == deep_k__)\n    return;\n  const std::vector<int> &procs__ = cart__->procs();\n"
        "  auto split__ = [&](int d) { return static_cast<int>(procs__.size()) > d && procs__[d] > 1; };\n";
-  for (int g : grids) {
-    const auto &grid = p.grids[g];
-    std::string halos, periodic;
-    for (int d = 0; d < ir::kMaxRank; ++d) {
+  // layout=aosoa: the step's members of a struct are reallocated together, interleaved.
+  std::map<int, std::vector<int>> together; // first member -> the step's members of its struct
+  std::set<int> grouped;
+  for (const auto &members : aosoa ? ir::struct_groups(p) : std::vector<std::vector<int>>{}) {
+    std::vector<int> in;
+    for (int g : members)
+      if (std::find(grids.begin(), grids.end(), g) != grids.end())
+        in.push_back(g);
+    if (in.empty())
+      continue;
+    together[in.front()] = in;
+    grouped.insert(in.begin(), in.end());
+  }
+  auto deep_halos = [&](const ir::Grid &grid) {
+    std::string halos;
+    for (int d = 0; d < ir::kMaxRank; ++d)
       halos += fmt::format("{}{}", d ? ", " : "",
                            d < std::min(grid.rank, 3)
                                ? fmt::format("{} + (split__({}) ? k * {} : 0)", grid.halo[d], d, reach[d])
                                : std::to_string(d < grid.rank ? grid.halo[d] : 0));
+    return halos;
+  };
+  for (int g : grids) {
+    const auto &grid = p.grids[g];
+    std::string periodic;
+    for (int d = 0; d < ir::kMaxRank; ++d)
       periodic += fmt::format("{}{}", d ? ", " : "",
                               d < grid.rank && grid.faces[2 * d].kind == ir::BoundaryKind::Periodic
                                   ? "true"
                                   : "false");
+    if (grouped.count(g)) {
+      e += fmt::format("  const stencilc::Halos dh__{0}{{{2}}};\n  part__{0}_ = cart__->part(\"{0}\", "
+                       "{1}, part__{0}_.global, dh__{0}, {{{3}}});\n",
+                       grid.name, grid.rank, deep_halos(grid), periodic);
+      continue;
     }
     e += fmt::format(
         "  {{\n    const stencilc::Halos h__{{{1}}};\n"
@@ -473,7 +496,25 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
         "      stencilc::Grid<{4}> g__(\"{0}\", {2}, part__{0}_.count, h__);\n"
         "      stencilc::copy_interior({0}_, g__);\n      {0}_ = std::move(g__);\n"
         "      dirty__{0}_ = true;\n    }}\n  }}\n",
-        grid.name, halos, grid.rank, periodic, ir::elem_name(grid));
+        grid.name, deep_halos(grid), grid.rank, periodic, ir::elem_name(grid));
+  }
+  for (const auto &[first, in] : together) {
+    const ir::Grid &f0 = p.grids[first];
+    std::string list, moves, differ;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const ir::Grid &g = p.grids[in[i]];
+      list += fmt::format("{}{{sizeof({}), dh__{}[0]}}", i ? ", " : "", ir::elem_name(g),
+                          g.name);
+      differ += fmt::format("{}{}_.halo(0) != dh__{}[0]", i ? " || " : "", g.name, g.name);
+      moves += fmt::format("    {{\n      stencilc::Grid<{1}> g__(\"{0}\", {2}, part__{0}_.count, "
+                           "dh__{0}, grp__, {3});\n      stencilc::copy_interior({0}_, g__);"
+                           "\n      {0}_ = std::move(g__);\n      dirty__{0}_ = true;\n    }}\n",
+                           g.name, ir::elem_name(g), g.rank, i);
+    }
+    e += fmt::format("  if ({0} || {1}_.halo(1) != dh__{1}[1] || {1}_.halo(2) != dh__{1}[2]) "
+                     "{{\n    const stencilc::Interleaved grp__ = stencilc::interleave(\"{2}\", {3}, "
+                     "part__{1}_.count, dh__{1}, {{{4}}});\n{5}  }}\n",
+                     differ, f0.name, f0.member_of, f0.rank, list, moves);
   }
   // The widened block: k * reach beyond every face between blocks.
   const std::string &first = p.grids[grids.front()].name;
@@ -496,7 +537,7 @@ std::string temporal_unsupported(const ir::Program &p) {
   return grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
 }
 
-TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi) {
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi, bool aosoa) {
   TemporalCode tc;
   const std::vector<int> grids = step_grids(p);
   tc.why_not = grids.empty() ? "the run block calls no kernel" : why_not(p, grids);
@@ -633,13 +674,37 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
   }
   std::string &a = tc.alloc;
   a += "  if (shadows__)\n    return;\n";
+  // layout=aosoa: the shadows of a struct's members interleaved as the members are (a shadow
+  // takes its grid's place at every swap).
+  std::map<int, std::string> group_arg;
+  for (const auto &members : aosoa ? ir::struct_groups(p) : std::vector<std::vector<int>>{}) {
+    std::vector<int> in;
+    for (int g : members)
+      if (state.count(g))
+        in.push_back(g);
+    if (in.empty())
+      continue;
+    const std::string &n = p.grids[in.front()].name;
+    std::string list;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      list += fmt::format("{}{{sizeof({}), {}_.halo(0)}}", i ? ", " : "",
+                          ir::elem_name(p.grids[in[i]]), p.grids[in[i]].name);
+      group_arg[in[i]] = fmt::format(", sgrp__{}, {}", p.grids[in.front()].member_of, i);
+    }
+    a += fmt::format("  const stencilc::Interleaved sgrp__{0} = stencilc::interleave(\"{0} (the "
+                     "temporal plan's results)\", {1}_.rank(), stencilc::Extents{{{1}_.extent(0), "
+                     "{1}_.extent(1), {1}_.extent(2), {1}_.extent(3)}}, stencilc::Halos{{0, "
+                     "{1}_.halo(1), {1}_.halo(2), {1}_.halo(3)}}, {{{2}}});\n",
+                     p.grids[in.front()].member_of, n, list);
+  }
   for (int g : state) {
     const auto &grid = p.grids[g];
+    const auto ga = group_arg.find(g);
     a += fmt::format(
         "  shadow__{0}_ = stencilc::Grid<{1}>(\"{0}\", {2}, stencilc::Extents{{{0}_.extent(0), "
         "{0}_.extent(1), {0}_.extent(2), {0}_.extent(3)}}, stencilc::Halos{{{0}_.halo(0), "
-        "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}});\n",
-        grid.name, ir::elem_name(grid), grid.rank);
+        "{0}_.halo(1), {0}_.halo(2), {0}_.halo(3)}}{3});\n",
+        grid.name, ir::elem_name(grid), grid.rank, ga == group_arg.end() ? "" : ga->second);
     // Ghost cells stay with a storage: a shadow gets its grid's once, then keeps them unless
     // they follow the interior (Neumann, periodic). (mpi: its physical faces; the cells in
     // the neighbours' halos are stale after every block.)
@@ -675,7 +740,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
                      : mpi ? fmt::format("  halo__{}_ = true;\n", p.grids[g].name)
                            : "");
   if (mpi)
-    mpi_code(p, l, grids, tc);
+    mpi_code(p, l, grids, aosoa, tc);
   return tc;
 }
 

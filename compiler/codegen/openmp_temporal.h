@@ -26,6 +26,9 @@ struct TemporalCode {
 };
 /// `mpi`: for mpi-openmp, where the engine runs on each rank's block widened into halos k
 /// steps deep (exchanged once per block), with global indices from the block's offset.
-TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi = false);
+/// `aosoa`: the struct grids' members are interleaved (layout=aosoa), and so are the shadows
+/// and the deepened grids of each struct's members that the step uses.
+TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool mpi = false,
+                           bool aosoa = false);
 
 } // namespace stc

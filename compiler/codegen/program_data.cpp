@@ -1,6 +1,7 @@
 #include "codegen/program_data.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -66,6 +67,36 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
                                      std::count_if(p.reductions.begin(), p.reductions.end(),
                                                    ir::integer_reduction)));
 
+  // layout=aosoa: the members of each struct grid in one Interleaved (grid.h), declared before
+  // them (`decl`, after the parts on MPI: `mpi_decl`); each member takes it (`group_arg`).
+  const bool aosoa = opts.plan.layout == stencilc::Layout::Aosoa;
+  std::map<int, std::string> group_arg;
+  mus::data groups{mus::data::type::list};
+  for (const auto &members : aosoa ? ir::struct_groups(p) : std::vector<std::vector<int>>{}) {
+    const ir::Grid &first = p.grids[members.front()];
+    const std::string var = "grp__" + first.member_of;
+    std::string ext, halo, list;
+    for (int k = 0; k < ir::kMaxRank; ++k) {
+      ext += (k ? ", " : "") + (k < first.rank ? setup.expr(first.extents[k]) : std::string("1"));
+      halo += fmt::format("{}{}", k ? ", " : "", k == 0 ? 0 : first.halo[k]);
+    }
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const ir::Grid &g = p.grids[members[i]];
+      list += fmt::format("{}{{sizeof({}), {}}}", i ? ", " : "", ir::elem_name(g), g.halo[0]);
+      group_arg[members[i]] = fmt::format(", {}, {}", var, i);
+    }
+    auto decl = [&](const std::string &extents) {
+      return fmt::format("const stencilc::Interleaved {} = stencilc::interleave(\"{}\", {}, {}, "
+                         "stencilc::Halos{{{}}}, {{{}}});",
+                         var, first.member_of, first.rank, extents, halo, list);
+    };
+    mus::data x;
+    x.set("decl", decl("stencilc::Extents{" + ext + "}"));
+    x.set("mpi_decl", decl("part__" + first.name + "_.count"));
+    groups.push_back(x);
+  }
+  d.set("groups", groups);
+
   mus::data grids{mus::data::type::list};
   std::string names, list;
   int gi = 0, max_rank = 1;
@@ -86,6 +117,8 @@ mus::data program_data(const ir::Program &p, const lower::Lowered &l, const Emit
     }
     x.set("extents", ext);
     x.set("halos", halo);
+    const auto ga = group_arg.find(gi - 1);
+    x.set("group_arg", ga == group_arg.end() ? std::string() : ga->second);
     x.set("random", g.init ? std::string("false") : std::string("true"));
     // Distributed: the neighbours' ghost cells hold the interior, whatever the faces.
     x.set("refresh_on_change",

@@ -73,6 +73,7 @@ struct Grid {
   TypeName type;
   std::string struct_type; // a struct's name (then `type` is unused), or empty
   SourceLoc struct_loc;
+  std::string member_of; // split structs: the struct grid this grid is a member of, or empty
   bool readonly = false;
   std::string name;
   std::vector<ExprPtr> extents; // explicit shape

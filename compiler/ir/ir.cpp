@@ -1,5 +1,6 @@
 #include "ir/ir.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -36,6 +37,36 @@ const char *boundary_name(BoundaryKind k) {
 const char *reduce_name(ReduceOp op) {
   static const char *const names[] = {"sum", "min", "max", "norm2", "prod"};
   return names[static_cast<int>(op)];
+}
+
+std::vector<std::vector<int>> struct_groups(const Program &p) {
+  std::vector<std::vector<int>> groups;
+  std::vector<std::string> names;
+  for (std::size_t g = 0; g < p.grids.size(); ++g) {
+    if (p.grids[g].member_of.empty())
+      continue;
+    const auto it = std::find(names.begin(), names.end(), p.grids[g].member_of);
+    if (it == names.end()) {
+      names.push_back(p.grids[g].member_of);
+      groups.push_back({static_cast<int>(g)});
+    } else {
+      groups[static_cast<std::size_t>(it - names.begin())].push_back(static_cast<int>(g));
+    }
+  }
+  return groups;
+}
+
+Program with_group_halos(const Program &p) {
+  Program q = p;
+  for (const auto &group : struct_groups(p))
+    for (int d = 1; d < kMaxRank; ++d) {
+      int h = 0;
+      for (int g : group)
+        h = std::max(h, q.grids[g].halo[d]);
+      for (int g : group)
+        q.grids[g].halo[d] = h;
+    }
+  return q;
 }
 
 std::vector<RunStmt> all_run_stmts(const Program &p) {

@@ -122,8 +122,12 @@ struct Grid {
   Offsets halo{};
   /// An Int grid stored in 64 bits (`grid long`); Int grids are 32-bit otherwise.
   bool wide = false;
+  /// A member of a grid of struct elements (the struct grid's name; sema/structs.cpp), or
+  /// empty: the members of one struct grid are stored together under layout=aosoa.
+  std::string member_of;
   bool time_dependent_ghosts() const; // some face is Neumann or periodic
 };
+
 /// The C++ type of a grid's elements: "std::int32_t" ("std::int64_t" if wide), "float", "double".
 const char *elem_name(const Grid &g);
 std::size_t elem_bytes(const Grid &g);
@@ -219,6 +223,14 @@ struct Program {
   };
   std::vector<Block> blocks;
 };
+
+/// The grids of each struct grid (members, in declaration order), in the order of the struct
+/// grids: what layout=aosoa allocates together.
+std::vector<std::vector<int>> struct_groups(const Program &p);
+/// p with the halos of each struct group's members joined above dimension 0 (their rows are
+/// interleaved under layout=aosoa, so they share the rows of every plane; each keeps its own
+/// halo in x).
+Program with_group_halos(const Program &p);
 
 /// Every statement of every run block, the main one first: what a swap or a write anywhere
 /// means for the program as a whole (halos, coefficients).

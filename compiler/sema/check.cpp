@@ -1007,6 +1007,7 @@ private:
     ig.type = type_of(g.type);
     ig.wide = g.type == ast::TypeName::Long;
     ig.readonly = g.readonly;
+    ig.member_of = g.member_of;
     bool ok = true;
     const ir::Grid *like = nullptr;
     if (!g.like.empty()) {

@@ -165,6 +165,7 @@ private:
       for (const auto &leaf : *l) {
         ast::Grid m = base;
         m.struct_type.clear();
+        m.member_of = g.name;
         m.type = leaf.member->type;
         m.name = member_grid_name(g.name, leaf.member->name, leaf.index);
         if (same_struct)

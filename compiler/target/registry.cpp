@@ -210,6 +210,11 @@ public:
                             : "the temporal plan does not apply to " + p.name + ": " + temporal;
   }
   std::string why_not(const stencilc::Plan &plan, const ir::Program &p) const override {
+    if (distributed_ && plan.layout == stencilc::Layout::Aosoa)
+      return fmt::format("{} copies each dimension's faces between the device and the host in "
+                         "one pitched copy per face, which the interleaved rows of layout=aosoa "
+                         "would break: it keeps layout=soa (aosoa: openmp, mpi-openmp, cuda, hip)",
+                         name_);
     if (distributed_ && plan.distribution && plan.distribution->k != 1)
       return fmt::format("{} exchanges halos every step (k=1): halos k steps deep are not "
                          "generated yet (docs/MPI.md)",

@@ -119,6 +119,13 @@ TEST(Plan, KeysNotGivenKeepTheBase) {
   const Plan gt = stencilc::parse_plan("scheme=temporal,k=3,tile=32x8", kGpu);
   EXPECT_EQ(key("scheme=streaming,k=1", kGpu, gt), "scheme=streaming,k=1,tile=32x8");
   EXPECT_EQ(key("scheme=naive", kGpu, gt), "scheme=naive");
+  // The layout is the plan's, whatever the scheme: kept unless given.
+  const Plan aos = stencilc::parse_plan("scheme=temporal,k=4,layout=aosoa", kCpu);
+  EXPECT_EQ(aos.layout, stencilc::Layout::Aosoa);
+  EXPECT_EQ(key("scheme=naive", kCpu, aos), "scheme=naive,layout=aosoa");
+  EXPECT_EQ(key("layout=soa", kCpu, aos), "scheme=temporal,k=4");
+  EXPECT_EQ(error_of("layout=rows", kCpu), "--plan layout=rows: layout is soa or aosoa");
+  EXPECT_NE(aos, stencilc::parse_plan("scheme=temporal,k=4", kCpu));
 }
 
 TEST(Plan, PrintedPlansParseBack) {
@@ -133,6 +140,9 @@ TEST(Plan, PrintedPlansParseBack) {
   // The CPU engine inside each rank: the halo depth is the scheme's k.
   EXPECT_EQ(key("scheme=temporal,k=3,rows=16,procs=2x1x1", kMpi),
             "scheme=temporal,k=3,rows=16,procs=2x1x1,overlap=off");
+  EXPECT_EQ(key("scheme=naive,layout=aosoa", kGpu), "scheme=naive,layout=aosoa");
+  EXPECT_EQ(key("scheme=naive,procs=2x1x1,layout=aosoa", kMpi),
+            "scheme=naive,procs=2x1x1,overlap=off,layout=aosoa");
 }
 
 TEST(Plan, SchemesMustSuitTheTarget) {
@@ -169,7 +179,8 @@ TEST(Plan, RejectsBadKeysAndValues) {
   EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
   EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");
   EXPECT_EQ(error_of("depth=2", kCpu),
-            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, tile, procs, overlap)");
+            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, tile, procs, overlap, "
+            "layout)");
   for (const char *bad : {"0", "-3", "two", "4z", "2000000"})
     EXPECT_EQ(error_of(std::string("scheme=temporal,k=") + bad, kCpu),
               std::string("--plan scheme=temporal,k=") + bad + ": bad value '" + bad + "' for k");

@@ -167,6 +167,59 @@ TEST(RuntimeGrid, SwapStorage) {
   EXPECT_EQ(a.at(0, 0), 2); // unchanged after a failed swap
 }
 
+// layout=aosoa: a double member (x halo 1) and a float one (x halo 0) of a 5 x 3 x 2 struct grid
+// with halos 1 in y and z, their rows interleaved in one allocation.
+TEST(RuntimeGrid, InterleavedMembersShareRows) {
+  const Extents e{5, 3, 2, 1};
+  const Interleaved grp = interleave("c", 3, e, {0, 1, 1, 0}, {{8, 1}, {4, 0}});
+  // Rows: 8 doubles (5 + 2, one line) then 16 floats (5, one line): 128 bytes; 5 * 4 rows.
+  EXPECT_EQ(grp.row_bytes, 128);
+  EXPECT_EQ(grp.rows, 20);
+  EXPECT_EQ(grp.offset, (std::vector<std::int64_t>{0, 64}));
+  Grid<double> u("c_u", 3, e, {1, 1, 1, 0}, grp, 0);
+  Grid<float> v("c_v", 3, e, {0, 1, 1, 0}, grp, 1);
+  EXPECT_TRUE(u.interleaved());
+  EXPECT_EQ(u.stride(1), 16); // 128 bytes of doubles
+  EXPECT_EQ(v.stride(1), 32);
+  EXPECT_EQ(u.stride(2), 16 * 5);
+  EXPECT_EQ(u.pitch(), 8);
+  EXPECT_EQ(v.pitch(), 16);
+  EXPECT_EQ(u.rows(), 20);
+  // Cell (x, y, z) of each member: its row group, then its own row in it.
+  const auto *base = static_cast<const unsigned char *>(u.owner());
+  EXPECT_EQ(reinterpret_cast<const unsigned char *>(&u.at(2, 1, 0)),
+            base + ((0 + 1) * 5 + (1 + 1)) * 128 + (2 + 1) * 8);
+  EXPECT_EQ(reinterpret_cast<const unsigned char *>(&v.at(4, -1, 1)),
+            base + ((1 + 1) * 5 + (-1 + 1)) * 128 + 64 + 4 * 4);
+  EXPECT_EQ(u.owner(), v.owner());
+  // Each member touches its own rows only.
+  u.fill(1.5);
+  EXPECT_EQ(checksum(v), 0.0);
+  v.fill(2);
+  v.fill_halo(-1);
+  EXPECT_EQ(checksum(u), 1.5 * 30);
+  EXPECT_EQ(u.at(-1, -1, -1), 1.5);
+  EXPECT_EQ(v.at(0, -1, 0), -1);
+  EXPECT_EQ(v.at(4, 2, 1), 2);
+  // A swap with a grid of its own moves the layout with the storage.
+  Grid<double> w("w", 3, e, {1, 1, 1, 0});
+  w.fill(7);
+  u.swap_storage(w);
+  EXPECT_FALSE(u.interleaved());
+  EXPECT_TRUE(w.interleaved());
+  EXPECT_EQ(u.at(0, 0, 0), 7);
+  EXPECT_EQ(w.at(0, 0, 0), 1.5);
+  EXPECT_EQ(w.stride(1), 16);
+  // A member must have the group's shape, halos above x, x halo and element size.
+  EXPECT_THROW(Grid<double>("x", 3, e, {0, 1, 1, 0}, grp, 0), Error); // x halo
+  EXPECT_THROW(Grid<double>("x", 3, e, {1, 0, 1, 0}, grp, 0), Error); // y halo
+  EXPECT_THROW(Grid<float>("x", 3, e, {1, 1, 1, 0}, grp, 0), Error);  // element size
+  EXPECT_THROW(Grid<double>("x", 3, {5, 3, 3, 1}, {1, 1, 1, 0}, grp, 0), Error);
+  EXPECT_THROW(Grid<double>("x", 3, e, {1, 1, 1, 0}, grp, 2), Error);
+  EXPECT_THROW(interleave("c", 3, {0, 3, 2, 1}, {0, 1, 1, 0}, {{8, 1}}), Error);
+  EXPECT_THROW(interleave("c", 3, e, {0, 1, 1, 0}, {{2, 1}}), Error);
+}
+
 TEST(RuntimeGrid, ConstructorErrors) {
   std::string msg = error_of([] { Grid<float>("u", 2, {0, 4, 1, 1}, {1, 1, 0, 0}); });
   EXPECT_EQ(msg, "grid 'u': extent 1 is 0; it must be at least 1");

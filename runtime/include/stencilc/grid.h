@@ -5,12 +5,18 @@
 // to whole lines. (Aligning the first interior cell instead would add a mostly unused line to
 // every row, which costs a memory-bound sweep a few percent of its bandwidth.)
 // Indices run over [-halo(d), extent(d) + halo(d)).
+//
+// Several grids of one shape may share an allocation instead, their x-rows interleaved (the
+// AoSoA layout of a struct's members, interleave() below): row (y, z, w) of every member, one
+// after the other, then the next row. Each member then addresses its cells with the same
+// strides above dimension 0, which step over the other members' rows; pitch() is its own row.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -22,14 +28,59 @@ constexpr std::size_t kAlignBytes = 64;
 using Extents = std::array<std::int64_t, kMaxRank>;
 using Halos = std::array<int, kMaxRank>;
 
+/// One allocation for the grids of a struct's members, their x-rows interleaved: every member's
+/// row (y, z, w) (its own halo in x, padded to whole 64-byte lines) follows the row of the
+/// member before it. The members share extents and the halos of dimensions 1..3.
+struct Interleaved {
+  std::shared_ptr<unsigned char> storage;
+  int rank = 0;
+  Extents extent{1, 1, 1, 1};
+  Halos halo{0, 0, 0, 0};             // dimensions 1..3 (halo[0] unused)
+  std::vector<int> elem_bytes, halo0; // per member
+  std::vector<std::int64_t> offset;   // per member: bytes from a row group's start to its row
+  std::vector<std::int64_t> pitch;    // per member: elements of its row, padding included
+  std::int64_t row_bytes = 0;         // one row of every member
+  std::int64_t rows = 0;              // rows of the allocation (halos included)
+};
+/// Allocates (zeroed) an Interleaved for members of (element bytes, x halo) each, `what` naming
+/// the group in errors. Throws stencilc::Error as a Grid does (bad extents, too large).
+Interleaved interleave(const std::string &what, int rank, const Extents &extent,
+                       const Halos &halo, const std::vector<std::pair<int, int>> &members);
+
 template <typename T> class Grid {
 public:
   using value_type = T;
   Grid() = default;
+  // Move-only: a copy would share the storage.
+  Grid(const Grid &) = delete;
+  Grid &operator=(const Grid &) = delete;
+  Grid(Grid &&o) noexcept { *this = std::move(o); }
+  Grid &operator=(Grid &&o) noexcept {
+    if (this != &o) {
+      name_ = std::move(o.name_);
+      rank_ = o.rank_;
+      extent_ = o.extent_;
+      halo_ = o.halo_;
+      stride_ = o.stride_;
+      origin_offset_ = o.origin_offset_;
+      total_ = o.total_;
+      pitch_ = o.pitch_;
+      rows_ = o.rows_;
+      owner_ = std::move(o.owner_);
+      base_ = o.base_;
+      o.base_ = nullptr;
+      o.rows_ = o.total_ = 0;
+    }
+    return *this;
+  }
   /// extent[d] >= 1 for d < rank (unused dims are ignored); halo[d] >= 0.
   /// Throws stencilc::Error on a non-positive extent or a size that overflows.
   /// All cells (interior and halo) start at zero.
   Grid(std::string name, int rank, const Extents &extent, const Halos &halo);
+  /// Member `member` of `group`: its extents and its halos above dimension 0 must be the
+  /// group's, its x halo and element size the member's (stencilc::Error otherwise).
+  Grid(std::string name, int rank, const Extents &extent, const Halos &halo,
+       const Interleaved &group, int member);
 
   const std::string &name() const { return name_; }
   int rank() const { return rank_; }
@@ -37,18 +88,27 @@ public:
   int halo(int d) const { return d < rank_ ? halo_[d] : 0; }
   /// Element stride of dimension d; stride(0) == 1.
   std::int64_t stride(int d) const { return stride_[d]; }
+  /// Elements of one row, from its first ghost cell, padding included: stride(1) unless the
+  /// grid is a member of an Interleaved (then its rows are stride(1) elements apart).
+  std::int64_t pitch() const { return pitch_; }
+  bool interleaved() const { return pitch_ != stride_[1]; }
+  /// The allocation, shared by the members of an Interleaved (null without storage).
+  const void *owner() const { return owner_.get(); }
   /// Number of interior cells (product of extents).
   std::int64_t interior_size() const;
 
   /// The whole allocation, halos and row padding included (storage_size() elements), and
-  /// where cell (0,0,0,0) lies in it: what a device copy of the grid mirrors.
-  T *storage() { return data_.get(); }
-  const T *storage() const { return data_.get(); }
+  /// where cell (0,0,0,0) lies in it: what a device copy of the grid mirrors. For a member of an
+  /// Interleaved: from its first row to the end of its last, the other members' rows between.
+  T *storage() { return base_; }
+  const T *storage() const { return base_; }
   std::int64_t storage_size() const { return total_; }
   std::int64_t origin_offset() const { return origin_offset_; }
+  /// Rows of the storage (halos included), stride(1) elements apart.
+  std::int64_t rows() const { return rows_; }
   /// Pointer to interior cell (0,0,0,0); valid offsets reach into the halo.
-  T *origin() { return data_.get() + origin_offset_; }
-  const T *origin() const { return data_.get() + origin_offset_; }
+  T *origin() { return base_ + origin_offset_; }
+  const T *origin() const { return base_ + origin_offset_; }
   T &at(std::int64_t x, std::int64_t y = 0, std::int64_t z = 0, std::int64_t w = 0) {
     return origin()[x + y * stride_[1] + z * stride_[2] + w * stride_[3]];
   }
@@ -60,22 +120,24 @@ public:
   void fill(T value);
   /// Set the halo cells only (the cells outside the interior), leaving the interior.
   void fill_halo(T value);
-  /// O(1) exchange of storage; both grids must have the same rank, extents and halos
-  /// (throws stencilc::Error otherwise). Names stay with the objects.
+  /// O(1) exchange of storage (and layout: a member of an Interleaved may swap with a grid of
+  /// its own); both grids must have the same rank, extents and halos (throws stencilc::Error
+  /// otherwise). Names stay with the objects.
   void swap_storage(Grid &other);
 
 private:
-  struct Free {
-    void operator()(T *p) const;
-  };
+  void check_shape(const std::string &who, int rank, const Extents &extent, const Halos &halo);
   std::string name_;
   int rank_ = 0;
   Extents extent_{1, 1, 1, 1};
   Halos halo_{0, 0, 0, 0};
   std::array<std::int64_t, kMaxRank> stride_{1, 0, 0, 0};
   std::int64_t origin_offset_ = 0;
-  std::int64_t total_ = 0; // allocated elements
-  std::unique_ptr<T[], Free> data_;
+  std::int64_t total_ = 0; // elements from the first row's start to the last row's end
+  std::int64_t pitch_ = 0; // elements of a row
+  std::int64_t rows_ = 0;
+  std::shared_ptr<void> owner_;
+  T *base_ = nullptr; // the first row's first element
 };
 
 /// Calls f(pointer to cell (0, y, z, w)) for every interior x-row of `g` (a Grid<T> or a const

@@ -57,11 +57,19 @@ struct Distribution {
 };
 bool operator==(const Distribution &, const Distribution &);
 
+/// How the grids of a struct's members are stored: one array per member (structure of arrays),
+/// or one allocation with their x-rows interleaved (AoSoA: array of structures of rows; each
+/// member's row stays contiguous, so vector loads and coalesced GPU accesses do too, and a
+/// point's members are one row group apart, not a whole grid). Chosen when the code is
+/// generated; grids of numbers are the same either way.
+enum class Layout { Soa, Aosoa };
+
 struct Plan {
   using Scheme =
       std::variant<scheme::Naive, scheme::CpuTemporal, scheme::GpuStreaming, scheme::GpuTemporal>;
   Scheme scheme;
   std::optional<Distribution> distribution; // MPI targets only
+  Layout layout = Layout::Soa;
 
   /// "naive", "temporal" (CPU or GPU) or "streaming".
   const char *scheme_name() const;
@@ -82,12 +90,22 @@ struct PlanRules {
 
 /// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64",
 /// "scheme=streaming,tile=32x8,chunk=64", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
-/// ",procs=AxBxC,overlap=on|off" (and k of a naive one: the halo depth in steps).
+/// ",procs=AxBxC,overlap=on|off" (and k of a naive one: the halo depth in steps); any plan
+/// ",layout=aosoa" when its struct grids are interleaved (layout=soa, the default, is not
+/// written).
 std::string to_string(const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC, overlap=on|off)
+/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC, overlap=on|off,
+/// layout=soa|aosoa)
 /// over `base`: keys not given keep base's values, and scheme=naive drops the others. Throws
 /// stencilc::Error naming the bad key or value, or why the plan is not one of `rules`.
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base = Plan{});
+
+/// The naive plan with `p`'s layout: what an executable's --plan is read over, so that a plan
+/// that does not name the layout keeps the compiled-in one.
+Plan layout_only(const Plan &p);
+/// Throws stencilc::Error if `p` (parsed from --plan `text`) names another layout than
+/// `compiled`'s: the grids were allocated in that one when the code was generated.
+void check_layout(const std::string &text, const Plan &p, const Plan &compiled);
 
 } // namespace stencilc

@@ -51,12 +51,10 @@ std::uint64_t splitmix64(std::uint64_t z) {
 
 } // namespace
 
-template <typename T> void Grid<T>::Free::operator()(T *p) const { std::free(p); }
-
+// Rank, extents and halos in range; the shape stored.
 template <typename T>
-Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &halo)
-    : name_(std::move(name)) {
-  const std::string who = "grid '" + name_ + "': ";
+void Grid<T>::check_shape(const std::string &who, int rank, const Extents &extent,
+                          const Halos &halo) {
   if (rank < 1 || rank > kMaxRank)
     throw Error(who + "rank " + std::to_string(rank) + " is not supported (must be 1 to " +
                 std::to_string(kMaxRank) + ")");
@@ -71,12 +69,38 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
     extent_[d] = extent[d];
     halo_[d] = halo[d];
   }
+}
 
-  // Size check in double first: exact enough below the cap, and it cannot overflow.
-  const std::int64_t A = static_cast<std::int64_t>(kAlignBytes / sizeof(T));
-  double cells = std::ceil((double(extent_[0]) + 2.0 * double(halo_[0])) / double(A)) * A;
+namespace {
+
+// Cells (padded rows times the other dimensions) of a shape, in double: exact enough below the
+// cap, and it cannot overflow. `row` is the padded row's cells.
+double cells_of(double row, const Extents &extent, const Halos &halo) {
+  double cells = row;
   for (int d = 1; d < kMaxRank; ++d)
-    cells *= double(extent_[d]) + 2.0 * double(halo_[d]);
+    cells *= double(extent[d]) + 2.0 * double(halo[d]);
+  return cells;
+}
+
+unsigned char *allocate_zeroed(std::size_t bytes, const std::string &what) {
+  void *p = std::aligned_alloc(kAlignBytes, bytes);
+  if (!p)
+    throw Error(what);
+  std::memset(p, 0, bytes);
+  return static_cast<unsigned char *>(p);
+}
+
+} // namespace
+
+template <typename T>
+Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &halo)
+    : name_(std::move(name)) {
+  const std::string who = "grid '" + name_ + "': ";
+  check_shape(who, rank, extent, halo);
+  const std::int64_t A = static_cast<std::int64_t>(kAlignBytes / sizeof(T));
+  const double cells =
+      cells_of(std::ceil((double(extent_[0]) + 2.0 * double(halo_[0])) / double(A)) * A,
+               extent_, halo_);
   if (cells * double(sizeof(T)) > kMaxGridBytes)
     throw Error(who + "size " + short_number(cells) + " cells is too large (the limit is " +
                 short_number(kMaxGridBytes / double(sizeof(T))) + " cells of " + type_name<T>() +
@@ -89,18 +113,93 @@ Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &ha
   for (int d = 2; d < kMaxRank; ++d)
     stride_[d] = stride_[d - 1] * (extent_[d - 1] + 2 * std::int64_t(halo_[d - 1]));
   total_ = stride_[3] * (extent_[3] + 2 * std::int64_t(halo_[3]));
+  pitch_ = stride_[1];
+  rows_ = total_ / stride_[1];
   origin_offset_ = l0;
   for (int d = 1; d < kMaxRank; ++d)
     origin_offset_ += halo_[d] * stride_[d];
 
   const std::size_t bytes = static_cast<std::size_t>(
       round_up(total_ * std::int64_t(sizeof(T)), std::int64_t(kAlignBytes)));
-  void *p = std::aligned_alloc(kAlignBytes, bytes);
-  if (!p)
-    throw Error(who + "cannot allocate " + short_number(double(bytes)) + " bytes (" +
-                shape_string(rank_, extent_) + " cells of " + type_name<T>() + " plus halo)");
-  std::memset(p, 0, bytes);
-  data_.reset(static_cast<T *>(p));
+  unsigned char *p =
+      allocate_zeroed(bytes, who + "cannot allocate " + short_number(double(bytes)) + " bytes (" +
+                                 shape_string(rank_, extent_) + " cells of " + type_name<T>() +
+                                 " plus halo)");
+  owner_.reset(p, [](unsigned char *q) { std::free(q); });
+  base_ = reinterpret_cast<T *>(p);
+}
+
+template <typename T>
+Grid<T>::Grid(std::string name, int rank, const Extents &extent, const Halos &halo,
+              const Interleaved &group, int member)
+    : name_(std::move(name)) {
+  const std::string who = "grid '" + name_ + "': ";
+  check_shape(who, rank, extent, halo);
+  bool fits = member >= 0 && member < static_cast<int>(group.offset.size()) &&
+              group.rank == rank && group.elem_bytes[member] == static_cast<int>(sizeof(T)) &&
+              group.halo0[member] == halo[0];
+  for (int d = 0; d < rank && fits; ++d)
+    fits = group.extent[d] == extent[d] && (d == 0 || group.halo[d] == halo[d]);
+  if (!fits || !group.storage)
+    throw Error(who + "not member " + std::to_string(member) + " of its interleaved storage "
+                      "(its shape, halos or element type differ)");
+  stride_[0] = 1;
+  stride_[1] = group.row_bytes / static_cast<std::int64_t>(sizeof(T));
+  for (int d = 2; d < kMaxRank; ++d)
+    stride_[d] = stride_[d - 1] * (extent_[d - 1] + 2 * std::int64_t(halo_[d - 1]));
+  pitch_ = group.pitch[member];
+  rows_ = group.rows;
+  total_ = (rows_ - 1) * stride_[1] + pitch_;
+  origin_offset_ = halo_[0];
+  for (int d = 1; d < kMaxRank; ++d)
+    origin_offset_ += halo_[d] * stride_[d];
+  owner_ = group.storage;
+  base_ = reinterpret_cast<T *>(group.storage.get() + group.offset[member]);
+}
+
+Interleaved interleave(const std::string &what, int rank, const Extents &extent,
+                       const Halos &halo, const std::vector<std::pair<int, int>> &members) {
+  const std::string who = "grids of '" + what + "': ";
+  if (rank < 1 || rank > kMaxRank || members.empty())
+    throw Error(who + "rank " + std::to_string(rank) + " or no members");
+  Interleaved g;
+  g.rank = rank;
+  for (int d = 0; d < rank; ++d) {
+    if (extent[d] < 1)
+      throw Error(who + "extent " + std::to_string(d + 1) + " is " + std::to_string(extent[d]) +
+                  "; it must be at least 1");
+    if (halo[d] < 0)
+      throw Error(who + "halo " + std::to_string(d + 1) + " is " + std::to_string(halo[d]) +
+                  "; it must be at least 0");
+    g.extent[d] = extent[d];
+    g.halo[d] = d == 0 ? 0 : halo[d];
+  }
+  double row = 0;
+  for (const auto &[elem, h0] : members) {
+    if ((elem != 4 && elem != 8) || h0 < 0)
+      throw Error(who + "a member of " + std::to_string(elem) + " bytes with x halo " +
+                  std::to_string(h0));
+    const std::int64_t A = static_cast<std::int64_t>(kAlignBytes) / elem;
+    const std::int64_t pitch = round_up(extent[0] + 2 * std::int64_t(h0), A);
+    g.elem_bytes.push_back(elem);
+    g.halo0.push_back(h0);
+    g.offset.push_back(g.row_bytes);
+    g.pitch.push_back(pitch);
+    g.row_bytes += pitch * elem;
+    row += double(pitch * elem);
+  }
+  const double bytes = cells_of(row, g.extent, g.halo);
+  if (bytes > kMaxGridBytes)
+    throw Error(who + "size " + short_number(bytes) + " bytes is too large (the limit is " +
+                short_number(kMaxGridBytes) + ")");
+  g.rows = 1;
+  for (int d = 1; d < kMaxRank; ++d)
+    g.rows *= g.extent[d] + 2 * std::int64_t(g.halo[d]);
+  const std::size_t total = static_cast<std::size_t>(g.rows * g.row_bytes);
+  unsigned char *p = allocate_zeroed(total, who + "cannot allocate " +
+                                                short_number(double(total)) + " bytes");
+  g.storage.reset(p, [](unsigned char *q) { std::free(q); });
+  return g;
 }
 
 template <typename T> std::int64_t Grid<T>::interior_size() const {
@@ -111,12 +210,12 @@ template <typename T> std::int64_t Grid<T>::interior_size() const {
 }
 
 template <typename T> void Grid<T>::fill(T value) {
-  if (data_)
-    std::fill(data_.get(), data_.get() + total_, value);
+  for (std::int64_t r = 0; base_ && r < rows_; ++r)
+    std::fill(base_ + r * stride_[1], base_ + r * stride_[1] + pitch_, value);
 }
 
 template <typename T> void Grid<T>::fill_halo(T value) {
-  if (!data_)
+  if (!base_)
     return;
   const std::int64_t h0 = halo(0), e0 = extent(0);
   for (std::int64_t w = -halo(3); w < extent(3) + halo(3); ++w)
@@ -148,7 +247,13 @@ template <typename T> void Grid<T>::swap_storage(Grid &other) {
     throw Error("cannot swap storage of " + describe(*this) + " with " + describe(other) +
                 ": rank, extents and halos must all match");
   }
-  std::swap(data_, other.data_);
+  std::swap(owner_, other.owner_);
+  std::swap(base_, other.base_);
+  std::swap(stride_, other.stride_);
+  std::swap(origin_offset_, other.origin_offset_);
+  std::swap(total_, other.total_);
+  std::swap(pitch_, other.pitch_);
+  std::swap(rows_, other.rows_);
 }
 
 template class Grid<float>;

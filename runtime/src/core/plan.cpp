@@ -26,7 +26,7 @@ bool operator==(const Distribution &a, const Distribution &b) {
 }
 
 bool operator==(const Plan &a, const Plan &b) {
-  return a.scheme == b.scheme && a.distribution == b.distribution;
+  return a.scheme == b.scheme && a.distribution == b.distribution && a.layout == b.layout;
 }
 
 namespace {
@@ -93,6 +93,8 @@ std::string to_string(const Plan &p) {
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
          ",overlap=" + (f.overlap ? "on" : "off");
+  if (p.layout == Layout::Aosoa)
+    s += ",layout=aosoa";
   return s;
 }
 
@@ -100,6 +102,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   auto bad = [&](const std::string &why) { return Error("--plan " + text + ": " + why); };
   Flat f = flatten(base);
   const std::string base_scheme = f.scheme;
+  Layout layout = base.layout;
   bool chunk_given = false;
   std::stringstream ss(text);
   std::string item;
@@ -158,8 +161,12 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         throw bad("overlap is on or off");
       f.overlap = value == "on";
       f.distribution_given = true;
+    } else if (key == "layout") {
+      if (value != "soa" && value != "aosoa")
+        throw bad("layout is soa or aosoa");
+      layout = value == "aosoa" ? Layout::Aosoa : Layout::Soa;
     } else {
-      throw bad("unknown key '" + key + "' (scheme, k, rows, chunk, tile, procs, overlap)");
+      throw bad("unknown key '" + key + "' (scheme, k, rows, chunk, tile, procs, overlap, layout)");
     }
   }
 
@@ -200,7 +207,22 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)
     p.distribution = Distribution{f.procs, f.k, f.overlap};
+  p.layout = layout;
   return p;
+}
+
+Plan layout_only(const Plan &p) {
+  Plan q;
+  q.layout = p.layout;
+  return q;
+}
+
+void check_layout(const std::string &text, const Plan &p, const Plan &compiled) {
+  auto name = [](Layout l) { return l == Layout::Aosoa ? "aosoa" : "soa"; };
+  if (p.layout != compiled.layout)
+    throw Error("--plan " + text + ": the layout is chosen when the code is generated (this "
+                "build's is layout=" + name(compiled.layout) + "); emit or build it with --plan "
+                "layout=" + name(p.layout));
 }
 
 } // namespace stencilc

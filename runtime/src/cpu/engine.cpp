@@ -438,7 +438,7 @@ private:
   void write_row(int g, unsigned char *dst, const unsigned char *src) const {
     const std::size_t e = elem(g);
     const std::int64_t h = halo(g, 0);
-    const std::int64_t cells = grids_[g].whole_pitch ? grids_[g].stride[1] : sc_.n0 + 2 * h;
+    const std::int64_t cells = grids_[g].whole_pitch ? grids_[g].pitch : sc_.n0 + 2 * h;
     stream_lines(dst - h * static_cast<std::int64_t>(e), src - h * static_cast<std::int64_t>(e),
                  static_cast<std::size_t>(cells) * e);
   }
@@ -695,7 +695,7 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
     const std::int64_t line = std::max<std::int64_t>(1, 64 / step.grids[v.grid].elem_bytes);
     const std::int64_t h = grids[v.grid].halo[0];
     v.x0 = (h + line - 1) / line * line;
-    v.pitch = (v.x0 - h + grids[v.grid].stride[1] + line - 1) / line * line;
+    v.pitch = (v.x0 - h + grids[v.grid].pitch + line - 1) / line * line;
     bytes = round_up(bytes, 4096) + static_cast<std::size_t>(skew++ % 12 + 1) * 5 * 64;
     v.offset = bytes;
     const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);

@@ -97,6 +97,9 @@ struct View {
   std::array<std::int64_t, 3> extent{1, 1, 1};
   std::array<int, 3> halo{0, 0, 0};
   std::array<std::int64_t, 3> stride{1, 0, 0}; // elements
+  /// Elements of a row from its first ghost cell, padding included (Grid::pitch(): stride[1]
+  /// unless the grid's rows are interleaved with other grids').
+  std::int64_t pitch = 0;
   /// A row's storage pitch starts at its first ghost cell (x = -halo[0]), so a result row may be
   /// written pitch-wide with streaming stores; false for a view widened in x or into deeper
   /// x halos (widened_view), whose rows are then written cell by cell.
@@ -111,6 +114,7 @@ template <typename T> View view_of(Grid<T> &g) {
     v.halo[d] = g.halo(d);
     v.stride[d] = g.stride(d);
   }
+  v.pitch = g.pitch();
   return v;
 }
 

@@ -28,6 +28,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -412,28 +415,68 @@ private:
   std::size_t n_ = 0;
 };
 
+/// The device allocation of the host allocation `owner` (an Interleaved's, grid.h): one per
+/// host allocation, shared by the DeviceGrids of its members (of any element type) while any of
+/// them lives.
+inline std::shared_ptr<Buffer<unsigned char>> shared_device_allocation(const void *owner,
+                                                                       std::size_t bytes) {
+  static std::map<const void *, std::weak_ptr<Buffer<unsigned char>>> live;
+  for (auto it = live.begin(); it != live.end();)
+    it = it->second.expired() ? live.erase(it) : std::next(it);
+  // (A host allocation freed and another made at its address: the old one's is not it.)
+  if (auto found = live[owner].lock(); found && found->size() == bytes)
+    return found;
+  auto made = std::make_shared<Buffer<unsigned char>>(bytes);
+  live[owner] = made;
+  return made;
+}
+
 /// The device copy of a host Grid: the same allocation layout (halos, row padding), so that
-/// strides and offsets are the host grid's and a copy is one memcpy.
+/// strides and offsets are the host grid's and a copy is one memcpy. The members of an
+/// Interleaved (grid.h, layout=aosoa) share one device allocation, as on the host, and copy
+/// their own rows (one pitched copy each way).
 template <typename T> class DeviceGrid {
 public:
   DeviceGrid() = default;
   explicit DeviceGrid(const Grid<T> &g)
-      : buf_(static_cast<std::size_t>(g.storage_size())), origin_(g.origin_offset()) {
+      : origin_(g.origin_offset()), span_(g.storage_size()), pitch_(g.pitch()),
+        stride_(g.stride(1)), rows_(g.rows()) {
+    std::size_t at = 0; // bytes from the allocation's start to the grid's first row
+    if (g.interleaved()) {
+      at = static_cast<std::size_t>(reinterpret_cast<const unsigned char *>(g.storage()) -
+                                    static_cast<const unsigned char *>(g.owner()));
+      mem_ = shared_device_allocation(g.owner(),
+                                      static_cast<std::size_t>(rows_ * stride_) * sizeof(T));
+    } else {
+      mem_ = std::make_shared<Buffer<unsigned char>>(static_cast<std::size_t>(span_) * sizeof(T));
+    }
+    base_ = reinterpret_cast<T *>(mem_->get() + at);
 #if defined(STENCILC_GPU_CPU_LAYER)
-    cpu_layer::label_allocation(buf_.get(), "grid '" + g.name() + "'");
+    cpu_layer::label_allocation(mem_->get(), "grid '" + g.name() + "'");
 #endif
   }
   /// Pointer to interior cell (0, 0, 0, 0).
-  T *origin() const { return buf_.get() + origin_; }
+  T *origin() const { return base_ + origin_; }
   /// The whole allocation, laid out as the host Grid's storage().
-  T *storage() const { return buf_.get(); }
+  T *storage() const { return base_; }
   void upload(const Grid<T> &g) {
-    copy_to_device(buf_.get(), g.storage(), buf_.size() * sizeof(T));
+    if (interleaved())
+      copy_rows(base_, g.storage(), row_bytes(), pitch_bytes(), rows(), false);
+    else
+      copy_to_device(base_, g.storage(), bytes());
   }
   /// Every cell zero, halos and padding too (as a new host Grid).
-  void zero() { set_zero(buf_.get(), buf_.size() * sizeof(T)); }
+  void zero() {
+    if (interleaved())
+      set_zero(mem_->get(), mem_->size()); // the members' all: they start together
+    else
+      set_zero(base_, bytes());
+  }
   void download(Grid<T> &g) const {
-    copy_to_host(g.storage(), buf_.get(), buf_.size() * sizeof(T));
+    if (interleaved())
+      copy_rows(g.storage(), base_, row_bytes(), pitch_bytes(), rows(), true);
+    else
+      copy_to_host(g.storage(), base_, bytes());
   }
   /// The interior cells within the halo's depth of each face, to the host: what a ghost refresh
   /// there reads (the slabs sent to the neighbours, the cells mirrored or wrapped into ghost
@@ -442,41 +485,56 @@ public:
   void download_faces(Grid<T> &g) const {
     for_each_face(g, true,
                   [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
-                    copy_rows(g.storage() + at, buf_.get() + at, width, pitch, height, true);
+                    copy_rows(g.storage() + at, base_ + at, width, pitch, height, true);
                   });
   }
   /// Every ghost cell to the device (what a ghost refresh on the host wrote): the same copies.
   void upload_halo(const Grid<T> &g) {
     for_each_face(g, false,
                   [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
-                    copy_rows(buf_.get() + at, g.storage() + at, width, pitch, height, false);
+                    copy_rows(base_ + at, g.storage() + at, width, pitch, height, false);
                   });
   }
   /// The same two, queued on a stream; `what` names the grid in checking-mode messages.
   void download_faces_async(Grid<T> &g, Stream &s, const char *what) const {
     for_each_face(
         g, true, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
-          copy_rows_async(g.storage() + at, buf_.get() + at, width, pitch, height, true, s, what);
+          copy_rows_async(g.storage() + at, base_ + at, width, pitch, height, true, s, what);
         });
   }
   void upload_halo_async(const Grid<T> &g, Stream &s, const char *what) {
     for_each_face(
         g, false, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
-          copy_rows_async(buf_.get() + at, g.storage() + at, width, pitch, height, false, s, what);
+          copy_rows_async(base_ + at, g.storage() + at, width, pitch, height, false, s, what);
         });
   }
   void swap(DeviceGrid &o) noexcept {
-    buf_.swap(o.buf_);
+    mem_.swap(o.mem_);
+    std::swap(base_, o.base_);
     std::swap(origin_, o.origin_);
+    std::swap(span_, o.span_);
+    std::swap(pitch_, o.pitch_);
+    std::swap(stride_, o.stride_);
+    std::swap(rows_, o.rows_);
   }
 
 private:
+  bool interleaved() const { return pitch_ != stride_; }
+  std::size_t bytes() const { return static_cast<std::size_t>(span_) * sizeof(T); }
+  std::size_t row_bytes() const { return static_cast<std::size_t>(pitch_) * sizeof(T); }
+  std::size_t pitch_bytes() const { return static_cast<std::size_t>(stride_) * sizeof(T); }
+  std::size_t rows() const { return static_cast<std::size_t>(rows_); }
+
   // The 2 * rank faces of g as row copies f(first element, bytes per row, pitch in bytes, rows):
   // the `interior` cells within the halo's depth of each face, or the ghost cells beyond it.
   // Along dimension d cells are units of stride(d) elements, dense above dimension 0 (only x
   // rows are padded): h cells of dimension d are one run of h * stride(d) elements in each block
-  // of stride(d + 1), the face spanning the whole allocation in the other dimensions.
+  // of stride(d + 1), the face spanning the whole allocation in the other dimensions. (Not for
+  // interleaved grids, whose faces above x hold the other members' rows: an Error.)
   template <typename F> static void for_each_face(const Grid<T> &g, bool interior, F f) {
+    if (g.interleaved())
+      throw Error("grid '" + g.name() + "': the faces of interleaved grids (layout=aosoa) are "
+                  "not copied on their own");
     for (int d = 0; d < g.rank(); ++d) {
       const std::int64_t h = g.halo(d), n = g.extent(d), s = g.stride(d);
       const std::int64_t block = d + 1 < g.rank() ? g.stride(d + 1) : g.storage_size();
@@ -490,8 +548,9 @@ private:
     }
   }
 
-  Buffer<T> buf_;
-  std::int64_t origin_ = 0;
+  std::shared_ptr<Buffer<unsigned char>> mem_;
+  T *base_ = nullptr;
+  std::int64_t origin_ = 0, span_ = 0, pitch_ = 0, stride_ = 0, rows_ = 0;
 };
 
 /// Blocks of `threads` for n points of a 1-D launch; an Error beyond what a launch allows
@@ -519,7 +578,9 @@ void ghost_slab(const Grid<T> &g, int d, int side, std::int64_t (&lo)[kMaxRank],
 /// Bytes a Grid's device copy takes (to refuse a problem larger than device memory before
 /// allocating anything).
 template <typename T> std::size_t device_bytes(const Grid<T> &g) {
-  return static_cast<std::size_t>(g.storage_size()) * sizeof(T);
+  // A member of an Interleaved: its share, its own rows.
+  return static_cast<std::size_t>(g.interleaved() ? g.pitch() * g.rows() : g.storage_size()) *
+         sizeof(T);
 }
 
 } // namespace stencilc::gpu
