@@ -1,4 +1,5 @@
-# stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp|cuda|hip] [PLAN <plan>]
+# stencilc_add_stencil(<name> SOURCE <file.stn>
+#                      [TARGET openmp|cuda|hip|mpi-openmp|mpi-cuda|mpi-hip] [PLAN <plan>]
 #                      [MACHINE <m>])
 #
 # Defines a static library <name> with the code `stencilc emit` generates for <file.stn>:
@@ -9,7 +10,11 @@
 # the .stn (the generated files are named after it, not after <name>).
 #
 #   SOURCE   the .stn program (relative to the current source directory)
-#   TARGET   the code generator's target: openmp (the default), cuda or hip.
+#   TARGET   the code generator's target: openmp (the default), cuda, hip, or an MPI target:
+#            mpi-openmp links stencilc::runtime_mpi_openmp (the distributed runtime, MPI, the
+#            Open MPI flavour of libhdf5, the CPU engine); mpi-cuda and mpi-hip compile as cuda
+#            and hip do and link stencilc::runtime_mpi. An application of an MPI target runs
+#            under mpirun (docs/MPI.md).
 #            cuda compiles the generated NAME.cpp with CMake's CUDA language: enable it first
 #            (project(... LANGUAGES CXX CUDA); CMAKE_CUDA_ARCHITECTURES chooses the GPUs), and
 #            the library links stencilc::runtime_core and the CUDA runtime.
@@ -28,7 +33,7 @@
 # and asks to re-run CMake if the stencil was renamed since.
 
 function(stencilc_add_stencil)
-  set(usage "stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp|cuda|hip] [PLAN <p>] [MACHINE <m>])")
+  set(usage "stencilc_add_stencil(<name> SOURCE <file.stn> [TARGET openmp|cuda|hip|mpi-openmp|mpi-cuda|mpi-hip] [PLAN <p>] [MACHINE <m>])")
   if(ARGC EQUAL 0 OR ARGV0 MATCHES "^(SOURCE|TARGET|PLAN|MACHINE)$")
     message(FATAL_ERROR "stencilc_add_stencil: the first argument is the library's name: "
                         "${usage}")
@@ -48,15 +53,17 @@ function(stencilc_add_stencil)
   if(NOT DEFINED arg_TARGET)
     set(arg_TARGET openmp)
   endif()
-  if(NOT arg_TARGET MATCHES "^(openmp|cuda|hip)$")
-    message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET}: stencilc_add_stencil builds openmp, cuda "
-                        "and hip code (the mpi-* targets: `stencilc build`)")
+  if(NOT arg_TARGET MATCHES "^(openmp|cuda|hip|mpi-openmp|mpi-cuda|mpi-hip)$")
+    message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET}: stencilc_add_stencil builds openmp, cuda, "
+                        "hip, mpi-openmp, mpi-cuda and mpi-hip code")
   endif()
-  if(arg_TARGET STREQUAL "cuda" AND NOT CMAKE_CUDA_COMPILER)
-    message(FATAL_ERROR "${fn}: TARGET cuda needs CMake's CUDA language: "
+  # The device part: mpi-cuda compiles as cuda, mpi-hip as hip.
+  string(REGEX REPLACE "^mpi-" "" device "${arg_TARGET}")
+  if(device STREQUAL "cuda" AND NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET} needs CMake's CUDA language: "
                         "project(... LANGUAGES CXX CUDA) or enable_language(CUDA) first")
   endif()
-  if(arg_TARGET STREQUAL "hip")
+  if(device STREQUAL "hip")
     if(DEFINED ENV{HIPCXX})
       set(hipcc "$ENV{HIPCXX}")
     else()
@@ -65,8 +72,8 @@ function(stencilc_add_stencil)
     endif()
     find_library(STENCILC_AMDHIP64 amdhip64)
     if(NOT hipcc OR NOT STENCILC_AMDHIP64)
-      message(FATAL_ERROR "${fn}: TARGET hip needs hipcc and libamdhip64 (Debian: hipcc "
-                          "libamdhip64-dev; HIPCXX names another hipcc)")
+      message(FATAL_ERROR "${fn}: TARGET ${arg_TARGET} needs hipcc and libamdhip64 (Debian: "
+                          "hipcc libamdhip64-dev; HIPCXX names another hipcc)")
     endif()
   endif()
   if(TARGET ${name})
@@ -131,19 +138,30 @@ function(stencilc_add_stencil)
 
   # As `stencilc build` compiles it: no fused multiply-adds, so the results round as the
   # reference interpreter's (and every plan's) do.
-  if(arg_TARGET STREQUAL "openmp")
+  # The host runtime the device code runs beside: the core, or the distributed runtime.
+  if(arg_TARGET MATCHES "^mpi-")
+    set(host_runtime stencilc::runtime_mpi)
+  else()
+    set(host_runtime stencilc::runtime_core)
+  endif()
+  if(arg_TARGET MATCHES "openmp$")
     add_library(${name} STATIC ${sources})
-    # The openmp target's runtime: the CPU engine and the core.
-    target_link_libraries(${name} PUBLIC stencilc::runtime)
+    # The openmp target's runtime: the CPU engine and the core (mpi-openmp: and the
+    # distributed runtime).
+    if(arg_TARGET STREQUAL "mpi-openmp")
+      target_link_libraries(${name} PUBLIC stencilc::runtime_mpi_openmp)
+    else()
+      target_link_libraries(${name} PUBLIC stencilc::runtime)
+    endif()
     target_compile_options(${name} PRIVATE -ffp-contract=off)
-  elseif(arg_TARGET STREQUAL "cuda")
+  elseif(device STREQUAL "cuda")
     add_library(${name} STATIC ${sources})
     list(FILTER sources INCLUDE REGEX "\\.cpp$")
     set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA)
     set_target_properties(${name} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
     target_compile_options(${name} PRIVATE
                            $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -fmad=false>)
-    target_link_libraries(${name} PUBLIC stencilc::runtime_core)
+    target_link_libraries(${name} PUBLIC ${host_runtime})
   else()
     # hipcc compiles NAME.cpp into an object of the library (see TARGET above).
     if(NOT DEFINED STENCILC_HIP_ARCHITECTURES)
@@ -153,7 +171,11 @@ function(stencilc_add_stencil)
     foreach(arch IN LISTS STENCILC_HIP_ARCHITECTURES)
       list(APPEND archs "--offload-arch=${arch}")
     endforeach()
-    get_target_property(includes stencilc::runtime_core INTERFACE_INCLUDE_DIRECTORIES)
+    get_target_property(includes stencilc::runtime_core_base INTERFACE_INCLUDE_DIRECTORIES)
+    if(arg_TARGET STREQUAL "mpi-hip")
+      get_target_property(mpi_includes MPI::MPI_CXX INTERFACE_INCLUDE_DIRECTORIES)
+      list(APPEND includes ${mpi_includes})
+    endif()
     list(TRANSFORM includes PREPEND "-I")
     set(cpp ${sources})
     list(FILTER cpp INCLUDE REGEX "\\.cpp$")
@@ -169,7 +191,7 @@ function(stencilc_add_stencil)
     list(FILTER sources INCLUDE REGEX "\\.h$")
     add_library(${name} STATIC ${sources} "${object}")
     set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
-    target_link_libraries(${name} PUBLIC stencilc::runtime_core "${STENCILC_AMDHIP64}")
+    target_link_libraries(${name} PUBLIC ${host_runtime} "${STENCILC_AMDHIP64}")
   endif()
   target_include_directories(${name} PUBLIC "${dir}")
 endfunction()

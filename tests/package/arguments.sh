@@ -31,10 +31,11 @@ rejects() { # CALL REGEX
   }
   echo "rejected: $1"
 }
-usage='stencilc_add_stencil\(<name> SOURCE <file.stn> \[TARGET openmp\|cuda\|hip\]'
+usage='stencilc_add_stencil\(<name> SOURCE <file.stn> \[TARGET openmp\|cuda\|hip\|mpi-openmp\|mpi-cuda\|mpi-hip\]'
 rejects 'stencilc_add_stencil(h TARGET openmp)' "stencilc_add_stencil\(h\): no SOURCE; give the .stn program: $usage"
 rejects 'stencilc_add_stencil(h SOURCE missing.stn)' "stencilc_add_stencil\(h\): SOURCE missing.stn: no such file \($work/src/missing.stn\)"
-rejects 'stencilc_add_stencil(h SOURCE heat.stn TARGET mpi-openmp)' 'TARGET mpi-openmp: stencilc_add_stencil builds openmp, cuda and hip code \(the mpi-\* targets: `stencilc build`\)'
+rejects 'stencilc_add_stencil(h SOURCE heat.stn TARGET mpi-c)' 'TARGET mpi-c: stencilc_add_stencil builds openmp, cuda, hip, mpi-openmp, mpi-cuda and mpi-hip code'
+rejects 'stencilc_add_stencil(h SOURCE heat.stn TARGET mpi-cuda)' 'TARGET mpi-cuda needs CMake.s CUDA language: project\(... LANGUAGES CXX CUDA\) or enable_language\(CUDA\) first'
 rejects 'stencilc_add_stencil(h SOURCE heat.stn TARGET cuda)' 'TARGET cuda needs CMake.s CUDA language: project\(... LANGUAGES CXX CUDA\) or enable_language\(CUDA\) first'
 rejects 'stencilc_add_stencil(SOURCE heat.stn)' "stencilc_add_stencil: the first argument is the library's name: $usage"
 rejects 'stencilc_add_stencil(h SOURCE heat.stn PLAN)' "stencilc_add_stencil\(h\): PLAN needs a value"
