@@ -4,7 +4,10 @@
 # each overlap strategy the target generates (overlap=off, overlap=on), every rank on a GPU of
 # its node. For each: the model's exchange-period terms for the machine profile (inner,
 # boundary, d2h, mpi, h2d; `stencilc explain --json`), its predicted and the measured time per
-# step, and the measured cell-updates/s per rank, all from one run.
+# step, and the measured cell-updates/s per rank, all from one run; below each plan, the
+# measured terms per step that the runtime times (the --json summary's "phases", the slowest
+# rank's: d2h and h2d in blocking refreshes only -- overlap=on's copies run beside the interior
+# untimed -- and mpi as the time in the exchange: packing, messages, unpacking).
 #
 # Without a GPU here: the model's terms and predictions only (on a100-40gb unless MACHINE says
 # otherwise), and exits 0; nothing is measured (the CPU execution layer's speed says nothing about
@@ -63,19 +66,24 @@ for w in heat3d himeno; do
   for overlap in off on; do
     plan="scheme=naive,overlap=$overlap"
     read -r pred inner boundary d2h mpi h2d <<<"$(predict "$spec" "$set_w" "$plan")"
-    meas=- per_rank=-
+    meas=- per_rank=- m_d2h=- m_mpi=- m_h2d=-
     if [ -n "$exe" ]; then
       # shellcheck disable=SC2086
       ${MPIRUN:-mpirun -np $ranks} "$exe" $set_w --steps "$steps" --plan "$plan" --json \
         >"$tmp/run.json"
-      read -r meas per_rank <<<"$(python3 -c '
+      read -r meas per_rank m_d2h m_mpi m_h2d <<<"$(python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-print("%.4g %.4g" % (s["seconds"] / s["steps"], s["cells_per_second"] / s.get("ranks", 1)))' \
+n = s["steps"]
+p = s.get("phases", {})
+print("%.4g %.4g" % (s["seconds"] / n, s["cells_per_second"] / s.get("ranks", 1)),
+      " ".join("%.3g" % (p[t] / n) if t in p else "-" for t in ("d2h", "exchange", "h2d")))' \
         "$tmp/run.json")"
     fi
     printf '%-8s %-18s %11s %9s %9s %9s %9s %9s %11s %14s\n' "$w" "overlap=$overlap" "$pred" \
       "$inner" "$boundary" "$d2h" "$mpi" "$h2d" "$meas" "$per_rank"
+    [ -z "$exe" ] || printf '%-8s %-18s %11s %9s %9s %9s %9s %9s\n' "" "  measured" "" "" "" \
+      "$m_d2h" "$m_mpi" "$m_h2d"
   done
 done
 [ -n "$target" ] || echo "(no GPU here: predictions only; run on a GPU cluster to measure)"

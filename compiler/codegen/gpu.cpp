@@ -1208,8 +1208,10 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
           "dev__->{0}.storage(), part__{0}_, d__);\n      if (faces__) {{\n        "
           "device_faces__{0}(d__, false);\n        stencilc::gpu::synchronize(); // the next "
           "dimension sends them\n      }}\n    }}\n    return;\n  }}\n"
-          "  dev__->{0}.download_faces({0}_);\n  fill__{0}({0}_, faces__);\n"
-          "  dev__->{0}.upload_halo({0}_);\n}}\n\n",
+          "  stencilc::Timer copy__;\n  dev__->{0}.download_faces({0}_);\n"
+          "  d2h_seconds__ += copy__.seconds();\n  fill__{0}({0}_, faces__);\n"
+          "  copy__.reset();\n  dev__->{0}.upload_halo({0}_);\n"
+          "  h2d_seconds__ += copy__.seconds();\n}}\n\n",
           g.name, gi, g.rank);
     }
     device_code += fill_code(p, g, gi, slots, mpi, host_code);

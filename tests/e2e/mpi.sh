@@ -13,8 +13,11 @@
 #          gpu/lower_rank3d.stn): loaded (.npy and .h5) on every rank, saved once (the same bytes
 #          on 1 and 4 ranks and in the interpreter), restored from a checkpoint on every rank
 #   kill   a rank killed with SIGKILL ends the whole 4-rank job within 30 s, with mpirun's message
-# The cases bytes and replicated also run for mpi-cuda and mpi-hip (TARGET; through the CPU
-# execution layer, --cpu-layer): the same bytes as mpi-openmp and the interpreter write.
+#   phases the --json summary's "phases": the slowest rank's seconds in each phase of its halo
+#          refreshes during the steps (mpi-openmp: exchange; through the host on mpi-cuda and
+#          mpi-hip: d2h, exchange, h2d), each more than 0 and at most the steps' time
+# The cases bytes, replicated and phases also run for mpi-cuda and mpi-hip (TARGET; through the
+# CPU execution layer, --cpu-layer): the same bytes as mpi-openmp and the interpreter write.
 # Usage: mpi.sh STENCILC SAMPLES_DIR CASE [TARGET]
 set -euo pipefail
 stencilc=$1
@@ -180,6 +183,29 @@ replicated)
   cmp "$tmp/interp/u.npy" "$tmp/r.npy" || fail "the restarted run on 4 ranks differs"
   cmp "$tmp/kz.npy" "$tmp/rkz.npy" || fail "kz restored on 4 ranks differs"
   echo "grids held whole by every rank: loaded, saved and restored as on 1 rank"
+  ;;
+phases)
+  "$stencilc" build "$samples/heat3d.stn" "${build[@]}" -o "$tmp/heat" >/dev/null
+  want='["exchange"]'
+  case $target in mpi-cuda | mpi-hip) want='["d2h", "exchange", "h2d"]' ;; esac
+  for overlap in off on; do
+    out=$("${mpirun[@]}" -np 2 "$tmp/heat" --set NX=16 --set NY=8 --set NZ=24 --steps 12 \
+      --plan scheme=naive,overlap=$overlap --json)
+    python3 - "$want" "$out" <<'PY' || fail "overlap=$overlap: $out"
+import json, sys
+want, j = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+phases = j.get("phases", {})
+if list(phases) != want:
+    sys.exit(f"phases {list(phases)}, expected {want}")
+# overlap=on's copies run beside the interior, untimed (only blocking refreshes count, if any);
+# the rest took some time, and no phase of the steps can take longer than they did.
+for name, s in phases.items():
+    untimed = "overlap=on" in j["plan"] and name != "exchange"
+    if not ((0 if untimed else 1e-12) <= s <= j["seconds"]):
+        sys.exit(f"{name}: {s} s against {j['seconds']} s of steps")
+PY
+  done
+  echo "halo refresh phases: $want, each within the steps' time"
   ;;
 kill)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null

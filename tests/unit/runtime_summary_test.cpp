@@ -102,6 +102,14 @@ TEST(RuntimeSummary, RanksAndMessagesOnlyWhenDistributed) {
   EXPECT_EQ(j["messages"], 20);
   EXPECT_NE(summary_text(s).find("\n  4 ranks, at most 20 halo messages sent by one\n"),
             std::string::npos);
+  EXPECT_FALSE(j.contains("phases"));
+  s.phases = {{"d2h", 0.25}, {"exchange", 0.5}, {"h2d", 0.125}};
+  j = nlohmann::json::parse(summary_json(s));
+  ASSERT_TRUE(j.contains("phases"));
+  EXPECT_EQ(j["phases"].dump(), R"({"d2h":0.25,"exchange":0.5,"h2d":0.125})");
+  EXPECT_NE(summary_text(s).find("\n  halo refreshes (slowest rank): d2h 0.25 s, exchange 0.5 s, "
+                                 "h2d 0.125 s\n"),
+            std::string::npos);
 }
 
 TEST(RuntimeSummary, Timer) {

@@ -88,6 +88,11 @@ public:
   /// sent (collective: every rank calls it).
   virtual int ranks() const { return 0; }
   virtual std::int64_t messages() const { return 0; }
+  /// MPI: the seconds this rank has spent so far in each phase of its halo refreshes (not
+  /// collective; execute() reports the slowest rank's share of the steps): "exchange" (the
+  /// distributed runtime's packing, messages and unpacking), for the GPU targets' refreshes
+  /// through the host also "d2h" and "h2d" (the faces' copies; timed where they block).
+  virtual std::vector<std::pair<std::string, double>> phase_seconds() const { return {}; }
 
   // Checkpoints (checkpoint.h, execute()). A program without a fingerprint has none.
   /// The program's identity for checkpoints: stencilc::fingerprint() of its IR and param values.

@@ -18,6 +18,9 @@ struct Summary {
   int threads = 1;
   int ranks = 0;              // MPI processes (0: not distributed)
   std::int64_t messages = 0;  // MPI: halo messages sent by the rank that sent the most
+  /// MPI: the seconds the slowest rank spent in each phase of its halo refreshes during the
+  /// steps (Program::phase_seconds), in the program's order.
+  std::vector<std::pair<std::string, double>> phases;
   std::vector<std::pair<std::string, double>> checksums; // per grid, declaration order
   std::vector<std::pair<std::string, double>> reductions; // latest values, declaration order
   /// The integer reductions' exact values (Program::integer_reductions), printed instead.
@@ -28,7 +31,8 @@ struct Summary {
 
 /// One line of JSON (no newline): {"stencil":..,"target":..,"plan":..,"steps":..,
 /// "seconds":..,"cell_updates":..,"cells_per_second":..,"threads":..,"checksums":{"u":..},
-/// "reductions":{"r":..}} with "converged":true|false after "steps" for `run until` programs.
+/// "reductions":{"r":..}} with "converged":true|false after "steps" for `run until` programs,
+/// and for MPI programs "ranks", "messages" and "phases":{"exchange":..} after "threads".
 /// Doubles are printed with 17 significant digits so they round-trip.
 std::string summary_json(const Summary &s);
 /// Several human-readable lines ending in a newline.

@@ -22,6 +22,7 @@ namespace {
 struct RunResult {
   std::int64_t done = 0;
   double seconds = 0; // in program.run() only
+  std::vector<std::pair<std::string, double>> phases; // the slowest rank's, in the steps
 };
 
 // Runs from step `r.done` to `steps` in chunks, for what has to happen between them: a series
@@ -198,6 +199,7 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   // slowest rank's (rank 0 alone may be early or late by its share of the setup).
   if (!finished)
     program.synchronize();
+  const auto phases_before = program.phase_seconds();
   if (!finished && chunked) {
     run_in_chunks(program, steps, opts.save_every, opts.checkpoint_every, outputs, checkpoint,
                   history.get(), progress, clock, r);
@@ -208,6 +210,11 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   }
   if (!finished)
     r.seconds = program.slowest(r.seconds);
+  // (Saves and checkpoints between chunks refresh no halo.)
+  const auto phases_after = program.phase_seconds();
+  for (std::size_t i = 0; i < phases_after.size() && i < phases_before.size(); ++i)
+    r.phases.emplace_back(phases_after[i].first,
+                          program.slowest(phases_after[i].second - phases_before[i].second));
   progress.finish();
   if (!opts.checkpoint.empty() && checkpointed != r.done)
     checkpoint(r.done);
@@ -232,6 +239,7 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   s.threads = program.threads();
   s.ranks = program.ranks();
   s.messages = program.messages();
+  s.phases = r.phases;
   for (const auto &n : names)
     s.checksums.emplace_back(n, program.checksum(n));
   if (!program.writes_files())

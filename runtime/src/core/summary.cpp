@@ -67,6 +67,11 @@ std::string summary_json(const Summary &s) {
   if (s.ranks > 0) {
     j["ranks"] = s.ranks;
     j["messages"] = s.messages;
+    if (!s.phases.empty()) {
+      j["phases"] = nlohmann::ordered_json::object();
+      for (const auto &[name, seconds] : s.phases)
+        j["phases"][name] = number(seconds);
+    }
   }
   j["checksums"] = nlohmann::ordered_json::object();
   for (const auto &[name, value] : s.checksums)
@@ -94,6 +99,15 @@ std::string summary_text(const Summary &s) {
   if (s.ranks > 0)
     out += "  " + plural(s.ranks, "rank") + ", at most " + plural(s.messages, "halo message") +
            " sent by one\n";
+  if (s.ranks > 0 && !s.phases.empty()) {
+    std::string sep = " ";
+    out += "  halo refreshes (slowest rank):";
+    for (const auto &[name, seconds] : s.phases) {
+      out += sep + name + " " + printf_str("%.3g", seconds) + " s";
+      sep = ", ";
+    }
+    out += "\n";
+  }
   for (const auto &[name, value] : s.reductions) {
     const std::int64_t *i = integer_value(s, name);
     out += "  reduction " + name + " = " + (i ? std::to_string(*i) : exact(value)) + "\n";

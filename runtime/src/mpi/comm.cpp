@@ -12,6 +12,7 @@
 #include <map>
 
 #include "stencilc/npy.h"
+#include "stencilc/summary.h"
 
 // Open MPI's extensions: whether it takes CUDA or ROCm device pointers (MPIX_*_AWARE_SUPPORT).
 #if defined(OPEN_MPI) && OPEN_MPI && __has_include(<mpi-ext.h>)
@@ -21,6 +22,19 @@
 namespace stencilc::mpi {
 
 namespace {
+
+// Adds the seconds of its scope to `total` (Cart::exchange_seconds), however the scope ends.
+class Timed {
+public:
+  explicit Timed(double &total) : total_(total) {}
+  ~Timed() { total_ += timer_.seconds(); }
+  Timed(const Timed &) = delete;
+  Timed &operator=(const Timed &) = delete;
+
+private:
+  double &total_;
+  Timer timer_;
+};
 
 // The box of cells [lo, hi) per dimension.
 struct Box {
@@ -295,6 +309,7 @@ Block Cart::block_of(const Part &p, int other, int d) const {
 template <typename T> void Cart::exchange(Grid<T> &g, const Part &p, int d) const {
   if (g.halo(d) == 0)
     return;
+  const Timed timed(exchange_seconds_);
   std::vector<T> &send = message_buffer<T>(-1), &recv = message_buffer<T>(-2);
   // Towards the low neighbour, receiving from the high one; then the other way.
   for (int side = 0; side < 2; ++side) {
@@ -322,6 +337,7 @@ void Cart::exchange_storage(const Grid<T> &g, T *storage, const Part &p, int d) 
   const std::int64_t h = g.halo(d), n = g.extent(d), s = g.stride(d);
   if (h == 0)
     return;
+  const Timed timed(exchange_seconds_);
   const std::int64_t block = d + 1 < g.rank() ? g.stride(d + 1) : g.storage_size();
   MPI_Datatype face;
   check(MPI_Type_vector(static_cast<int>(g.storage_size() / block),
@@ -474,6 +490,7 @@ Exchanges::~Exchanges() {
 
 template <typename T>
 void Exchanges::add(Grid<T> &g, const Part &p, int tag, std::function<void(int)> faces) {
+  const Timed timed(cart_.exchange_seconds_);
   fills_.push_back(
       std::make_unique<FillOf<T>>(g, p, tag, std::move(faces), cart_.comm_, cart_.messages_));
   fills_.back()->advance(false);
@@ -489,6 +506,7 @@ bool Exchanges::progress() {
   static const bool defer = std::getenv("STENCILC_TEST_OVERLAP_DEFER") != nullptr;
   if (defer)
     return false;
+  const Timed timed(cart_.exchange_seconds_);
   bool all = true;
   for (auto &f : fills_)
     all = f->advance(false) && all;
@@ -496,6 +514,7 @@ bool Exchanges::progress() {
 }
 
 void Exchanges::finish() {
+  const Timed timed(cart_.exchange_seconds_);
   for (auto &f : fills_)
     f->advance(true);
 }

@@ -120,6 +120,9 @@ public:
   std::int64_t messages() const { return messages_; }
   /// The most messages any rank has sent (collective).
   std::int64_t most_messages() const;
+  /// The seconds this rank has spent in halo exchanges: exchange and exchange_storage, and the
+  /// calls of an Exchanges (overlap=on: the part of the refresh not hidden behind the sweep).
+  double exchange_seconds() const { return exchange_seconds_; }
 
   /// The block of a grid on this rank (`periodic[d]`: its faces in d are periodic). Throws
   /// CollectiveError if the grid cannot be split (split_error), on every rank alike.
@@ -179,6 +182,7 @@ private:
   int rank_ = 0, size_ = 1;
   std::vector<int> procs_, coords_;
   mutable std::int64_t messages_ = 0;
+  mutable double exchange_seconds_ = 0;
 };
 
 /// Cells [lo, hi) per dimension, in a block's local indices.
