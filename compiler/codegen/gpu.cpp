@@ -21,6 +21,7 @@
 #include <kainjow/mustache.hpp>
 
 #include "codegen/c_like.h"
+#include "codegen/deep_halos.h"
 #include "codegen/codegen.h"
 #include "codegen/program_data.h"
 
@@ -312,6 +313,11 @@ struct TemporalShape {
   // k = 5), so their levels stay a loop and the column is read from shared memory.
   bool column_registers = false;
 };
+
+// The radius of the fused steps in dimension d of the grids (shape t's r is x, y, walked).
+int temporal_reach(const TemporalShape &t, int d) {
+  return d == 0 ? t.r[0] : d == t.rank - 1 ? t.r[2] : t.r[1];
+}
 
 std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
                                  const TemporalShape &t, std::string &host);
@@ -646,14 +652,24 @@ std::string temporal_shape(const ir::Program &p, TemporalShape &t) {
   return "";
 }
 
+// The planes of a ring in shared memory are taken modulo 2 r_z + 1 of the walked index: on
+// mpi-cuda and mpi-hip a block widened across a face between blocks walks from -K r_z, so the
+// index is raised by a multiple of the ring's size that keeps it positive.
+std::string ring_bias(const TemporalShape &t, bool mpi) {
+  return mpi ? fmt::format(" + {} * K__", (2 * t.r[2] + 1) * t.r[2] + (2 * t.r[2] + 1))
+             : std::string();
+}
+
 // Inside the temporal kernel: reads of `in` come from the previous fused step (level l__ - 1):
 // at the thread's own column (no x or y offset) from the registers that keep the column's last
 // 2 r_z + 1 planes of each level, elsewhere from that level's ring in shared memory; written
-// grids from their registers (G__v), other grids from memory.
+// grids from their registers (G__v), other grids from memory. `mpi`: global indices (the
+// block's offsets added), grids every rank holds whole indexed whole.
 class TemporalBodyEmitter : public RowBodyEmitter {
 public:
-  TemporalBodyEmitter(const ir::Program &p, const ir::Kernel &k, const TemporalShape &t)
-      : RowBodyEmitter(p, k.indices, &k.locals), shape_(t), written_(ir::grids_written(k.body)) {}
+  TemporalBodyEmitter(const ir::Program &p, const ir::Kernel &k, const TemporalShape &t, bool mpi)
+      : RowBodyEmitter(p, k.indices, &k.locals, mpi), shape_(t),
+        written_(ir::grids_written(k.body)), mpi_(mpi) {}
 
 protected:
   std::string grid_read(const ir::Expr &e) const override {
@@ -665,9 +681,10 @@ protected:
     const int walked = shape_.rank - 1, dy = shape_.rank == 3 ? e.offset[1] : 0;
     if (shape_.column_registers && e.offset[0] == 0 && dy == 0)
       return fmt::format("c__[l__ - 1][{}]", shape_.r[2] + e.offset[walked]);
-    return fmt::format("{0}__sm[(l__ - 1) * pl__ + (({1}{2}) % {3}) * pn__ + t__{4}{5}]", g,
+    return fmt::format("{0}__sm[(l__ - 1) * pl__ + (({1}{2}{6}) % {3}) * pn__ + t__{4}{5}]", g,
                        indices_[walked], plus(shape_.r[2] + e.offset[walked]), 2 * shape_.r[2] + 1,
-                       dy ? fmt::format(" + ({}) * tx__n", dy) : "", plus(e.offset[0]));
+                       dy ? fmt::format(" + ({}) * tx__n", dy) : "", plus(e.offset[0]),
+                       ring_bias(shape_, mpi_));
   }
   std::string store(const ir::Grid &g, const std::string &,
                     const std::string &value) const override {
@@ -677,6 +694,7 @@ protected:
 private:
   const TemporalShape &shape_;
   std::set<int> written_;
+  bool mpi_;
 };
 
 // The temporal (AN5D-style) kernel, one instance per number of fused steps K__ (1 to
@@ -693,7 +711,7 @@ private:
 std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Sweep &sw,
                             const TemporalShape &t) {
   const Signature sig = signature(p, sw);
-  TemporalBodyEmitter em(p, k, t);
+  TemporalBodyEmitter em(p, k, t, sw.mpi);
   const auto &idx = sw.indices;
   const ir::Grid &in = p.grids[t.in], &out = p.grids[t.out];
   const std::string elem = ir::elem_name(in);
@@ -735,15 +753,16 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
         dev += fmt::format("[[maybe_unused]] const std::int64_t {}__s{} = {}__s{};\n",
                            p.grids[g].name, d, p.grids[owner].name, d);
   }
-  // Interior columns are computed; ghost columns (within in's halo) take in's values.
+  // Columns in [lo, hi) are computed; those within r of them (ghost cells, or on mpi-cuda and
+  // mpi-hip cells of the deep halo beyond a widened block) keep in's values at every level.
   dev += three ? fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__ && {1} >= lo1__ "
                              "&& {1} < hi1__;\n"
-                             "const bool held__ = {0} >= -{2} && {0} < hi0__ + {2} && {1} >= -{3} "
-                             "&& {1} < hi1__ + {3};\n",
-                             idx[0], idx[1], in.halo[0], in.halo[1])
+                             "const bool held__ = {0} >= lo0__ - {2} && {0} < hi0__ + {2} && {1} "
+                             ">= lo1__ - {3} && {1} < hi1__ + {3};\n",
+                             idx[0], idx[1], t.r[0], t.r[1])
                : fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__;\n"
-                             "const bool held__ = {0} >= -{1} && {0} < hi0__ + {1};\n",
-                             idx[0], in.halo[0]);
+                             "const bool held__ = {0} >= lo0__ - {1} && {0} < hi0__ + {1};\n",
+                             idx[0], t.r[0]);
   dev += fmt::format("const std::int64_t pn__ = std::int64_t(tx__n) * ty__n, pl__ = {0} * pn__, "
                      "t__ = std::int64_t(ty__) * tx__n + tx__;\n"
                      "STENCILC_DYNAMIC_SHARED({1}, {2}__sm, 0, K__ * pl__);\n",
@@ -775,14 +794,15 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
                      "    {3} v__{{}};\n"
                      "    if (held__) {{\n"
                      "      v__ = {4};\n"
-                     "      {2}__sm[((i__{1}) % {6}) * pn__ + t__] = v__;\n"
+                     "      {2}__sm[((i__{1}{12}) % {6}) * pn__ + t__] = v__;\n"
                      "    }}\n{7}"
                      "  }}\n"
                      "  stencilc::gpu::sync_threads();\n{9}"
                      "  for (int l__ = 1; l__ <= K__; ++l__) {{\n"
                      "    const std::int64_t {8} = i__ - l__ * {0};\n",
                      rz, plus(rz), in.name, elem, cell("i__"), "", np, push("0"), w,
-                     t.column_registers ? "  STENCILC_UNROLL\n" : "", lo, hi);
+                     t.column_registers ? "  STENCILC_UNROLL\n" : "", lo, hi,
+                     ring_bias(t, sw.mpi));
   // Level l is valid l * r cells inside the block's edges, on the planes the next level reads.
   const std::string tiled_y =
       three ? fmt::format(" && ty__ >= l__ * {0} && ty__ < ty__n - l__ * {0}", t.r[1]) : "";
@@ -803,11 +823,12 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
       continue;
     dev += fmt::format("          [[maybe_unused]] STENCILC_ROW({}{}) {}__r = {};\n",
                        sw.written.count(g) ? "" : "const ", ir::elem_name(grid), grid.name,
-                       row_origin(grid, idx));
+                       row_origin(grid, idx, sw.mpi && ir::lower_rank_grids(p).count(g)));
   }
   dev += em.kernel_statements(k);
   const std::string slot =
-      fmt::format("{}__sm[l__ * pl__ + (({}{}) % {}) * pn__ + t__]", in.name, w, plus(rz), np);
+      fmt::format("{}__sm[l__ * pl__ + (({}{}{}) % {}) * pn__ + t__]", in.name, w, plus(rz),
+                  ring_bias(t, sw.mpi), np);
   dev += fmt::format("          v__ = {1}__v;\n"
                      "          if (l__ == K__)\n            {1}__r[{2}] = v__;\n"
                      "        }} else if (held__) {{\n          v__ = {3};\n        }}\n"
@@ -837,12 +858,36 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
   const std::string elem = ir::elem_name(p.grids[t.in]);
   const ir::Grid &in = p.grids[t.in], &out = p.grids[t.out];
   // The host: ghost cells current, one launch of kb__ fused steps, the grids swapped once.
-  host +=
-      fmt::format("void Stencil::temporal_block__(std::int64_t kb__) {{\n") + host_bounds(p, sw);
-  host += "  push__();\n";
-  for (int g : used_grids(sw))
-    host += fmt::format("  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
-                        p.grids[g].name);
+  host += fmt::format("void Stencil::temporal_block__(std::int64_t kb__) {{\n");
+  if (sw.mpi) {
+    // mpi-cuda, mpi-hip: the block widened by (kb - 1) r beyond each face between blocks, into
+    // the halos temporal_deepen__ made k r deeper there; exchanged once here, before the block.
+    // Level l of the fused steps is wrong only within (l - 1) r of the widened edge, so the
+    // last level's cells in the block are the naive plan's.
+    const std::string &dom = p.grids[sw.domain_grid].name;
+    host += "  [[maybe_unused]] const Params &prm__ = params_;\n";
+    for (int d = 0; d < t.rank; ++d)
+      host += fmt::format(
+          "  const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n"
+          "  const std::int64_t lo{0}__ = part__{1}_.physical[{0}][0] ? 0 : -(kb__ - 1) * {2};\n"
+          "  const std::int64_t hi{0}__ = {1}_.extent({0}) + (part__{1}_.physical[{0}][1] ? 0 : "
+          "(kb__ - 1) * {2});\n",
+          d, dom, temporal_reach(t, d));
+    host += "  const std::int64_t n__ = (hi0__ - lo0__)";
+    for (int d = 1; d < t.rank; ++d)
+      host += fmt::format(" * (hi{0}__ - lo{0}__)", d);
+    host += ";\n  push__();\n";
+    for (int g : used_grids(sw))
+      host += fmt::format("  if (dirty__{0}_ || halo__{0}_) {{\n    refresh__{0}(dirty__{0}_);\n"
+                          "    dirty__{0}_ = halo__{0}_ = false;\n  }}\n",
+                          p.grids[g].name);
+  } else {
+    host += host_bounds(p, sw) + "  push__();\n";
+    for (int g : used_grids(sw))
+      host += fmt::format(
+          "  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
+          p.grids[g].name);
+  }
   host += fmt::format(
       "  const auto *tb__ = plan__.get<stencilc::scheme::GpuTemporal>();\n"
       "  const std::int64_t ox__ = tb__->tile_x - 2 * kb__ * {0};\n"
@@ -873,10 +918,15 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
                       "tb__->tile_y, pz__);\n    }}\n",
                       k.name, sig.args);
   host += "  for (Where &w : where__)\n    w = kDeviceNewer;\n";
+  // mpi: `out` holds the widened block's edge cells in its halo, which the next block's
+  // exchange replaces (its physical faces stay as they were filled).
   host += fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
                       "  std::swap(dirty__{0}_, dirty__{1}_);\n"
-                      "  std::swap(where__[{2}], where__[{3}]);\n}}\n\n",
-                      in.name, out.name, t.in, t.out);
+                      "  std::swap(where__[{2}], where__[{3}]);\n{4}}}\n\n",
+                      in.name, out.name, t.in, t.out,
+                      sw.mpi ? fmt::format("  halo__{}_ = true;\n  std::swap(halo__{}_, halo__{}_);\n",
+                                           out.name, in.name, out.name)
+                             : "");
   return dev;
 }
 
@@ -1116,6 +1166,50 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
       });
 }
 
+// mpi-cuda, mpi-hip: the temporal plan's halos k steps deep (codegen/deep_halos.h). The checks
+// of a depth k (temporal_fits__) and the reallocation of the fused kernel's grids with halos
+// k r deeper in the split dimensions (temporal_deepen__; k = 0: the grids' own), values kept:
+// every grid brought to the host, the device's copies made anew from the host's.
+std::string deep_halo_code(const ir::Program &p, const TemporalShape &t) {
+  const ir::Kernel &k = p.kernels[t.kernel];
+  std::set<int> used = ir::grids_read(k.body);
+  for (int g : ir::grids_written(k.body))
+    used.insert(g);
+  const std::set<int> whole = ir::lower_rank_grids(p);
+  std::vector<int> grids;
+  for (int g : used)
+    if (!whole.count(g)) // every rank holds these whole: no halo between blocks
+      grids.push_back(g);
+  const auto reach = [&](int d) { return temporal_reach(t, d); };
+  std::string s = "std::string Stencil::temporal_fits__(int k) const {\n" +
+                  deep_halo_fits(p, grids, t.rank, reach) + "}\n\n";
+  s += fmt::format("void Stencil::temporal_deepen__(int k) {{\n  if (k == deep_k__)\n    return;\n"
+                   "  for (int i__ = 0; i__ < {}; ++i__)\n    pull__(i__);\n"
+                   "  const std::vector<int> &procs__ = cart__->procs();\n"
+                   "  auto split__ = [&](int d) {{ return static_cast<int>(procs__.size()) > d && "
+                   "procs__[d] > 1; }};\n",
+                   p.grids.size());
+  for (int g : grids) {
+    const auto &grid = p.grids[g];
+    std::string periodic;
+    for (int d = 0; d < ir::kMaxRank; ++d)
+      periodic += fmt::format("{}{}", d ? ", " : "",
+                              d < grid.rank && grid.faces[2 * d].kind == ir::BoundaryKind::Periodic);
+    s += fmt::format(
+        "  {{\n    const stencilc::Halos h__{{{1}}};\n"
+        "    part__{0}_ = cart__->part(\"{0}\", {2}, part__{0}_.global, h__, {{{4}}});\n"
+        "    stencilc::Grid<{3}> g__(\"{0}\", {2}, part__{0}_.count, h__);\n"
+        "    stencilc::copy_interior({0}_, g__);\n    {0}_ = std::move(g__);\n"
+        "    dirty__{0}_ = true;\n  }}\n",
+        grid.name, deep_halo_list(grid, t.rank, reach), grid.rank, ir::elem_name(grid),
+        periodic);
+  }
+  s += "  dev__.reset(); // (before the new copies: the device holds one set at a time)\n"
+       "  dev__ = std::make_unique<Device>(*this);\n"
+       "  for (Where &w : where__)\n    w = kHostNewer;\n  deep_k__ = k;\n}\n\n";
+  return s;
+}
+
 } // namespace
 
 std::string gpu_streaming_unsupported(const ir::Program &p) {
@@ -1178,11 +1272,13 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
   d.set("streaming", streaming ? mus::data::type::bool_true : mus::data::type::bool_false);
   // ... and the kernel the temporal plan fuses, where it applies.
   TemporalShape shape;
-  const bool temporal = !mpi && temporal_shape(p, shape).empty();
+  const bool temporal = temporal_shape(p, shape).empty();
   d.set("gpu_temporal", temporal ? mus::data::type::bool_true : mus::data::type::bool_false);
   d.set("temporal_rx", std::to_string(shape.r[0]));
   d.set("temporal_ry", std::to_string(shape.r[1]));
   d.set("temporal_max_k", std::to_string(kMaxFused));
+  if (mpi && temporal)
+    host_code += deep_halo_code(p, shape);
   int gi = 0;
   for (const auto &g : p.grids) {
     if (g.init && mpi) {

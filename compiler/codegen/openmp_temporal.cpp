@@ -12,6 +12,7 @@
 
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
+#include "codegen/deep_halos.h"
 #include "codegen/openmp_temporal.h"
 #include "stencilc/cpu/engine.h"
 
@@ -422,33 +423,19 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
   const std::string position = position_use(p, grids);
   std::string &f = tc.fits;
   f += "  const std::string engine__ = stencilc::cpu::unsupported(step__, temporal_views__());\n"
-       "  if (!engine__.empty())\n    return engine__;\n"
-       "  const std::vector<int> &procs__ = cart__->procs();\n";
-  for (int d = 0; d < std::min(rank, 3); ++d) {
-    f += fmt::format("  if (procs__.size() > {0} && procs__[{0}] > 1) {{\n", d);
+       "  if (!engine__.empty())\n    return engine__;\n";
+  const auto reach_of = [&](int d) { return static_cast<int>(reach[d]); };
+  f += deep_halo_fits(p, grids, std::min(rank, 3), reach_of, [&](int d) {
     bool periodic = false;
     for (int g : grids)
       periodic |= p.grids[g].faces[2 * d].kind == ir::BoundaryKind::Periodic;
-    if (periodic && !position.empty())
-      f += fmt::format("    return \"dimension {} is periodic and split over \" + "
+    if (!periodic || position.empty())
+      return std::string();
+    return fmt::format("    return \"dimension {} is periodic and split over \" + "
                        "std::to_string(procs__[{}]) + \" processes, and {}: a block widened "
                        "across the periodic face would see coordinates that do not wrap\";\n",
                        d + 1, d, position);
-    for (int g : grids) {
-      const auto &grid = p.grids[g];
-      f += fmt::format(
-          "    if (part__{0}_.global[{1}] / procs__[{1}] < {2} + k * {3})\n"
-          "      return \"k=\" + std::to_string(k) + \" needs ghost layers \" + std::to_string({2} + "
-          "k * {3}) + \" cells deep in dimension {4} (k x {3}, the reach of a step, + the {2} "
-          "of grid '{0}'), more than the smallest block has: \" + "
-          "std::to_string(part__{0}_.global[{1}] / procs__[{1}]) + \" cells (\" + "
-          "std::to_string(part__{0}_.global[{1}]) + \" over \" + std::to_string(procs__[{1}]) + "
-          "\" processes)\";\n",
-          grid.name, d, grid.halo[d], reach[d], d + 1);
-    }
-    f += "  }\n";
-  }
-  f += "  return \"\";\n";
+  });
 
   std::string &e = tc.deepen;
   e += "  if (k == deep_k__)\n    return;\n  const std::vector<int> &procs__ = cart__->procs();\n"
@@ -466,15 +453,7 @@ void mpi_code(const ir::Program &p, const lower::Lowered &l, const std::vector<i
     together[in.front()] = in;
     grouped.insert(in.begin(), in.end());
   }
-  auto deep_halos = [&](const ir::Grid &grid) {
-    std::string halos;
-    for (int d = 0; d < ir::kMaxRank; ++d)
-      halos += fmt::format("{}{}", d ? ", " : "",
-                           d < std::min(grid.rank, 3)
-                               ? fmt::format("{} + (split__({}) ? k * {} : 0)", grid.halo[d], d, reach[d])
-                               : std::to_string(d < grid.rank ? grid.halo[d] : 0));
-    return halos;
-  };
+  auto deep_halos = [&](const ir::Grid &grid) { return deep_halo_list(grid, 3, reach_of); };
   for (int g : grids) {
     const auto &grid = p.grids[g];
     std::string periodic;

@@ -195,11 +195,12 @@ public:
             "warpSize",  "atomicOr", "__syncthreads", "MPI_COMM_WORLD"};
   }
   std::string why_not_blocked(const ir::Program &p) const override {
-    if (distributed_)
-      return fmt::format("{} generates the naive plan only, halos exchanged every step through "
-                         "the host, overlapped with the interior or not (the streaming and "
-                         "temporal plans across ranks are not generated yet: docs/MPI.md)",
-                         name_);
+    if (distributed_) {
+      // Across ranks: the temporal plan with halos k steps deep; no streaming plan.
+      const std::string temporal = gpu_temporal_unsupported(p);
+      return temporal.empty() ? ""
+                              : "the temporal plan does not apply to " + p.name + ": " + temporal;
+    }
     const std::string stream = gpu_streaming_unsupported(p), temporal = gpu_temporal_unsupported(p);
     if (!stream.empty() && !temporal.empty())
       return fmt::format("no blocked plan applies to {}: streaming, {}; temporal, {}", p.name,
@@ -215,12 +216,14 @@ public:
                          "one pitched copy per face, which the interleaved rows of layout=aosoa "
                          "would break: it keeps layout=soa (aosoa: openmp, mpi-openmp, cuda, hip)",
                          name_);
-    if (distributed_ && plan.distribution && plan.distribution->k != 1)
-      return fmt::format("{} exchanges halos every step (k=1): halos k steps deep are not "
-                         "generated yet (docs/MPI.md)",
+    if (distributed_ && plan.naive() && plan.distribution && plan.distribution->k != 1)
+      return fmt::format("{} exchanges halos every step under scheme=naive (k=1); halos k steps "
+                         "deep come with scheme=temporal",
                          name_);
-    if (distributed_ && !plan.naive())
-      return why_not_blocked(p);
+    if (distributed_ && plan.get<stencilc::scheme::GpuStreaming>())
+      return fmt::format("{} does not generate the streaming plan across ranks (naive and "
+                         "temporal: docs/MPI.md)",
+                         name_);
     if (plan.naive())
       return "";
     if (plan.get<stencilc::scheme::GpuStreaming>()) {

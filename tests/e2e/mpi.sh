@@ -16,6 +16,9 @@
 #   phases the --json summary's "phases": the slowest rank's seconds in each phase of its halo
 #          refreshes during the steps (mpi-openmp: exchange; through the host on mpi-cuda and
 #          mpi-hip: d2h, exchange, h2d), each more than 0 and at most the steps' time
+#   temporal  (mpi-cuda, mpi-hip) the GPU temporal plan across ranks: halos k steps deep
+#          exchanged once per block of k fused steps (k-fold fewer messages), the --json plan,
+#          and the plans it refuses with one message
 # The cases bytes, replicated and phases also run for mpi-cuda and mpi-hip (TARGET; through the
 # CPU execution layer, --cpu-layer): the same bytes as mpi-openmp and the interpreter write.
 # Usage: mpi.sh STENCILC SAMPLES_DIR CASE [TARGET]
@@ -206,6 +209,33 @@ for name, s in phases.items():
 PY
   done
   echo "halo refresh phases: $want, each within the steps' time"
+  ;;
+temporal)
+  "$stencilc" build "$samples/heat3d.stn" "${build[@]}" -o "$tmp/heat" >/dev/null
+  many() { "${mpirun[@]}" "${@:2}" --set NX=16 --set NY=16 --set NZ=24 --steps 12 --json |
+    python3 -c "import json, sys; print(json.loads(sys.stdin.readline())['$1'])"; }
+  got=$(many messages -np 2 "$tmp/heat" --plan scheme=naive)
+  [ "$got" = 12 ] || fail "naive, 1x1x2, 12 steps: $got messages, expected 12"
+  # 12 steps: 11 fused in blocks of 4, 4 and 3, each after one exchange of u; v's halo once
+  # (its ghost cells are first filled before the first block); the last step unfused, after
+  # an exchange of u.
+  got=$(many messages -np 2 "$tmp/heat" --plan scheme=temporal,k=4,tile=16x16)
+  [ "$got" = 5 ] || fail "temporal k=4, 1x1x2, 12 steps: $got messages, expected 5"
+  got=$(many plan -np 2 "$tmp/heat" --plan scheme=temporal,k=4,tile=16x16)
+  [ "$got" = "scheme=temporal,k=4,tile=16x16,procs=1x1x2,overlap=off" ] || fail "temporal plan: $got"
+  # 4 ranks 1x2x2: two neighbours each; blocks of 3, 3, 3 and 2 then the last step.
+  got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=temporal,k=3,tile=16x16)
+  [ "$got" = 12 ] || fail "temporal k=3, 1x2x2, 12 steps: $got messages, expected 12"
+  # What the plan refuses, on every rank alike: one message.
+  expect_error "--plan scheme=temporal,k=8,tile=32x32: k=8 needs ghost layers 9 cells deep in dimension 3 (k x 1, the reach of a step, + the 1 of grid 'u'), more than the smallest block has: 4 cells (8 over 2 processes)" \
+    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=temporal,k=8,tile=32x32
+  expect_error "--plan scheme=temporal,k=4,tile=8x8: a block of tile_x * tile_y threads (1 to 1024) must keep cells after k fused steps: tile_x > 2 * k * 1 and tile_y > 2 * k * 1" \
+    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=temporal,k=4,tile=8x8
+  expect_error "--plan scheme=temporal,k=2,tile=16x16,overlap=on: $target overlaps the exchange with the interior under scheme=naive only (the temporal plan exchanges once per k steps, before its block)" \
+    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=temporal,k=2,tile=16x16,overlap=on
+  expect_error "--plan scheme=streaming,tile=16x16: scheme streaming is not a plan of the $target target" \
+    "${mpirun[@]}" -np 2 "$tmp/heat" --set NX=8 --set NY=8 --set NZ=8 --plan scheme=streaming,tile=16x16
+  echo "the temporal plan across ranks: k-fold fewer messages; refused plans: one message"
   ;;
 kill)
   "$stencilc" build "$samples/heat3d.stn" --target mpi-openmp -o "$tmp/victim" >/dev/null

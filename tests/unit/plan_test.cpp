@@ -18,6 +18,7 @@ namespace sch = stencilc::scheme;
 const PlanRules kCpu{Platform::Cpu, false, "openmp"};
 const PlanRules kGpu{Platform::Gpu, false, "cuda"};
 const PlanRules kMpi{Platform::Cpu, true, "mpi-openmp"};
+const PlanRules kMpiGpu{Platform::Gpu, true, "mpi-cuda"};
 
 std::string error_of(const std::string &text, const PlanRules &rules, const Plan &base = Plan{}) {
   try {
@@ -140,6 +141,17 @@ TEST(Plan, PrintedPlansParseBack) {
   // The CPU engine inside each rank: the halo depth is the scheme's k.
   EXPECT_EQ(key("scheme=temporal,k=3,rows=16,procs=2x1x1", kMpi),
             "scheme=temporal,k=3,rows=16,procs=2x1x1,overlap=off");
+  // The GPU's fused steps inside each rank (mpi-cuda, mpi-hip): halos k steps deep too.
+  EXPECT_EQ(key("scheme=temporal,k=3,tile=32x8,procs=1x1x2", kMpiGpu),
+            "scheme=temporal,k=3,tile=32x8,procs=1x1x2,overlap=off");
+  // Over a naive plan's overlap=on (the compiled-in one): the temporal plan exchanges before
+  // each block, so it leaves overlap off unless told.
+  const Plan overlapped = stencilc::parse_plan("overlap=on", kMpiGpu);
+  EXPECT_EQ(stencilc::to_string(
+                stencilc::parse_plan("scheme=temporal,k=2,tile=16x8", kMpiGpu, overlapped)),
+            "scheme=temporal,k=2,tile=16x8,procs=1x1x1,overlap=off");
+  EXPECT_TRUE(stencilc::parse_plan("scheme=temporal,k=2,tile=16x8,overlap=on", kMpiGpu, overlapped)
+                  .distribution->overlap);
   EXPECT_EQ(key("scheme=naive,layout=aosoa", kGpu), "scheme=naive,layout=aosoa");
   EXPECT_EQ(key("scheme=naive,procs=2x1x1,layout=aosoa", kMpi),
             "scheme=naive,procs=2x1x1,overlap=off,layout=aosoa");
@@ -158,6 +170,8 @@ TEST(Plan, SchemesMustSuitTheTarget) {
        "streaming takes k=1 (temporal blocking is scheme=temporal)"},
       {"scheme=streaming,tile=32x8", kMpi,
        "scheme streaming is not a plan of the mpi-openmp target"},
+      {"scheme=streaming,tile=32x8", kMpiGpu,
+       "scheme streaming is not a plan of the mpi-cuda target"},
       {"scheme=temporal,k=4,tile=64x32", kCpu,
        "the openmp temporal plan keeps x-rows whole; give its tile as rows=N"},
       {"scheme=temporal,k=2,tile=32x8,rows=16", kGpu,

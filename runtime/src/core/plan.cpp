@@ -103,7 +103,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   Flat f = flatten(base);
   const std::string base_scheme = f.scheme;
   Layout layout = base.layout;
-  bool chunk_given = false;
+  bool chunk_given = false, overlap_given = false;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -160,7 +160,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value != "on" && value != "off")
         throw bad("overlap is on or off");
       f.overlap = value == "on";
-      f.distribution_given = true;
+      f.distribution_given = overlap_given = true;
     } else if (key == "layout") {
       if (value != "soa" && value != "aosoa")
         throw bad("layout is soa or aosoa");
@@ -174,8 +174,12 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   // A base plan's chunk belongs to its own scheme (the CPU tile's planes, a GPU thread's).
   if (!chunk_given && f.scheme != base_scheme)
     f.chunk = 0;
-  // A distributed target's temporal plan is the CPU engine's inside each rank (mpi-openmp).
-  if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme != "naive" && gpu))
+  // ... and its overlap to the naive plan: a temporal one exchanges before each block.
+  if (!overlap_given && f.scheme == "temporal" && base_scheme != "temporal")
+    f.overlap = false;
+  // A distributed target's temporal plan is the CPU engine's (mpi-openmp) or the GPU's fused
+  // steps (mpi-cuda, mpi-hip) inside each rank; streaming is not generated across ranks.
+  if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme == "streaming"))
     throw bad("scheme " + f.scheme + " is not a plan of the " + rules.target + " target");
   if (f.distribution_given && !rules.distributed)
     throw bad("procs and overlap belong to MPI targets");
