@@ -192,6 +192,10 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                                       [](const model::Prediction &p) { return p.plan.naive(); });
   if (!why_naive.empty())
     std::printf("  %s%s\n", why_naive.c_str(), only_naive ? "; naive plans only" : "");
+  else if (rules.distributed && gpu && only_naive)
+    std::printf("  the temporal plan across ranks (halos k steps deep) is generated but not "
+                "among the candidates yet: give it with --plan scheme=temporal,k=K,tile=XxY "
+                "(docs/MPI.md)\n");
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
   std::printf("    %-48s %12s %12s%s %10s  %-14s %s\n", "plan", "s/step", "cells/s",

@@ -501,15 +501,17 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   }
   double t_inner = inner * k * tau;
   double t_boundary = (cells_total - inner * k) * tau;
-  if (const auto *t = p.get<stencilc::scheme::CpuTemporal>()) {
-    // The CPU engine inside the rank: k steps over the block widened by k*r per split face,
-    // priced as the temporal plan of one process on a grid of that size (its own tiles' ghost
-    // zones included). The widened part is the redundant work at the block's edges.
+  if (p.get<stencilc::scheme::CpuTemporal>() || p.get<stencilc::scheme::GpuTemporal>()) {
+    // The CPU engine (mpi-openmp) or the GPU's fused steps (mpi-cuda, mpi-hip, given with
+    // --plan: not among the candidates yet) inside the rank: k steps over the block widened by
+    // k*r per split face, priced as the temporal plan of one process on a grid of that size
+    // (its own tiles' ghost zones included). The widened part is the redundant work at the
+    // block's edges.
     Cost wide = c;
     for (int d = 0; d < std::min(c.rank, 3); ++d)
       wide.extent[d] = static_cast<std::int64_t>(n[d]) + (dist.procs[d] > 1 ? 2 * k * rad : 0);
     Plan local;
-    local.scheme = *t;
+    local.scheme = p.scheme;
     const double per_step = device(wide, m, local, wide.cells()).seconds_per_step;
     const double share = inner * k / std::max(1.0, cells_total);
     t_inner = per_step * k * share;

@@ -1333,6 +1333,30 @@ TEST(ModelMpi, TemporalAcrossRanksBeatsNaiveWhenMemoryBound) {
   EXPECT_TRUE(offered);
 }
 
+// mpi-cuda's temporal plan (--plan): the fused steps priced as the cuda temporal plan on the
+// block widened by k steps' reach per split face, its computing split into the inner part and
+// the widened edges in proportion to their cells; not among the candidates yet.
+TEST(ModelMpi, GpuTemporalAcrossRanksIsTheDevicePlanOnTheWidenedBlock) {
+  const model::Machine g = gpu();
+  const model::Cost c = heat3d(256, 256, 256);
+  model::Plan t;
+  t.scheme = stencilc::scheme::GpuTemporal{4, 32, 16, 0};
+  t.distribution = stencilc::Distribution{{1, 1, 2, 1}, 4, false};
+  const auto across = model::predict(c, g, t);
+  model::Cost wide = c;
+  wide.extent[2] = 128 + 2 * 4; // a block of 128 planes, widened by 4 steps' reach once
+  model::Plan local;
+  local.scheme = t.scheme;
+  const double per_step = model::predict(wide, g, local).seconds_per_step;
+  EXPECT_NEAR(across.t_inner + across.t_boundary, 4 * per_step, 1e-9 * per_step);
+  // Steps 1..4 compute 128 + 2 (4 - j) planes: 12 redundant planes for 4 x 128 useful ones.
+  EXPECT_DOUBLE_EQ(across.redundancy, 1.0 + 12.0 / 512.0);
+  const auto naive = model::predict(c, g, mpi_plan("mpi-cuda", 1, {1, 1, 2}, false));
+  EXPECT_LT(across.t_compute, naive.t_compute); // fewer bytes per cell-update than naive
+  for (const auto &q : model::candidates(c, g, rules("mpi-cuda"), 2))
+    EXPECT_TRUE(q.plan.naive()) << stencilc::to_string(q.plan);
+}
+
 // A rank-4 program's process grid may split any of its four dimensions: the model offers every
 // factorisation and prices the faces each exchanges, so a grid long in w splits w (faces of
 // 32^3 cells) rather than x (32^2 x 128).
