@@ -314,6 +314,36 @@ struct TemporalShape {
   bool column_registers = false;
 };
 
+// mpi-cuda, mpi-hip under overlap=on: grid g's ghost refresh (if need__G) started (its faces
+// queued to the host on the copy stream, unless handed to MPI as device memory) and finished
+// (after the copy stream is synchronized: exchanged, the physical faces filled, the ghost cells
+// queued back on the copy stream).
+struct OverlappedRefresh {
+  std::string start, finish;
+};
+OverlappedRefresh overlapped_refresh(const ir::Grid &g, int gi) {
+  OverlappedRefresh r;
+  r.start = fmt::format("    if (need__{0} && !direct__)\n      dev__->{0}.download_faces_async({0}_, "
+                        "dev__->copy, \"grid '{0}' (host copy)\");\n",
+                        g.name);
+  r.finish = fmt::format(
+      "    if (need__{0} && direct__) {{\n      for (int d__ = 0; d__ < {2}; ++d__) {{\n"
+      "        cart__->exchange_storage({0}_, dev__->{0}.storage(), part__{0}_, d__);\n"
+      "        if (dirty__{0}_) {{\n          device_faces__{0}(d__, true);\n"
+      "          dev__->copy.synchronize(); // the next dimension sends them\n        }}\n"
+      "      }}\n      dirty__{0}_ = halo__{0}_ = false;\n      where__[{1}] = "
+      "kDeviceNewer;\n    }} else if (need__{0}) {{\n      "
+      "stencilc::gpu::host_ready({0}_.storage(), "
+      "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), \"grid "
+      "'{0}'\");\n      fill__{0}({0}_, dirty__{0}_);\n      "
+      "dev__->{0}.upload_halo_async({0}_, "
+      "dev__->copy, \"grid '{0}' (device copy)\");\n      dirty__{0}_ = halo__{0}_ = "
+      "false;\n"
+      "      where__[{1}] = kDeviceNewer;\n    }}\n",
+      g.name, gi, g.rank);
+  return r;
+}
+
 // The radius of the fused steps in dimension d of the grids (shape t's r is x, y, walked).
 int temporal_reach(const TemporalShape &t, int d) {
   return d == 0 ? t.r[0] : d == t.rank - 1 ? t.r[2] : t.r[1];
@@ -729,23 +759,30 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   // Registers: K__ a template parameter (the levels unroll); otherwise an argument (a
   // constant K__ let the compilers unroll short loops and hoist per-level values: hipcc
   // spilled scalar registers on himeno).
+  // mpi: the cells written (the write box wlo..whi: the block, or a region of it under
+  // overlap=on) are fewer than those computed (lo..hi: the block widened into the deep halos).
+  std::string params = sig.params;
+  for (int d = 0; sw.mpi && d < t.rank; ++d)
+    params += fmt::format(", const std::int64_t wlo{0}__, const std::int64_t whi{0}__", d);
   std::string dev =
       t.column_registers
           ? fmt::format("template <int K__>\nSTENCILC_KERNEL void kernel__{}__temporal_reg({}, "
                         "const int tx__n, const int ty__n, const std::int64_t pz__n) {{\n",
-                        k.name, sig.params)
+                        k.name, params)
           : fmt::format("STENCILC_KERNEL void kernel__{}__temporal({}, const int K__, const int "
                         "tx__n, const int ty__n, const std::int64_t pz__n) {{\n",
-                        k.name, sig.params);
+                        k.name, params);
+  const auto wlo = [&](int d) { return fmt::format("{}lo{}__", sw.mpi ? "w" : "", d); };
+  const auto whi = [&](int d) { return fmt::format("{}hi{}__", sw.mpi ? "w" : "", d); };
   dev += fmt::format(
       "const int tx__ = stencilc::gpu::thread_x(), ty__ = stencilc::gpu::thread_y();\n"
-      "const std::int64_t {0} = lo0__ + stencilc::gpu::block_x() * (tx__n - 2 * K__ * {1}) - "
+      "const std::int64_t {0} = {2} + stencilc::gpu::block_x() * (tx__n - 2 * K__ * {1}) - "
       "K__ * {1} + tx__;\n",
-      idx[0], t.r[0]);
+      idx[0], t.r[0], wlo(0));
   if (three)
-    dev += fmt::format("const std::int64_t {0} = lo1__ + stencilc::gpu::block_y() * (ty__n - 2 * "
+    dev += fmt::format("const std::int64_t {0} = {2} + stencilc::gpu::block_y() * (ty__n - 2 * "
                        "K__ * {1}) - K__ * {1} + ty__;\n",
-                       idx[1], t.r[1]);
+                       idx[1], t.r[1], wlo(1));
   for (int g : used_grids(sw)) {
     const int owner = stride_owner(p, sw, g);
     if (owner != g)
@@ -755,14 +792,27 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   }
   // Columns in [lo, hi) are computed; those within r of them (ghost cells, or on mpi-cuda and
   // mpi-hip cells of the deep halo beyond a widened block) keep in's values at every level.
-  dev += three ? fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__ && {1} >= lo1__ "
+  // mpi: only within K r of the write box (the last block's threads past it would read cells
+  // that may be in flight under overlap=on).
+  std::string cone;
+  if (sw.mpi)
+    dev += fmt::format("const bool cone__ = {0} >= wlo0__ - K__ * {1} && {0} < whi0__ + K__ * "
+                       "{1}{2};\n",
+                       idx[0], t.r[0],
+                       three ? fmt::format(" && {0} >= wlo1__ - K__ * {1} && {0} < whi1__ + K__ "
+                                           "* {1}",
+                                           idx[1], t.r[1])
+                             : std::string());
+  if (sw.mpi)
+    cone = "cone__ && ";
+  dev += three ? fmt::format("const bool inner__ = {4}{0} >= lo0__ && {0} < hi0__ && {1} >= lo1__ "
                              "&& {1} < hi1__;\n"
-                             "const bool held__ = {0} >= lo0__ - {2} && {0} < hi0__ + {2} && {1} "
+                             "const bool held__ = {4}{0} >= lo0__ - {2} && {0} < hi0__ + {2} && {1} "
                              ">= lo1__ - {3} && {1} < hi1__ + {3};\n",
-                             idx[0], idx[1], t.r[0], t.r[1])
-               : fmt::format("const bool inner__ = {0} >= lo0__ && {0} < hi0__;\n"
-                             "const bool held__ = {0} >= lo0__ - {1} && {0} < hi0__ + {1};\n",
-                             idx[0], t.r[0]);
+                             idx[0], idx[1], t.r[0], t.r[1], cone)
+               : fmt::format("const bool inner__ = {2}{0} >= lo0__ && {0} < hi0__;\n"
+                             "const bool held__ = {2}{0} >= lo0__ - {1} && {0} < hi0__ + {1};\n",
+                             idx[0], t.r[0], cone);
   dev += fmt::format("const std::int64_t pn__ = std::int64_t(tx__n) * ty__n, pl__ = {0} * pn__, "
                      "t__ = std::int64_t(ty__) * tx__n + tx__;\n"
                      "STENCILC_DYNAMIC_SHARED({1}, {2}__sm, 0, K__ * pl__);\n",
@@ -783,11 +833,11 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   // The block's output planes z0__..z1__ of the walked dimension (its chunk: blocks in z are
   // chunks); level l is needed (K__ - l) r_z planes beyond them, level 0 from s0__ to e0__.
   dev += fmt::format(
-      "const std::int64_t z0__ = {0} + std::int64_t(stencilc::gpu::block_z()) * pz__n;\n"
-      "const std::int64_t z1__ = z0__ + pz__n < {1} ? z0__ + pz__n : {1};\n"
+      "const std::int64_t z0__ = {5} + std::int64_t(stencilc::gpu::block_z()) * pz__n;\n"
+      "const std::int64_t z1__ = z0__ + pz__n < {6} ? z0__ + pz__n : {6};\n"
       "const std::int64_t s0__ = z0__ - K__ * {2} > {0}{3} ? z0__ - K__ * {2} : {0}{3};\n"
       "const std::int64_t e0__ = z1__ + K__ * {2} < {1}{4} ? z1__ + K__ * {2} : {1}{4};\n",
-      lo, hi, rz, plus(-rz), plus(rz));
+      lo, hi, rz, plus(-rz), plus(rz), wlo(wd), whi(wd));
   const std::string ghost = cell(w);
   dev += fmt::format("for (std::int64_t i__ = s0__; i__ < z1__ + K__ * {0}; ++i__) {{\n"
                      "  if (i__ < e0__) {{\n"
@@ -829,8 +879,13 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   const std::string slot =
       fmt::format("{}__sm[l__ * pl__ + (({}{}{}) % {}) * pn__ + t__]", in.name, w, plus(rz),
                   ring_bias(t, sw.mpi), np);
+  // (The output tile of the last block in x or y may pass the write box's end.)
+  const std::string written =
+      sw.mpi ? fmt::format(" && {} < whi0__{}", idx[0],
+                           three ? fmt::format(" && {} < whi1__", idx[1]) : std::string())
+             : std::string();
   dev += fmt::format("          v__ = {1}__v;\n"
-                     "          if (l__ == K__)\n            {1}__r[{2}] = v__;\n"
+                     "          if (l__ == K__{5})\n            {1}__r[{2}] = v__;\n"
                      "        }} else if (held__) {{\n          v__ = {3};\n        }}\n"
                      "        if (l__ < K__)\n          {0} = v__;\n"
                      "      }}\n"
@@ -838,7 +893,8 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
                      "    }}\n    stencilc::gpu::sync_threads();\n  }}\n}}\n}}\n",
                      slot, out.name, idx[0], ghost,
                      t.column_registers ? "      if (l__ < K__) {\n" + push("l__") + "      }\n"
-                                        : std::string());
+                                        : std::string(),
+                     written);
 
   return dev;
 }
@@ -877,10 +933,13 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
     for (int d = 1; d < t.rank; ++d)
       host += fmt::format(" * (hi{0}__ - lo{0}__)", d);
     host += ";\n  push__();\n";
+    // Under overlap=on `in`'s refresh runs beside the interior region (below); the other
+    // grids' (their first, or a coefficient's) before.
+    host += fmt::format("  const bool need__{0} = dirty__{0}_ || halo__{0}_;\n", in.name);
     for (int g : used_grids(sw))
-      host += fmt::format("  if (dirty__{0}_ || halo__{0}_) {{\n    refresh__{0}(dirty__{0}_);\n"
+      host += fmt::format("  if ((dirty__{0}_ || halo__{0}_){1}) {{\n    refresh__{0}(dirty__{0}_);\n"
                           "    dirty__{0}_ = halo__{0}_ = false;\n  }}\n",
-                          p.grids[g].name);
+                          p.grids[g].name, g == t.in ? " && !overlap__()" : "");
   } else {
     host += host_bounds(p, sw) + "  push__();\n";
     for (int g : used_grids(sw))
@@ -888,35 +947,97 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
           "  if (dirty__{0}_) {{\n    fill__{0}();\n    dirty__{0}_ = false;\n  }}\n",
           p.grids[g].name);
   }
-  host += fmt::format(
-      "  const auto *tb__ = plan__.get<stencilc::scheme::GpuTemporal>();\n"
-      "  const std::int64_t ox__ = tb__->tile_x - 2 * kb__ * {0};\n"
-      "  // Chunks of the plan's planes of the walked dimension (0 or more than it: all).\n"
-      "  const std::int64_t nw__ = hi{4}__ - lo{4}__;\n"
-      "  const std::int64_t pz__ = tb__->chunk > 0 && tb__->chunk < nw__ ? tb__->chunk : nw__;\n"
-      "  const stencilc::gpu::Dims blocks__(stencilc::gpu::blocks_for(hi0__ - lo0__, ox__), {1}, "
+  // The launch over the write box [wlo, whi) (mpi; else the interior, lo..hi): blocks laid
+  // out by their output tiles; `on` a stream or not.
+  const std::string wl = sw.mpi ? "wlo" : "lo", wh = sw.mpi ? "whi" : "hi";
+  const auto launches = [&](const std::string &indent, const std::string &on) {
+    std::string args = sig.args;
+    for (int d = 0; sw.mpi && d < t.rank; ++d)
+      args += fmt::format(", wlo{0}__, whi{0}__", d);
+    const std::string macro =
+        on.empty() ? "STENCILC_LAUNCH_SHARED(" : "STENCILC_LAUNCH_SHARED_ON(" + on + ", ";
+    std::string c = indent + "switch (kb__) {\n";
+    if (t.column_registers)
+      for (int kk = 1; kk <= kMaxRegisterFused; ++kk)
+        c += fmt::format("{0}case {1}:\n{0}  {2}kernel__{3}__temporal_reg<{1}>, blocks__, "
+                         "threads__, bytes__, {4}, tb__->tile_x, tb__->tile_y, pz__);\n{0}  "
+                         "break;\n",
+                         indent, kk, macro, k.name, args);
+    return c + fmt::format("{0}default:\n{0}  {1}kernel__{2}__temporal, blocks__, threads__, "
+                           "bytes__, {3}, static_cast<int>(kb__), tb__->tile_x, tb__->tile_y, "
+                           "pz__);\n{0}}}\n",
+                           indent, macro, k.name, args);
+  };
+  std::string grid = fmt::format(
+      "const std::int64_t ox__ = tb__->tile_x - 2 * kb__ * {0};\n"
+      "// Chunks of the plan's planes of the walked dimension (0 or more than it: all).\n"
+      "const std::int64_t nw__ = {6}{4}__ - {5}{4}__;\n"
+      "const std::int64_t pz__ = tb__->chunk > 0 && tb__->chunk < nw__ ? tb__->chunk : nw__;\n"
+      "const stencilc::gpu::Dims blocks__(stencilc::gpu::blocks_for({6}0__ - {5}0__, ox__), {1}, "
       "stencilc::gpu::blocks_for(nw__, pz__, 65535)), threads__(tb__->tile_x, tb__->tile_y, 1);\n"
-      "  [[maybe_unused]] const std::size_t bytes__ = static_cast<std::size_t>(kb__ * {2} * "
-      "tb__->tile_x * "
-      "tb__->tile_y) * sizeof({3});\n"
-      "  if (n__ > 0)\n    switch (kb__) {{\n",
+      "[[maybe_unused]] const std::size_t bytes__ = static_cast<std::size_t>(kb__ * {2} * "
+      "tb__->tile_x * tb__->tile_y) * sizeof({3});\n",
       t.r[0],
-      t.rank == 3 ? fmt::format("stencilc::gpu::blocks_for(hi1__ - lo1__, tb__->tile_y - 2 * kb__ "
+      t.rank == 3 ? fmt::format("stencilc::gpu::blocks_for({}1__ - {}1__, tb__->tile_y - 2 * kb__ "
                                 "* {}, 65535)",
-                                t.r[1])
+                                wh, wl, t.r[1])
                   : std::string("1"),
-      np, elem, t.rank - 1);
-  if (t.column_registers)
-    for (int kk = 1; kk <= kMaxRegisterFused; ++kk)
-      host +=
-          fmt::format("    case {0}:\n      STENCILC_LAUNCH_SHARED(kernel__{1}__temporal_reg<{0}>, "
-                      "blocks__, threads__, bytes__, {2}, tb__->tile_x, tb__->tile_y, pz__);\n"
-                      "      break;\n",
-                      kk, k.name, sig.args);
-  host += fmt::format("    default:\n      STENCILC_LAUNCH_SHARED(kernel__{}__temporal, blocks__, "
-                      "threads__, bytes__, {}, static_cast<int>(kb__), tb__->tile_x, "
-                      "tb__->tile_y, pz__);\n    }}\n",
-                      k.name, sig.args);
+      np, elem, t.rank - 1, wl, wh);
+  const auto indented = [](const std::string &code, const std::string &indent) {
+    std::string out;
+    std::size_t at = 0;
+    while (at < code.size()) {
+      const std::size_t nl = code.find('\n', at);
+      out += indent + code.substr(at, nl - at + 1);
+      at = nl + 1;
+    }
+    return out;
+  };
+  host += "  const auto *tb__ = plan__.get<stencilc::scheme::GpuTemporal>();\n";
+  if (!sw.mpi) {
+    host += indented(grid, "  ") + "  if (n__ > 0)\n" + launches("    ", "");
+  } else {
+    // The write box: the whole block (the cells the naive plan computes), or under overlap=on
+    // its interior region (on the compute stream while `in`'s faces travel on the copy
+    // stream) and then the shell around it.
+    std::string box;
+    for (int d = 0; d < t.rank; ++d)
+      box += fmt::format("    const std::int64_t wlo{0}__ = w__.lo[{0}], whi{0}__ = w__.hi[{0}];\n",
+                         d);
+    host += "  const auto launch__ = [&](const stencilc::mpi::Region &w__, bool async__) {\n" + box +
+            "    if (w__.empty() || n__ <= 0)\n      return;\n" + indented(grid, "    ") +
+            "    if (async__) {\n" + launches("      ", "dev__->compute") + "    } else {\n" +
+            launches("      ", "") + "    }\n  };\n";
+    host += fmt::format("  const stencilc::mpi::Region whole__{{{{0, 0, 0, 0}}, {{{0}}}}};\n",
+                        [&] {
+                          std::string e;
+                          for (int d = 0; d < ir::kMaxRank; ++d)
+                            e += fmt::format("{}{}", d ? ", " : "",
+                                             d < t.rank ? fmt::format("{}_.extent({})", in.name, d)
+                                                        : "1");
+                          return e;
+                        }());
+    // The interior region: the cells whose k fused steps read no ghost cell of `in` (kb r
+    // from every face), so neither the faces being copied out nor the ghost cells coming in.
+    const OverlappedRefresh r = overlapped_refresh(in, t.in);
+    std::string margin;
+    for (int d = 0; d < ir::kMaxRank; ++d)
+      margin += fmt::format("{}{}", d ? ", " : "",
+                            d < t.rank ? fmt::format("kb__ * {}", temporal_reach(t, d)) : "0");
+    host += fmt::format(
+        "  if (!overlap__() || !need__{0}) {{\n    launch__(whole__, false);\n  }} else {{\n"
+        "    if (direct__)\n      stencilc::gpu::synchronize();\n{1}"
+        "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({2}, "
+        "part__{0}_.count, stencilc::Extents{{{3}}});\n"
+        "    launch__(in__, true);\n    dev__->copy.synchronize();\n{4}"
+        "    dev__->halo_ready.record(dev__->copy);\n"
+        "    stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
+        "    if (in__.empty())\n      launch__(whole__, true);\n    else\n"
+        "      for (const stencilc::mpi::Region &s__ : stencilc::mpi::shell_regions({2}, "
+        "part__{0}_.count, in__))\n        launch__(s__, true);\n"
+        "    dev__->compute.synchronize();\n  }}\n",
+        in.name, r.start, t.rank, margin, r.finish);
+  }
   host += "  for (Where &w : where__)\n    w = kDeviceNewer;\n";
   // mpi: `out` holds the widened block's edge cells in its halo, which the next block's
   // exchange replaces (its physical faces stay as they were filled).
@@ -1123,28 +1244,13 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
         std::string start, finish;
         for (const lower::Action &e : pending) {
           const ir::Grid &g = p.grids[e.a];
-          start += fmt::format(
-              "    const bool need__{0} = dirty__{0}_ || halo__{0}_;\n    if (need__{0}) {{\n"
-              "      if (!direct__)\n        dev__->{0}.download_faces_async({0}_, dev__->copy, "
-              "\"grid '{0}' (host copy)\");\n"
-              "      for (int d__ = 0; d__ < {1}; ++d__)\n"
-              "        m__[d__] = std::max<std::int64_t>(m__[d__], {0}_.halo(d__));\n    }}\n",
-              g.name, g.rank);
-          finish += fmt::format(
-              "    if (need__{0} && direct__) {{\n      for (int d__ = 0; d__ < {2}; ++d__) {{\n"
-              "        cart__->exchange_storage({0}_, dev__->{0}.storage(), part__{0}_, d__);\n"
-              "        if (dirty__{0}_) {{\n          device_faces__{0}(d__, true);\n"
-              "          dev__->copy.synchronize(); // the next dimension sends them\n        }}\n"
-              "      }}\n      dirty__{0}_ = halo__{0}_ = false;\n      where__[{1}] = "
-              "kDeviceNewer;\n    }} else if (need__{0}) {{\n      "
-              "stencilc::gpu::host_ready({0}_.storage(), "
-              "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), \"grid "
-              "'{0}'\");\n      fill__{0}({0}_, dirty__{0}_);\n      "
-              "dev__->{0}.upload_halo_async({0}_, "
-              "dev__->copy, \"grid '{0}' (device copy)\");\n      dirty__{0}_ = halo__{0}_ = "
-              "false;\n"
-              "      where__[{1}] = kDeviceNewer;\n    }}\n",
-              g.name, e.a, g.rank);
+          const OverlappedRefresh r = overlapped_refresh(g, e.a);
+          start += fmt::format("    const bool need__{0} = dirty__{0}_ || halo__{0}_;\n{1}"
+                               "    if (need__{0})\n      for (int d__ = 0; d__ < {2}; ++d__)\n"
+                               "        m__[d__] = std::max<std::int64_t>(m__[d__], "
+                               "{0}_.halo(d__));\n",
+                               g.name, r.start, g.rank);
+          finish += r.finish;
         }
         const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
         // (Direct: MPI reads the device's faces, which the kernels before must have written.)

@@ -86,6 +86,8 @@
       (stream), #kernel, ::stencilc::gpu::cpu_layer::Dim3(blocks),                                 \
       ::stencilc::gpu::cpu_layer::Dim3(threads),                                                   \
       [args__ = std::make_tuple(__VA_ARGS__)] { std::apply(kernel, args__); })
+#define STENCILC_LAUNCH_SHARED_ON(stream, kernel, blocks, threads, bytes, ...)                     \
+  STENCILC_LAUNCH_ON(stream, kernel, blocks, threads, __VA_ARGS__)
 #define STENCILC_UNROLL
 #else
 #define STENCILC_KERNEL static __global__
@@ -109,17 +111,22 @@
     kernel<<<dim3(blocks), dim3(threads), 0, (stream).get()>>>(__VA_ARGS__);                       \
     ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
   } while (0)
-// Past 48 KiB a kernel must be allowed more dynamic shared memory first.
-#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+// Past 48 KiB a kernel must be allowed more dynamic shared memory first; on the default
+// stream (0) or a Stream's.
+#define STENCILC_LAUNCH_SHARED_RAW__(raw, kernel, blocks, threads, bytes, ...)                     \
   do {                                                                                             \
     if ((bytes) > 48 * 1024)                                                                       \
       ::stencilc::gpu::check(cudaFuncSetAttribute(kernel,                                          \
                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,     \
                                                   static_cast<int>(bytes)),                        \
                              "cudaFuncSetAttribute of kernel " #kernel);                           \
-    kernel<<<dim3(blocks), dim3(threads), (bytes)>>>(__VA_ARGS__);                                 \
+    kernel<<<dim3(blocks), dim3(threads), (bytes), (raw)>>>(__VA_ARGS__);                          \
     ::stencilc::gpu::check(cudaGetLastError(), "launch of kernel " #kernel);                       \
   } while (0)
+#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+  STENCILC_LAUNCH_SHARED_RAW__(0, kernel, blocks, threads, bytes, __VA_ARGS__)
+#define STENCILC_LAUNCH_SHARED_ON(stream, kernel, blocks, threads, bytes, ...)                     \
+  STENCILC_LAUNCH_SHARED_RAW__((stream).get(), kernel, blocks, threads, bytes, __VA_ARGS__)
 #else
 #define STENCILC_LAUNCH(kernel, blocks, threads, ...)                                              \
   do {                                                                                             \
@@ -131,16 +138,20 @@
     hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, (stream).get(), __VA_ARGS__);       \
     ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
   } while (0)
-#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+#define STENCILC_LAUNCH_SHARED_RAW__(raw, kernel, blocks, threads, bytes, ...)                     \
   do {                                                                                             \
     if ((bytes) > 64 * 1024)                                                                       \
       ::stencilc::gpu::check(hipFuncSetAttribute(reinterpret_cast<const void *>(&kernel),          \
                                                  hipFuncAttributeMaxDynamicSharedMemorySize,       \
                                                  static_cast<int>(bytes)),                         \
                              "hipFuncSetAttribute of kernel " #kernel);                            \
-    hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), (bytes), 0, __VA_ARGS__);              \
+    hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), (bytes), (raw), __VA_ARGS__);          \
     ::stencilc::gpu::check(hipGetLastError(), "launch of kernel " #kernel);                        \
   } while (0)
+#define STENCILC_LAUNCH_SHARED(kernel, blocks, threads, bytes, ...)                                \
+  STENCILC_LAUNCH_SHARED_RAW__(0, kernel, blocks, threads, bytes, __VA_ARGS__)
+#define STENCILC_LAUNCH_SHARED_ON(stream, kernel, blocks, threads, bytes, ...)                     \
+  STENCILC_LAUNCH_SHARED_RAW__((stream).get(), kernel, blocks, threads, bytes, __VA_ARGS__)
 #endif
 #endif
 

@@ -262,8 +262,8 @@ std::vector<int> procs_or_plan(const std::vector<int> &given, const Plan &plan, 
 Plan with_procs(const Plan &compiled, const Cart &c);
 /// --plan TEXT over `current` for an executable of `target`: naive (k = 1, overlap on or off)
 /// or the temporal plan of the target's `platform` (halos k steps deep, exchanged every k
-/// steps; overlap off), and the process grid it runs on (given by --procs). Throws
-/// stencilc::Error.
+/// steps; overlap off on a CPU, on or off on a GPU), and the process grid it runs on (given
+/// by --procs). Throws stencilc::Error.
 Plan parse_run_plan(const std::string &text, const Plan &current, const std::string &target,
                     Platform platform = Platform::Cpu);
 
