@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The MPI+GPU benchmark (issue 16), ready for a GPU cluster: heat3d fp32 and himeno on N ranks
 # (default 16) of `--target mpi-cuda` (mpi-hip where rocminfo finds a GPU and nvidia-smi none),
-# each overlap strategy the target generates (overlap=off, overlap=on), every rank on a GPU of
-# its node. For each: the model's exchange-period terms for the machine profile (inner,
+# the naive plan and the temporal one (k=4 fused steps on halos 4 steps deep, tile 32x16; K and
+# TILE change them), each with the overlap strategies the target generates (overlap=off,
+# overlap=on), every rank on a GPU of its node. For each: the model's exchange-period terms for the machine profile (inner,
 # boundary, d2h, mpi, h2d; `stencilc explain --json`), its predicted and the measured time per
 # step, and the measured cell-updates/s per rank, all from one run; below each plan, the
 # measured terms per step that the runtime times (the --json summary's "phases", the slowest
@@ -15,7 +16,8 @@
 #
 #   bench/mpi_gpu.sh [RANKS [STEPS]]   STENCILC=path overrides build/bin/stencilc; MACHINE=profile;
 #                                      MPIRUN="mpirun ..." how to start RANKS ranks (default
-#                                      mpirun -np RANKS); HEAT=NX,NY,NZ and HIMENO=NX,NY,NZ sizes
+#                                      mpirun -np RANKS); HEAT=NX,NY,NZ and HIMENO=NX,NY,NZ sizes;
+#                                      K=k, TILE=XxY of the temporal plan
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -23,6 +25,7 @@ stencilc=${STENCILC:-$root/build/bin/stencilc}
 ranks=${1:-16} steps=${2:-100}
 machine=${MACHINE:-a100-40gb}
 heat=${HEAT:-1024,1024,1024} himeno=${HIMENO:-513,513,1025}
+k=${K:-4} tile=${TILE:-32x16}
 [ -x "$stencilc" ] || { echo "error: no stencilc at $stencilc (build first, or set STENCILC)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,7 +46,7 @@ sizes() { # NX,NY,NZ -> --set NX=.. --set NY=.. --set NZ=..
 predict() { # spec sizes plan
   # shellcheck disable=SC2086
   "$stencilc" explain "$1" --target "${target:-mpi-cuda}" --ranks "$ranks" --machine "$machine" \
-    $2 --plan "$3" --json | python3 -c '
+    $2 --steps "$steps" --plan "$3" --json | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["chosen"]
 p = c["period"]
@@ -52,7 +55,7 @@ print("%.4g %s" % (c["seconds_per_step"], " ".join("%.3g" % p[t] for t in ("inne
 
 printf 'mpi_gpu.sh: %s ranks, %s steps, machine profile %s%s\n' "$ranks" "$steps" "$machine" \
   "${target:+, measured on $target}"
-printf '%-8s %-18s %11s %9s %9s %9s %9s %9s %11s %14s\n' workload plan "pred s/st" inner \
+printf '%-8s %-34s %11s %9s %9s %9s %9s %9s %11s %14s\n' workload plan "pred s/st" inner \
   boundary d2h mpi h2d "meas s/st" "cell-upd/s/rk"
 for w in heat3d himeno; do
   spec=$root/samples/$w.stn
@@ -63,8 +66,8 @@ for w in heat3d himeno; do
     "$stencilc" build "$spec" --target "$target" --machine "$machine" -o "$tmp/$w" >/dev/null
     exe=$tmp/$w
   fi
-  for overlap in off on; do
-    plan="scheme=naive,overlap=$overlap"
+  for plan in scheme=naive,overlap=off scheme=naive,overlap=on \
+    "scheme=temporal,k=$k,tile=$tile,overlap=off" "scheme=temporal,k=$k,tile=$tile,overlap=on"; do
     read -r pred inner boundary d2h mpi h2d <<<"$(predict "$spec" "$set_w" "$plan")"
     meas=- per_rank=- m_d2h=- m_mpi=- m_h2d=-
     if [ -n "$exe" ]; then
@@ -80,9 +83,9 @@ print("%.4g %.4g" % (s["seconds"] / n, s["cells_per_second"] / s.get("ranks", 1)
       " ".join("%.3g" % (p[t] / n) if t in p else "-" for t in ("d2h", "exchange", "h2d")))' \
         "$tmp/run.json")"
     fi
-    printf '%-8s %-18s %11s %9s %9s %9s %9s %9s %11s %14s\n' "$w" "overlap=$overlap" "$pred" \
+    printf '%-8s %-34s %11s %9s %9s %9s %9s %9s %11s %14s\n' "$w" "${plan#scheme=}" "$pred" \
       "$inner" "$boundary" "$d2h" "$mpi" "$h2d" "$meas" "$per_rank"
-    [ -z "$exe" ] || printf '%-8s %-18s %11s %9s %9s %9s %9s %9s\n' "" "  measured" "" "" "" \
+    [ -z "$exe" ] || printf '%-8s %-34s %11s %9s %9s %9s %9s %9s\n' "" "  measured" "" "" "" \
       "$m_d2h" "$m_mpi" "$m_h2d"
   done
 done
