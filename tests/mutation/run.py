@@ -54,6 +54,8 @@ def main():
         for kv in props.get("ENVIRONMENT", []):
             k, _, v = kv.partition("=")
             env[k] = v
+        # Open MPI's session directories apart from the test's own run (it may run beside).
+        env["OMPI_MCA_orte_tmpdir_base"] = tempfile.mkdtemp(prefix="mutation-ompi-")
         env["STENCILC_TEST_MUTATE"] = m["regex"]
         env["STENCILC_TEST_MUTATE_TO"] = m["replace"]
         env["STENCILC_TEST_MUTATE_SEEN"] = seen
