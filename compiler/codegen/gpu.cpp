@@ -1360,7 +1360,8 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
                                  : ir::Program{};
   const ir::Program &p = opts.plan.layout == stencilc::Layout::Aosoa ? joined : program;
   mus::data d = program_data(p, l, opts, target);
-  // mpi-cuda, mpi-hip (a distributed lowering): the naive plan's kernels on each rank's block;
+  // mpi-cuda, mpi-hip (a distributed lowering): the naive kernels (and the temporal one, on the
+  // block widened into deep halos) on each rank's block;
   // ghost cells refreshed on the host by the distributed runtime (exchange, then the physical
   // faces), the block copied from and back to the device around it.
   const bool mpi = l.distributed;
