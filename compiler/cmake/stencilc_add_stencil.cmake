@@ -13,8 +13,10 @@
 #   TARGET   the code generator's target: openmp (the default), cuda, hip, or an MPI target:
 #            mpi-openmp links stencilc::runtime_mpi_openmp (the distributed runtime, MPI, the
 #            Open MPI flavour of libhdf5, the CPU engine); mpi-cuda and mpi-hip compile as cuda
-#            and hip do and link stencilc::runtime_mpi. An application of an MPI target runs
-#            under mpirun (docs/MPI.md).
+#            and hip do and link stencilc::runtime_mpi (mpi-cuda: OpenMP too, the host code of
+#            overlap=host; mpi-hip's runs that on one thread here: clang's OpenMP runtime is
+#            not what the CXX linker links). An application of an MPI target runs under mpirun
+#            (docs/MPI.md).
 #            cuda compiles the generated NAME.cpp with CMake's CUDA language: enable it first
 #            (project(... LANGUAGES CXX CUDA); CMAKE_CUDA_ARCHITECTURES chooses the GPUs), and
 #            the library links stencilc::runtime_core and the CUDA runtime.
@@ -162,6 +164,11 @@ function(stencilc_add_stencil)
     target_compile_options(${name} PRIVATE
                            $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -fmad=false>)
     target_link_libraries(${name} PUBLIC ${host_runtime})
+    if(arg_TARGET STREQUAL "mpi-cuda")
+      # overlap=host: the boundary on the host's cores (OpenMP in the host code).
+      target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
+      target_link_libraries(${name} PUBLIC OpenMP::OpenMP_CXX)
+    endif()
   else()
     # hipcc compiles NAME.cpp into an object of the library (see TARGET above).
     if(NOT DEFINED STENCILC_HIP_ARCHITECTURES)

@@ -176,8 +176,9 @@ std::string cxx_plan(const stencilc::Plan &plan) {
                          g->tile_y, g->chunk);
   std::string dist = "std::nullopt";
   if (const auto &d = plan.distribution)
-    dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}, {}}}, {}, {}}}", d->procs[0],
-                       d->procs[1], d->procs[2], d->procs[3], d->k, d->overlap ? "true" : "false");
+    dist = fmt::format("stencilc::Distribution{{{{{}, {}, {}, {}}}, {}, {}{}}}", d->procs[0],
+                       d->procs[1], d->procs[2], d->procs[3], d->k, d->overlap ? "true" : "false",
+                       d->host ? ", true" : "");
   return plan.layout == stencilc::Layout::Aosoa
              ? fmt::format("stencilc::Plan{{{}, {}, stencilc::Layout::Aosoa}}", scheme, dist)
              : fmt::format("stencilc::Plan{{{}, {}}}", scheme, dist);

@@ -31,6 +31,11 @@ std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &a,
 std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis &a,
                                            const lower::Lowered &l, const EmitOptions &opts);
 
+/// mpi-openmp's sweep of kernel k over a rank's block or a region of it (OpenMP threads over
+/// the host grids), as Stencil::host_kernel__K(const Region *): mpi-cuda's and mpi-hip's
+/// boundary region under overlap=host.
+std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k);
+
 /// The cuda and hip targets (one generator, `target` names which): NAME.h (openmp's API),
 /// NAME.cpp (kernels and host code over stencilc/gpu/device.h), NAME_main.cpp.
 /// Why the cuda/hip streaming (2.5D) plan cannot run program p, or "" when it can.

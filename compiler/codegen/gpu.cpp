@@ -380,8 +380,11 @@ std::string kernel_code(const ir::Program &p, const ir::Kernel &k, const ErrorSl
   if (temporal && temporal->kernel == ki)
     dev += "\n" + temporal_kernel_code(p, k, sw, *temporal, host);
   host += fmt::format("void Stencil::kernel__{}({}) {{\n", k.name,
-                      mpi ? "const stencilc::mpi::Region *box__, bool async__" : "") +
-          host_bounds(p, sw, mpi);
+                      mpi ? "const stencilc::mpi::Region *box__, bool async__" : "");
+  if (mpi) // (overlap=host's kSplit no longer holds: the host's cells near the faces are older)
+    for (int g : sw.written)
+      host += fmt::format("  where__[{}] = kDeviceNewer;\n", g);
+  host += host_bounds(p, sw, mpi);
   host += "  if (n__ <= 0)\n    return;\n";
   if (streaming) {
     std::string launch;
@@ -1231,6 +1234,93 @@ std::string fill_code(const ir::Program &p, const ir::Grid &g, int gi, const Err
   return dev;
 }
 
+// mpi-cuda, mpi-hip, overlap=host: the sweep of kernel k after exchanges (`pending`) with the
+// block's interior on the device (compute stream) while the host's cores do the exchange and
+// compute the boundary region (the shell, the read grids' widest halo m deep) from the host's
+// copies: those are made current within m plus their halo of each face first (kSplit: only
+// the slabs the device wrote since are copied, the ring just inside the shell), and the shell
+// of each grid written goes back to the device after. What MPI sends is on the host already.
+// A block with no interior: the blocking refresh and the device's whole sweep (`blocking`).
+std::string host_split_sweep(const ir::Program &p, const ir::Kernel &k,
+                             const std::vector<lower::Action> &pending,
+                             const std::string &blocking) {
+  const std::set<int> whole = ir::lower_rank_grids(p);
+  const std::set<int> read = ir::grids_read(k.body), written = ir::grids_written(k.body);
+  std::set<int> used = read;
+  used.insert(written.begin(), written.end());
+  std::string s = "    stencilc::Extents m__{0, 0, 0, 0};\n";
+  for (int g : read)
+    if (!whole.count(g))
+      s += fmt::format("    for (int d__ = 0; d__ < {1}; ++d__)\n      m__[d__] = "
+                       "std::max<std::int64_t>(m__[d__], {0}_.halo(d__));\n",
+                       p.grids[g].name, p.grids[g].rank);
+  const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
+  s += fmt::format("    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({}, {}, "
+                   "m__);\n    if (in__.empty()) {{\n{}    kernel__{}();\n    }} else {{\n",
+                   k.rank, block, blocking, k.name);
+  std::set<int> slabs = used; // (grids every rank holds whole: their host copy whole)
+  for (const lower::Action &e : pending)
+    slabs.insert(e.a);
+  for (int g : slabs) {
+    const ir::Grid &grid = p.grids[g];
+    if (whole.count(g)) {
+      s += fmt::format("    pull__({});\n", g);
+      continue;
+    }
+    if (read.count(g) || !written.count(g))
+      s += fmt::format("    {{\n      stencilc::Extents need__ = m__;\n      for (int d__ = 0; "
+                       "d__ < {1}; ++d__)\n        need__[d__] += {0}_.halo(d__);\n      "
+                       "host_slabs__({2}, need__);\n    }}\n",
+                       grid.name, grid.rank, g);
+    else // written only: its shell goes back whole, so the host's must be current there
+      s += fmt::format("    host_slabs__({}, m__);\n", g);
+  }
+  // The ghost cells refreshed on the host and sent to the device: those of grids every rank
+  // holds whole before the interior starts (it may read them anywhere), the others' while it
+  // runs (it reads none of them: the margin is their halo).
+  auto refresh = [&](bool whole_grids) {
+    for (const lower::Action &e : pending)
+      if (whole.count(e.a) == whole_grids)
+        s += fmt::format(
+            "    if (dirty__{0}_ || halo__{0}_) {{\n      fill__{0}({0}_, dirty__{0}_);\n"
+            "      dev__->{0}.upload_halo_async({0}_, dev__->copy, \"grid '{0}' "
+            "(device copy)\");\n      dirty__{0}_ = halo__{0}_ = false;\n    }}\n",
+            p.grids[e.a].name);
+  };
+  refresh(true);
+  s += fmt::format("    dev__->copy.synchronize();\n    kernel__{}(&in__, true);\n", k.name);
+  refresh(false);
+  for (int g : used)
+    s += fmt::format("    stencilc::gpu::host_ready({0}_.storage(), "
+                     "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), "
+                     "\"grid '{0}'\");\n",
+                     p.grids[g].name);
+  s += fmt::format(
+      "    for (const stencilc::mpi::Region &r__ : stencilc::mpi::shell_regions({}, {}, "
+      "in__))\n      host_kernel__{}(&r__);\n",
+      k.rank, block, k.name);
+  // A grid the sweep also reads (red/black in place): its shell goes back once the interior,
+  // which reads the shell's inner cells, is done.
+  auto upload = [&](bool in_place) {
+    for (int g : written)
+      if (read.count(g) == in_place)
+        s += fmt::format("    dev__->{0}.upload_slabs_async({0}_, stencilc::Extents{{0, 0, 0, "
+                         "0}}, m__, dev__->copy, \"grid '{0}' (device copy)\");\n",
+                         p.grids[g].name);
+  };
+  upload(false);
+  s += "    dev__->compute.synchronize();\n";
+  upload(true);
+  s += "    dev__->copy.synchronize();\n";
+  for (int g : slabs)
+    if (!whole.count(g))
+      s += fmt::format("    where__[{}] = kSplit;\n", g);
+  for (int g : written) // (the device wrote the rest)
+    if (!whole.count(g))
+      s += fmt::format("    deep__[{}] = m__;\n", g);
+  return s + "    }\n";
+}
+
 // mpi-cuda, mpi-hip: the step, where under overlap=on a sweep after exchanges (of grids it
 // reads) runs its block's interior on the compute stream while the faces of those grids go to
 // the host on the copy stream, are exchanged there and their ghost cells come back; the rest of
@@ -1241,6 +1331,10 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
                      const std::function<std::string(const lower::Action &)> &swap) {
   return overlapped_step(
       p, step, fill, swap, [&](const ir::Kernel &k, const std::vector<lower::Action> &pending) {
+        const std::string split =
+            "    if (host_split__()) {\n" +
+            host_split_sweep(p, k, pending, step_statements(p, pending, fill, swap)) +
+            "    } else {\n";
         std::string start, finish;
         for (const lower::Action &e : pending) {
           const ir::Grid &g = p.grids[e.a];
@@ -1254,21 +1348,25 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
         }
         const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
         // (Direct: MPI reads the device's faces, which the kernels before must have written.)
-        return fmt::format(
-            "    if (direct__)\n      stencilc::gpu::synchronize();\n"
-            "    stencilc::Extents m__{{0, 0, 0, 0}};\n{0}"
-            "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({1}, {2}, "
-            "m__);\n"
-            "    if (!in__.empty())\n      kernel__{3}(&in__, true);\n"
-            "    dev__->copy.synchronize();\n{4}"
-            "    dev__->halo_ready.record(dev__->copy);\n"
-            "    stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
-            "    if (!in__.empty())\n"
-            "      for (const stencilc::mpi::Region &r__ : stencilc::mpi::shell_regions({1}, {2}, "
-            "in__))\n"
-            "        kernel__{3}(&r__, true);\n    else\n      kernel__{3}(nullptr, true);\n"
-            "    dev__->compute.synchronize();\n",
-            start, k.rank, block, k.name, finish);
+        return split +
+               fmt::format(
+                   "    if (direct__)\n      stencilc::gpu::synchronize();\n"
+                   "    stencilc::Extents m__{{0, 0, 0, 0}};\n{0}"
+                   "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({1}, "
+                   "{2}, "
+                   "m__);\n"
+                   "    if (!in__.empty())\n      kernel__{3}(&in__, true);\n"
+                   "    dev__->copy.synchronize();\n{4}"
+                   "    dev__->halo_ready.record(dev__->copy);\n"
+                   "    stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
+                   "    if (!in__.empty())\n"
+                   "      for (const stencilc::mpi::Region &r__ : "
+                   "stencilc::mpi::shell_regions({1}, {2}, "
+                   "in__))\n"
+                   "        kernel__{3}(&r__, true);\n    else\n      kernel__{3}(nullptr, true);\n"
+                   "    dev__->compute.synchronize();\n",
+                   start, k.rank, block, k.name, finish) +
+               "    }\n";
       });
 }
 
@@ -1427,6 +1525,8 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
   }
   for (std::size_t ki = 0; ki < p.kernels.size(); ++ki) {
     const auto &k = p.kernels[ki];
+    if (mpi) // overlap=host's boundary region
+      host_code += host_kernel_definition(p, k) + "\n";
     device_code += kernel_code(p, k, slots, static_cast<int>(ki), streaming,
                                temporal ? &shape : nullptr, mpi, host_code) +
                    "\n";
@@ -1462,8 +1562,9 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
                        "  std::swap(dirty__{0}_, dirty__{1}_);\n"
                        "  std::swap(where__[{2}], where__[{3}]);\n{4}",
                        p.grids[a.a].name, p.grids[a.b].name, a.a, a.b,
-                       mpi ? fmt::format("  std::swap(halo__{}_, halo__{}_);\n", p.grids[a.a].name,
-                                         p.grids[a.b].name)
+                       mpi ? fmt::format("  std::swap(halo__{}_, halo__{}_);\n"
+                                         "  std::swap(deep__[{}], deep__[{}]);\n",
+                                         p.grids[a.a].name, p.grids[a.b].name, a.a, a.b)
                            : "");
   };
   auto body = [&](const std::vector<lower::Action> &actions) {

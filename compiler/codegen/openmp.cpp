@@ -137,7 +137,8 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
   return s;
 }
 
-std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi) {
+std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi,
+                              const char *function = "kernel__") {
   RowBodyEmitter em(p, k.indices, &k.locals, mpi);
   Sweep sw{k.indices,
            k.domain,
@@ -152,7 +153,7 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
     sw.omp_clause = "reduction(|:err__)";
-  std::string s = fmt::format("void Stencil::kernel__{}({}) {{\n", k.name,
+  std::string s = fmt::format("void Stencil::{}{}({}) {{\n", function, k.name,
                               mpi ? "const stencilc::mpi::Region *box__" : "");
   if (divmod)
     s += "  int err__ = 0;\n";
@@ -291,6 +292,10 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &program, const lower::Low
 }
 
 } // namespace
+
+std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k) {
+  return kernel_definition(p, k, true, "host_kernel__");
+}
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,
                                        const lower::Lowered &l, const EmitOptions &opts) {

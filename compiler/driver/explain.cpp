@@ -249,8 +249,10 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     std::printf("  exchange period (k=%d): inner %.3g s, boundary %.3g s, d2h %.3g s, mpi %.3g s, "
                 "h2d %.3g s: %s\n",
                 dist.k, chosen.t_inner, chosen.t_boundary, chosen.t_d2h, chosen.t_mpi, chosen.t_h2d,
-                dist.overlap ? "max(inner, d2h + mpi + h2d) + boundary"
-                             : "inner + d2h + mpi + h2d + boundary");
+                dist.host      ? "d2h + max(inner, mpi + boundary + h2d), the boundary on the "
+                                 "host's cores"
+                : dist.overlap ? "max(inner, d2h + mpi + h2d) + boundary"
+                               : "inner + d2h + mpi + h2d + boundary");
     stencilc::Plan plain;
     plain.distribution = stencilc::Distribution{dist.procs, 1, false};
     const model::Prediction base = model::predict(cost, m, plain);

@@ -78,6 +78,8 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("net_latency", m.net_latency, false);
   num("net_bandwidth", m.net_bandwidth, false);
   num("link_bandwidth", m.link_bandwidth, false);
+  num("host_flops", m.host_flops, false);
+  num("host_bandwidth", m.host_bandwidth, false);
   if (m.net_bandwidth <= 0)
     m.net_bandwidth = 1e10;
   // The SM's limits for the occupancy of kernels whose registers ptxas reported (optional).
@@ -121,6 +123,10 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;
+  if (m.host_flops > 0) { // GPU: the host cores beside the device
+    j["host_flops"] = m.host_flops;
+    j["host_bandwidth"] = m.host_bandwidth;
+  }
   j["sources"] = sources;
   return j.dump(2) + "\n";
 }

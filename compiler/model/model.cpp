@@ -473,6 +473,39 @@ Machine rank_share(const Machine &m, int ranks) {
   return r;
 }
 
+// overlap=host (mpi-cuda, mpi-hip; naive, k = 1): the device computes the block's interior
+// (rad from every face) while the host's cores exchange the ghost cells and compute the shell
+// around it from the host's copies (codegen/gpu.cpp host_split_sweep). Before the interior
+// starts, the ring just inside the shell comes to the host (d2h: the faces of a staged
+// exchange); the ghost cells and the shell go back (h2d: twice those bytes). So
+//   T = d2h + max(inner, mpi + boundary + h2d) + one launch,
+// the boundary priced at the host's F and B. Not offered without them (or without a link).
+Prediction host_split(const Cost &c, const Machine &m, Prediction r, const std::array<double, 4> &n,
+                      int rad, double tau, double t_d2h, double t_mpi) {
+  double interior = 1, all = 1;
+  for (int d = 0; d < std::min(c.rank, 4); ++d) {
+    interior *= std::max(0.0, n[d] - 2.0 * rad);
+    all *= n[d];
+  }
+  const double tau_host =
+      m.host_flops > 0 && m.host_bandwidth > 0
+          ? std::max(c.flops_per_cell / m.host_flops, c.bytes_per_cell / m.host_bandwidth)
+          : kInf;
+  r.t_inner = interior * tau;
+  r.t_boundary = (all - interior) * tau_host;
+  r.t_d2h = t_d2h;
+  r.t_h2d = 2 * t_d2h;
+  r.t_mpi = t_mpi;
+  const double host = t_mpi + r.t_boundary + r.t_h2d;
+  r.seconds_per_step = r.t_d2h + std::max(r.t_inner, host) + m.launch_seconds;
+  r.t_compute = r.t_inner + r.t_boundary;
+  r.t_comm = r.t_d2h + t_mpi + r.t_h2d;
+  r.redundancy = 1;
+  r.bound = host > r.t_inner ? (r.t_boundary > t_mpi + r.t_h2d ? "host" : "communication")
+                             : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
+  return r;
+}
+
 // MPI: ranks own boxes of the domain; every k steps they exchange ghosts k*r deep and then
 // compute k steps, the ghost zone shrinking by r each step (redundant work at the edges).
 Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
@@ -554,6 +587,8 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
         first_split = d;
     launch *= 8 + 2 * (c.rank - first_split);
   }
+  if (dist.host && m.kind == "gpu" && k == 1)
+    return host_split(c, m, r, n, rad, tau, t_d2h, t_mpi);
   const double t_period = period(t_inner, t_boundary, t_comm, dist.overlap) + launch * k;
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;
@@ -647,6 +682,13 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             continue;
           add(sch::Naive{});
           plans.back().distribution = stencilc::Distribution{procs, k, overlap};
+          // GPU: the host's cores on the boundary region (overlap=host), where the profile
+          // knows them and the host-device link.
+          if (overlap && k == 1 && rules.platform == stencilc::Platform::Gpu && m.host_flops > 0 &&
+              m.host_bandwidth > 0 && m.link_bandwidth > 0) {
+            add(sch::Naive{});
+            plans.back().distribution = stencilc::Distribution{procs, k, true, true};
+          }
         }
       // CPU: the engine's temporal plan inside each rank, on halos k steps deep, with the
       // depths and tiles a single process is offered (tiles cut the rank's own rows).

@@ -47,6 +47,10 @@ struct Machine {
   double net_latency = 0;    // seconds per message
   double net_bandwidth = 0;  // bytes/s per message stream
   double link_bandwidth = 0; // GPU: host<->device bytes/s (0 = GPU-aware MPI, no staging)
+  // GPU: the host cores beside one device (its share of the node's), for overlap=host, where
+  // they compute each rank's boundary region: F and B as a CPU profile's (0: not known, and
+  // overlap=host not offered).
+  double host_flops = 0, host_bandwidth = 0;
 };
 
 /// What ptxas reports for the kernels of one plan (the widest of the program's sweeps).

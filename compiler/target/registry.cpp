@@ -281,6 +281,9 @@ public:
     }
     if (distributed_) // Open MPI's include directories (mpicxx --showme:compile)
       add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
+    // overlap=host: the block's boundary on the host's cores, OpenMP threads (host code only).
+    if (distributed_ && !r.cpu_layer)
+      cmd.push_back(api_ == Api::Cuda ? "-Xcompiler=-fopenmp" : "-fopenmp");
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.cpu_layer || api_ == Api::Hip) {
@@ -321,6 +324,8 @@ public:
     }
     if (distributed_) // -L and -l of Open MPI (mpicxx --showme:link): nvcc and hipcc take them too
       add_words(cmd, "STENCILC_MPI_LINK_FLAGS", STENCILC_MPI_LINK_FLAGS);
+    if (distributed_ && !r.cpu_layer && api_ == Api::Cuda)
+      cmd.push_back("-lgomp"); // (nvcc links with the host compiler, without its -fopenmp)
     cmd.insert(cmd.end(), {"-o", r.exe});
     return cmd;
   }

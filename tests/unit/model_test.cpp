@@ -1431,3 +1431,62 @@ TEST(ModelMpi, GpuDeepHalosGiveWayToEveryStepWhenTheNetworkIsFastAndBlocksLarge)
   EXPECT_EQ(fast.plan.k(), 1) << stencilc::to_string(fast.plan);
   EXPECT_TRUE(fast.plan.naive());
 }
+
+// overlap=host (mpi-cuda, mpi-hip): the device computes the block's interior while the host's
+// cores exchange the ghost cells and compute the shell around it; the ring just inside the
+// shell comes to the host first, the ghost cells and the shell go back:
+// T = d2h + max(inner, mpi + boundary + h2d) + one launch, the boundary at the host's rate.
+TEST(ModelMpi, HostSplitPricesTheBoundaryOnTheHostsCores) {
+  model::Machine m = gpu();
+  m.host_flops = 1e11;
+  m.host_bandwidth = 2e10;
+  const model::Cost c = heat3d(256, 256, 256);
+  model::Plan p = mpi_plan("mpi-cuda", 1, {1, 1, 2}, true);
+  p.distribution->host = true;
+  const auto r = model::predict(c, m, p);
+  // Blocks of 256 x 256 x 128: the interior 254 x 254 x 126 on the device, the rest on the
+  // host at max(8 / 1e11, 12 / 2e10) = 6e-10 s a cell.
+  const double all = 256.0 * 256 * 128, interior = 254.0 * 254 * 126;
+  EXPECT_NEAR(r.t_boundary, (all - interior) * 6e-10, 1e-12);
+  EXPECT_GT(r.t_d2h, 0);
+  EXPECT_DOUBLE_EQ(r.t_h2d, 2 * r.t_d2h);
+  EXPECT_NEAR(r.seconds_per_step,
+              r.t_d2h + std::max(r.t_inner, r.t_mpi + r.t_boundary + r.t_h2d) + m.launch_seconds,
+              1e-15);
+  EXPECT_DOUBLE_EQ(r.redundancy, 1.0);
+  // The device's interior at its naive rate: the cells times those of the block's whole sweep.
+  p.distribution->host = p.distribution->overlap = false;
+  const auto off = model::predict(c, m, p);
+  EXPECT_NEAR(r.t_inner, (off.t_inner + off.t_boundary) * interior / all, 1e-12);
+  // A profile without the host's figures: not priced, not offered.
+  m.host_flops = 0;
+  p.distribution->host = p.distribution->overlap = true;
+  EXPECT_TRUE(std::isinf(model::predict(c, m, p).seconds_per_step));
+  for (const auto &cand : model::candidates(c, m, rules("mpi-cuda"), 2))
+    EXPECT_FALSE(cand.plan.distribution->host) << key(cand.plan);
+}
+
+// Whether the split pays, on 16 ranks of heat3d 512^3: not behind an a100-40gb's PCIe link
+// with its host's share of a DGX (the ring, the shell and the ghost cells crossing 25 GB/s
+// each step cost more than the shell's launches on the device), but with a link and a host
+// as fast as a Grace Hopper's (450 GB/s each way, 400 GB/s of host memory); and not with such
+// a link beside a slow host.
+TEST(ModelMpi, HostSplitChosenWhereTheLinkAndTheHostAreFast) {
+  std::string from;
+  model::Machine m = model::load_machine("a100-40gb", stencilc::Platform::Gpu, from);
+  ASSERT_GT(m.host_bandwidth, 0);
+  const model::Cost c = heat3d(512, 512, 512);
+  auto best = [&]() { return model::candidates(c, m, rules("mpi-cuda"), 16).front(); };
+  EXPECT_FALSE(best().plan.distribution->host) << key(best().plan);
+  m.link_bandwidth = 4.5e11;
+  m.host_bandwidth = 4e11;
+  m.host_flops = 3e12;
+  const auto fast = best();
+  EXPECT_TRUE(fast.plan.distribution->host) << key(fast.plan);
+  model::Plan on = fast.plan;
+  on.distribution->host = false;
+  EXPECT_LT(fast.seconds_per_step, 0.9 * model::predict(c, m, on).seconds_per_step);
+  m.host_bandwidth = 1e9;
+  m.host_flops = 1e10;
+  EXPECT_FALSE(best().plan.distribution->host) << key(best().plan);
+}

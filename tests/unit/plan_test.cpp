@@ -152,6 +152,14 @@ TEST(Plan, PrintedPlansParseBack) {
             "scheme=temporal,k=2,tile=16x8,procs=1x1x1,overlap=off");
   EXPECT_TRUE(stencilc::parse_plan("scheme=temporal,k=2,tile=16x8,overlap=on", kMpiGpu, overlapped)
                   .distribution->overlap);
+  // The host's cores computing the boundary region (mpi-cuda, mpi-hip): an overlap too.
+  const Plan split = stencilc::parse_plan("overlap=host", kMpiGpu);
+  EXPECT_TRUE(split.distribution->overlap && split.distribution->host);
+  EXPECT_EQ(key("scheme=naive,procs=1x2x2,overlap=host", kMpiGpu),
+            "scheme=naive,procs=1x2x2,overlap=host");
+  EXPECT_FALSE(stencilc::parse_plan("overlap=on", kMpiGpu, split).distribution->host);
+  EXPECT_FALSE(
+      stencilc::parse_plan("scheme=temporal,k=2,tile=16x8", kMpiGpu, split).distribution->overlap);
   EXPECT_EQ(key("scheme=naive,layout=aosoa", kGpu), "scheme=naive,layout=aosoa");
   EXPECT_EQ(key("scheme=naive,procs=2x1x1,layout=aosoa", kMpi),
             "scheme=naive,procs=2x1x1,overlap=off,layout=aosoa");
@@ -184,6 +192,11 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"chunk=8", kCpu, "rows and chunk belong to scheme=temporal"},
       {"procs=2x1x1", kCpu, "procs and overlap belong to MPI targets"},
       {"overlap=on", kGpu, "procs and overlap belong to MPI targets"},
+      {"overlap=host", kMpi,
+       "overlap=host (the host's cores compute the boundary while the device computes the "
+       "interior) belongs to mpi-cuda and mpi-hip; mpi-openmp overlaps with overlap=on"},
+      {"scheme=temporal,k=2,tile=16x8,overlap=host", kMpiGpu,
+       "overlap=host is generated for scheme=naive (the temporal plan overlaps with overlap=on)"},
   };
   for (const auto &c : cases)
     EXPECT_EQ(error_of(c.text, c.rules), std::string("--plan ") + c.text + ": " + c.why);
@@ -210,7 +223,7 @@ TEST(Plan, RejectsBadKeysAndValues) {
             "--plan procs=2x2: procs needs 3 or 4 numbers separated by 'x'");
   EXPECT_EQ(error_of("procs=1x1x1x2x2", kMpi),
             "--plan procs=1x1x1x2x2: procs needs 3 or 4 numbers separated by 'x'");
-  EXPECT_EQ(error_of("overlap=yes", kMpi), "--plan overlap=yes: overlap is on or off");
+  EXPECT_EQ(error_of("overlap=yes", kMpi), "--plan overlap=yes: overlap is on, off or host");
   EXPECT_EQ(error_of("scheme=fast", kCpu),
             "--plan scheme=fast: scheme is naive, temporal or streaming");
   EXPECT_EQ(error_of("scheme=temporal,rows=0", kCpu),

@@ -22,7 +22,7 @@ bool operator==(const GpuTemporal &a, const GpuTemporal &b) {
 } // namespace scheme
 
 bool operator==(const Distribution &a, const Distribution &b) {
-  return a.procs == b.procs && a.k == b.k && a.overlap == b.overlap;
+  return a.procs == b.procs && a.k == b.k && a.overlap == b.overlap && a.host == b.host;
 }
 
 bool operator==(const Plan &a, const Plan &b) {
@@ -36,7 +36,7 @@ struct Flat {
   std::string scheme = "naive";
   int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0;
   std::array<int, 4> procs{1, 1, 1, 1};
-  bool overlap = false;
+  bool overlap = false, host = false;
   bool distribution_given = false;
 };
 
@@ -59,6 +59,7 @@ Flat flatten(const Plan &p) {
   if (p.distribution) {
     f.procs = p.distribution->procs;
     f.overlap = p.distribution->overlap;
+    f.host = p.distribution->host;
   }
   return f;
 }
@@ -92,7 +93,10 @@ std::string to_string(const Plan &p) {
   if (p.distribution)
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
-         ",overlap=" + (f.overlap ? "on" : "off");
+         ",overlap=" +
+         (f.host      ? "host"
+          : f.overlap ? "on"
+                      : "off");
   if (p.layout == Layout::Aosoa)
     s += ",layout=aosoa";
   return s;
@@ -157,9 +161,10 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       f.procs = {v[0], v[1], v[2], v.size() > 3 ? v[3] : 1};
       f.distribution_given = true;
     } else if (key == "overlap") {
-      if (value != "on" && value != "off")
-        throw bad("overlap is on or off");
-      f.overlap = value == "on";
+      if (value != "on" && value != "off" && value != "host")
+        throw bad("overlap is on, off or host");
+      f.overlap = value != "off";
+      f.host = value == "host";
       f.distribution_given = overlap_given = true;
     } else if (key == "layout") {
       if (value != "soa" && value != "aosoa")
@@ -176,7 +181,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     f.chunk = 0;
   // ... and its overlap to the naive plan: a temporal one exchanges before each block.
   if (!overlap_given && f.scheme == "temporal" && base_scheme != "temporal")
-    f.overlap = false;
+    f.overlap = f.host = false;
   // A distributed target's temporal plan is the CPU engine's (mpi-openmp) or the GPU's fused
   // steps (mpi-cuda, mpi-hip) inside each rank; streaming is not generated across ranks.
   if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme == "streaming"))
@@ -195,6 +200,13 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("chunk (the planes a block walks) belongs to scheme=streaming and scheme=temporal "
               "on " +
               rules.target);
+  if (f.host && !gpu)
+    throw bad("overlap=host (the host's cores compute the boundary while the device computes "
+              "the interior) belongs to mpi-cuda and mpi-hip; " +
+              rules.target + " overlaps with overlap=on");
+  if (f.host && f.scheme != "naive")
+    throw bad("overlap=host is generated for scheme=naive (the temporal plan overlaps with "
+              "overlap=on)");
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
@@ -210,7 +222,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   else if (f.scheme == "streaming")
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)
-    p.distribution = Distribution{f.procs, f.k, f.overlap};
+    p.distribution = Distribution{f.procs, f.k, f.overlap, f.host};
   p.layout = layout;
   return p;
 }

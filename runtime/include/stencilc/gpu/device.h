@@ -25,6 +25,7 @@
 // Every runtime call is checked: a failure throws stencilc::Error naming the call and the
 // runtime's message.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -519,6 +520,25 @@ public:
           copy_rows_async(base_ + at, g.storage() + at, width, pitch, height, false, s, what);
         });
   }
+  /// overlap=host: the slabs of cells from[d] <= i < to[d] (from interior cell 0 of the face;
+  /// from[d] = -halo(d) takes the ghost cells too) at both faces of each dimension d where
+  /// to[d] > from[d], each spanning the whole allocation in the other dimensions, to the host
+  /// (download) or the device (upload), queued on a stream. to[d] is clamped to the extent (the
+  /// two faces' slabs then overlap, and copy the same cells twice).
+  void download_slabs_async(Grid<T> &g, const Extents &from, const Extents &to, Stream &s,
+                            const char *what) const {
+    for_each_slab(
+        g, from, to, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+          copy_rows_async(g.storage() + at, base_ + at, width, pitch, height, true, s, what);
+        });
+  }
+  void upload_slabs_async(const Grid<T> &g, const Extents &from, const Extents &to, Stream &s,
+                          const char *what) {
+    for_each_slab(
+        g, from, to, [&](std::size_t at, std::size_t width, std::size_t pitch, std::size_t height) {
+          copy_rows_async(base_ + at, g.storage() + at, width, pitch, height, false, s, what);
+        });
+  }
   void swap(DeviceGrid &o) noexcept {
     mem_.swap(o.mem_);
     std::swap(base_, o.base_);
@@ -543,17 +563,30 @@ private:
   // of stride(d + 1), the face spanning the whole allocation in the other dimensions. (Not for
   // interleaved grids, whose faces above x hold the other members' rows: an Error.)
   template <typename F> static void for_each_face(const Grid<T> &g, bool interior, F f) {
+    Extents from{}, to{};
+    for (int d = 0; d < g.rank(); ++d) {
+      from[d] = interior ? 0 : -g.halo(d);
+      to[d] = interior ? g.halo(d) : 0;
+    }
+    for_each_slab(g, from, to, f);
+  }
+
+  // The slabs of download_slabs_async as such row copies (the faces: from 0 to the halo's
+  // depth, or from -halo to 0 for the ghost cells beyond them).
+  template <typename F>
+  static void for_each_slab(const Grid<T> &g, const Extents &from, const Extents &to, F f) {
     if (g.interleaved())
       throw Error("grid '" + g.name() + "': the faces of interleaved grids (layout=aosoa) are "
                   "not copied on their own");
     for (int d = 0; d < g.rank(); ++d) {
       const std::int64_t h = g.halo(d), n = g.extent(d), s = g.stride(d);
       const std::int64_t block = d + 1 < g.rank() ? g.stride(d + 1) : g.storage_size();
-      if (h == 0)
+      const std::int64_t a = std::max(from[d], -h), b = std::min(to[d], n);
+      if (b <= a)
         continue;
-      for (const std::int64_t first :
-           interior ? std::array<std::int64_t, 2>{h, n} : std::array<std::int64_t, 2>{0, h + n})
-        f(static_cast<std::size_t>(first * s), static_cast<std::size_t>(h * s) * sizeof(T),
+      // Allocation index of interior cell i along d: h + i.
+      for (const std::int64_t first : std::array<std::int64_t, 2>{h + a, h + n - b})
+        f(static_cast<std::size_t>(first * s), static_cast<std::size_t>((b - a) * s) * sizeof(T),
           static_cast<std::size_t>(block) * sizeof(T),
           static_cast<std::size_t>(g.storage_size() / block));
     }
