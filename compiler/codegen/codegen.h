@@ -33,8 +33,9 @@ std::vector<GeneratedFile> emit_mpi_openmp(const ir::Program &p, const Analysis 
 
 /// mpi-openmp's sweep of kernel k over a rank's block or a region of it (OpenMP threads over
 /// the host grids), as Stencil::host_kernel__K(const Region *): mpi-cuda's and mpi-hip's
-/// boundary region under overlap=host.
-std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k);
+/// boundary region under overlap=host. `widened`: host_kernel_wide__K, whose box (always given)
+/// is cut at the block's physical faces only (the temporal plan's levels reach into the halo).
+std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k, bool widened = false);
 
 /// The cuda and hip targets (one generator, `target` names which): NAME.h (openmp's API),
 /// NAME.cpp (kernels and host code over stencilc/gpu/device.h), NAME_main.cpp.

@@ -902,6 +902,94 @@ std::string temporal_kernel(const ir::Program &p, const ir::Kernel &k, const Swe
   return dev;
 }
 
+// Dimension d of grid g's block widened by `steps` r beyond its faces between blocks (not
+// beyond a physical face): `lo` and `hi` set (or declared), each line after `indent`.
+std::string widened_bounds(const std::string &g, const TemporalShape &t, int d,
+                           const std::string &steps, const std::string &lo, const std::string &hi,
+                           const std::string &indent) {
+  return fmt::format(
+      "{5}{3} = part__{1}_.physical[{0}][0] ? 0 : -({6}) * {2};\n"
+      "{5}{4} = {1}_.extent({0}) + (part__{1}_.physical[{0}][1] ? 0 : ({6}) * {2});\n",
+      d, g, temporal_reach(t, d), lo, hi, indent, steps);
+}
+
+// mpi-cuda, mpi-hip: the temporal plan's block under overlap=host. The device computes the
+// interior region (kb r from every face, m__) with its fused steps while the host exchanges
+// `in`'s halos and computes the shell's kb levels with the kernel's naive sweep, level j on the
+// block widened by (kb - j) r beyond its faces between blocks, minus the box m + (kb - j) r
+// from every face (what level j + 1 reads of it), the host's two grids swapped after each
+// level (the other one's physical faces filled first). Level 0 is read within 2 m of each face
+// (and `in`'s halo depth, which the exchange sends): the host's copies made current there
+// first. The last level goes to the device's `out` (its shell), and `in` is kSplit after the
+// swap. An empty interior: the blocking refresh and the whole block on the device. Opens the
+// `if` whose `else` is the other strategies'; declares split__ and m__ for the end.
+std::string host_split_block(const ir::Program &p, const Sweep &sw, const TemporalShape &t) {
+  const ir::Grid &in = p.grids[t.in], &out = p.grids[t.out];
+  const ir::Kernel &k = p.kernels[t.kernel];
+  const std::set<int> whole = ir::lower_rank_grids(p);
+  std::string margin, s;
+  for (int d = 0; d < ir::kMaxRank; ++d)
+    margin += fmt::format("{}{}", d ? ", " : "",
+                          d < t.rank ? fmt::format("kb__ * {}", temporal_reach(t, d)) : "0");
+  s += fmt::format("  bool split__ = false;\n  const stencilc::Extents m__{{{}}};\n", margin);
+  s += fmt::format(
+      "  if (host_split__()) {{\n    const stencilc::mpi::Region in__ = "
+      "stencilc::mpi::interior_region({0}, part__{1}_.count, m__);\n    if (in__.empty()) {{\n"
+      "      if (need__{1}) {{\n        refresh__{1}(dirty__{1}_);\n        dirty__{1}_ = "
+      "halo__{1}_ = false;\n      }}\n      launch__(whole__, false);\n    }} else {{\n"
+      "      split__ = true;\n      stencilc::Extents ring__ = m__;\n"
+      "      for (int d__ = 0; d__ < {0}; ++d__)\n        ring__[d__] = "
+      "std::max<std::int64_t>(2 * m__[d__], {1}_.halo(d__));\n",
+      t.rank, in.name);
+  for (int g : used_grids(sw)) {
+    if (g == t.out)
+      continue; // (written level by level; its physical faces filled below)
+    s += whole.count(g) ? fmt::format("      pull__({});\n", g)
+                        : fmt::format("      host_slabs__({}, ring__);\n", g);
+  }
+  s += "      dev__->copy.synchronize();\n      launch__(in__, true);\n";
+  // (The ghost cells to the device too, which the interior does not read: kSplit's host and
+  // device ghost cells stay alike, since slabs copied later carry the device's.)
+  s += fmt::format("      if (need__{0}) {{\n        fill__{0}({0}_, dirty__{0}_);\n        "
+                   "dev__->{0}.upload_halo_async({0}_, dev__->copy, \"grid '{0}' (device "
+                   "copy)\");\n        dirty__{0}_ = halo__{0}_ = false;\n      }}\n"
+                   "      fill_faces__{1}({1}_);\n",
+                   in.name, out.name);
+  for (int g : used_grids(sw))
+    s += fmt::format("      stencilc::gpu::host_ready({0}_.storage(), "
+                     "static_cast<std::size_t>({0}_.storage_size()) * sizeof(*{0}_.storage()), "
+                     "\"grid '{0}'\");\n",
+                     p.grids[g].name);
+  s += "      for (std::int64_t j__ = 1; j__ <= kb__; ++j__) {\n"
+       "        stencilc::Extents mj__ = m__, we__{1, 1, 1, 1};\n"
+       "        stencilc::mpi::Region wide__;\n";
+  for (int d = 0; d < t.rank; ++d)
+    s += fmt::format("        mj__[{0}] += (kb__ - j__) * {1};\n", d, temporal_reach(t, d)) +
+         widened_bounds(in.name, t, d, "kb__ - j__", fmt::format("wide__.lo[{}]", d),
+                        fmt::format("wide__.hi[{}]", d), "        ") +
+         fmt::format("        we__[{0}] = wide__.hi[{0}] - wide__.lo[{0}];\n", d);
+  s += fmt::format(
+      "        stencilc::mpi::Region inner__ = stencilc::mpi::interior_region({0}, "
+      "part__{1}_.count, "
+      "mj__);\n        if (inner__.empty()) {{\n          host_kernel_wide__{2}(&wide__);\n"
+      "        }} else {{\n          for (int d__ = 0; d__ < {0}; ++d__) {{ // (in wide__'s "
+      "coordinates)\n            inner__.lo[d__] -= wide__.lo[d__];\n            inner__.hi[d__] "
+      "-= wide__.lo[d__];\n          }}\n          for (stencilc::mpi::Region b__ : "
+      "stencilc::mpi::shell_regions({0}, we__, inner__)) {{\n            for (int d__ = 0; d__ < "
+      "{0}; ++d__) {{\n              b__.lo[d__] += wide__.lo[d__];\n              b__.hi[d__] += "
+      "wide__.lo[d__];\n            }}\n            host_kernel_wide__{2}(&b__);\n          }}\n"
+      "        }}\n        {1}_.swap_storage({3}_);\n      }}\n"
+      "      {1}_.swap_storage({3}_); // the last level in {3}_, as on the device\n",
+      t.rank, in.name, k.name, out.name);
+  // The shell of each grid the kernel writes (the last level's: `out`, and any other output).
+  for (int g : ir::grids_written(k.body))
+    s += fmt::format("      dev__->{0}.upload_slabs_async({0}_, stencilc::Extents{{0, 0, 0, 0}}, "
+                     "m__, dev__->copy, \"grid '{0}' (device copy)\");\n",
+                     p.grids[g].name);
+  return s + "      dev__->compute.synchronize();\n      dev__->copy.synchronize();\n    }\n  } "
+             "else ";
+}
+
 // The temporal kernels of a sweep (with shared-memory columns, for any k; for a single-array
 // kernel also the instances with the column in registers, k up to kMaxRegisterFused) and the
 // host's launch of one block of kb__ steps (temporal_block__), which swaps the grids once.
@@ -926,12 +1014,9 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
     const std::string &dom = p.grids[sw.domain_grid].name;
     host += "  [[maybe_unused]] const Params &prm__ = params_;\n";
     for (int d = 0; d < t.rank; ++d)
-      host += fmt::format(
-          "  const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n"
-          "  const std::int64_t lo{0}__ = part__{1}_.physical[{0}][0] ? 0 : -(kb__ - 1) * {2};\n"
-          "  const std::int64_t hi{0}__ = {1}_.extent({0}) + (part__{1}_.physical[{0}][1] ? 0 : "
-          "(kb__ - 1) * {2});\n",
-          d, dom, temporal_reach(t, d));
+      host += fmt::format("  const std::int64_t off{0}__ = part__{1}_.offset[{0}];\n", d, dom) +
+              widened_bounds(dom, t, d, "kb__ - 1", fmt::format("const std::int64_t lo{}__", d),
+                             fmt::format("const std::int64_t hi{}__", d), "  ");
     host += "  const std::int64_t n__ = (hi0__ - lo0__)";
     for (int d = 1; d < t.rank; ++d)
       host += fmt::format(" * (hi{0}__ - lo{0}__)", d);
@@ -1027,6 +1112,7 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
     for (int d = 0; d < ir::kMaxRank; ++d)
       margin += fmt::format("{}{}", d ? ", " : "",
                             d < t.rank ? fmt::format("kb__ * {}", temporal_reach(t, d)) : "0");
+    host += host_split_block(p, sw, t);
     host += fmt::format(
         "  if (!overlap__() || !need__{0}) {{\n    launch__(whole__, false);\n  }} else {{\n"
         "    if (direct__)\n      stencilc::gpu::synchronize();\n{1}"
@@ -1042,15 +1128,22 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
         in.name, r.start, t.rank, margin, r.finish);
   }
   host += "  for (Where &w : where__)\n    w = kDeviceNewer;\n";
+  std::string split_state;
+  if (sw.mpi) // overlap=host: the host's last level is the shell of the new `in`
+    split_state = fmt::format("  if (split__) {{\n    where__[{0}] = kSplit;\n    deep__[{0}] = "
+                              "m__;\n  }}\n",
+                              t.in);
   // mpi: `out` holds the widened block's edge cells in its halo, which the next block's
   // exchange replaces (its physical faces stay as they were filled).
-  host += fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
-                      "  std::swap(dirty__{0}_, dirty__{1}_);\n"
-                      "  std::swap(where__[{2}], where__[{3}]);\n{4}}}\n\n",
-                      in.name, out.name, t.in, t.out,
-                      sw.mpi ? fmt::format("  halo__{}_ = true;\n  std::swap(halo__{}_, halo__{}_);\n",
-                                           out.name, in.name, out.name)
-                             : "");
+  host +=
+      fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
+                  "  std::swap(dirty__{0}_, dirty__{1}_);\n"
+                  "  std::swap(where__[{2}], where__[{3}]);\n{4}{5}}}\n\n",
+                  in.name, out.name, t.in, t.out,
+                  sw.mpi ? fmt::format("  halo__{}_ = true;\n  std::swap(halo__{}_, halo__{}_);\n",
+                                       out.name, in.name, out.name)
+                         : "",
+                  split_state);
   return dev;
 }
 
@@ -1482,8 +1575,10 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
   d.set("temporal_rx", std::to_string(shape.r[0]));
   d.set("temporal_ry", std::to_string(shape.r[1]));
   d.set("temporal_max_k", std::to_string(kMaxFused));
-  if (mpi && temporal)
-    host_code += deep_halo_code(p, shape);
+  d.set("temporal_kernel", temporal ? p.kernels[shape.kernel].name : std::string());
+  if (mpi && temporal) // (overlap=host: the host's levels of the fused steps too)
+    host_code +=
+        deep_halo_code(p, shape) + host_kernel_definition(p, p.kernels[shape.kernel], true) + "\n";
   int gi = 0;
   for (const auto &g : p.grids) {
     if (g.init && mpi) {
@@ -1494,7 +1589,7 @@ std::vector<GeneratedFile> emit_gpu(const ir::Program &program, const Analysis &
         init_errors += report(slots.init(gi), fmt::format("init of grid '{}'", g.name));
     }
     if (mpi) {
-      for (HostFill k : {HostFill::Exchange, HostFill::DimFaces})
+      for (HostFill k : {HostFill::Exchange, HostFill::DimFaces, HostFill::Across})
         host_code += host_fill_definition(p, g, k) + "\n";
       host_code += fmt::format(
           "// The block's ghost cells (the neighbours' halo slabs; the physical faces too if "

@@ -39,6 +39,8 @@ struct Sweep {
   std::string omp_clause; // extra clause of the parallel and simd pragmas, e.g. a reduction
   bool mpi = false;       // a block of a distributed grid (offsets off0__, ... of the domain grid)
   bool region = false;    // mpi kernels: clipped to *box__ when given (overlap=on)
+  bool widened = false;   // ... and *box__ (given) may reach beyond faces between blocks, into
+                          // the halo (mpi-cuda's temporal plan under overlap=host)
 };
 
 std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body) {
@@ -72,7 +74,14 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
                        "{1}_.extent({0});\n",
                        d, dom, sw.region ? "" : "const ");
   }
-  if (sw.region) {
+  if (sw.widened) {
+    // The box, cut at the physical faces only (the block's own, beyond it the halo).
+    for (int d = 0; d < rank; ++d)
+      s += fmt::format("  lo{0}__ = part__{1}_.physical[{0}][0] ? std::max(lo{0}__, "
+                       "box__->lo[{0}]) : box__->lo[{0}];\n  hi{0}__ = part__{1}_.physical[{0}][1] "
+                       "? std::min(hi{0}__, box__->hi[{0}]) : box__->hi[{0}];\n",
+                       d, dom);
+  } else if (sw.region) {
     // One region of the block at a time (stencilc::mpi::overlapped_sweep).
     s += "  if (box__) {\n";
     for (int d = 0; d < rank; ++d)
@@ -138,7 +147,7 @@ std::string sweep(const ir::Program &p, const Sweep &sw, const std::string &body
 }
 
 std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mpi,
-                              const char *function = "kernel__") {
+                              const char *function = "kernel__", bool widened = false) {
   RowBodyEmitter em(p, k.indices, &k.locals, mpi);
   Sweep sw{k.indices,
            k.domain,
@@ -148,7 +157,8 @@ std::string kernel_definition(const ir::Program &p, const ir::Kernel &k, bool mp
            params_of(k.body),
            "",
            mpi,
-           mpi};
+           mpi,
+           widened};
   std::string body = em.kernel_statements(k);
   const bool divmod = ir::any_may_fail(k.body);
   if (divmod)
@@ -293,8 +303,8 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &program, const lower::Low
 
 } // namespace
 
-std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k) {
-  return kernel_definition(p, k, true, "host_kernel__");
+std::string host_kernel_definition(const ir::Program &p, const ir::Kernel &k, bool widened) {
+  return kernel_definition(p, k, true, widened ? "host_kernel_wide__" : "host_kernel__", widened);
 }
 
 std::vector<GeneratedFile> emit_openmp(const ir::Program &p, const Analysis &,

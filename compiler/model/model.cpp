@@ -473,36 +473,57 @@ Machine rank_share(const Machine &m, int ranks) {
   return r;
 }
 
-// overlap=host (mpi-cuda, mpi-hip; naive, k = 1): the device computes the block's interior
-// (rad from every face) while the host's cores exchange the ghost cells and compute the shell
-// around it from the host's copies (codegen/gpu.cpp host_split_sweep). Before the interior
-// starts, the ring just inside the shell comes to the host (d2h: the faces of a staged
-// exchange); the ghost cells and the shell go back (h2d: twice those bytes). So
+// overlap=host (mpi-cuda, mpi-hip): the device computes the block's interior (k r from every
+// face: the cells its k steps compute without ghost cells) while the host's cores exchange the
+// ghost cells and compute the shell around it from the host's copies (codegen/gpu.cpp
+// host_split_sweep, host_split_block). The naive plan (k = 1): the ring just inside the shell
+// comes to the host first (d2h: the bytes of a staged refresh's faces, t_face), the ghost cells
+// and the shell go back (h2d: twice those). The temporal plan (k fused steps): the host
+// computes level j on the block widened by (k - j) r at faces between blocks, minus the box
+// k r + (k - j) r from every face, from level 0 read within 2 k r (d2h: 2 t_face); the shell
+// goes back (h2d: t_face). So, per exchange period,
 //   T = d2h + max(inner, mpi + boundary + h2d) + one launch,
-// the boundary priced at the host's F and B. Not offered without them (or without a link).
+// inner at the device's per-cell time tau_dev, the boundary at the host's F and B (the
+// profile's host_flops, host_bandwidth). Not offered without them (or without a link).
 Prediction host_split(const Cost &c, const Machine &m, Prediction r, const std::array<double, 4> &n,
-                      int rad, double tau, double t_d2h, double t_mpi) {
-  double interior = 1, all = 1;
-  for (int d = 0; d < std::min(c.rank, 4); ++d) {
-    interior *= std::max(0.0, n[d] - 2.0 * rad);
-    all *= n[d];
+                      const std::array<int, 4> &procs, int k, int rad, double tau_dev,
+                      double t_face, double t_mpi) {
+  const int dims = std::min(c.rank, 4);
+  auto box = [&](double margin, double widen) { // cells of the block widened, less a margin
+    double v = 1;
+    for (int d = 0; d < dims; ++d)
+      v *= std::max(0.0, n[d] + (procs[d] > 1 ? 2 * widen : 0.0) - 2 * margin);
+    return v;
+  };
+  const double interior = box(1.0 * k * rad, 0);
+  double host_cells = 0;
+  for (int j = 1; j <= k; ++j) {
+    const double w = static_cast<double>(k - j) * rad;
+    double inner = 1; // the box m + w from every face of the block itself
+    for (int d = 0; d < dims; ++d)
+      inner *= std::max(0.0, n[d] - 2 * (1.0 * k * rad + w));
+    host_cells += box(0, w) - inner;
   }
   const double tau_host =
       m.host_flops > 0 && m.host_bandwidth > 0
           ? std::max(c.flops_per_cell / m.host_flops, c.bytes_per_cell / m.host_bandwidth)
           : kInf;
-  r.t_inner = interior * tau;
-  r.t_boundary = (all - interior) * tau_host;
-  r.t_d2h = t_d2h;
-  r.t_h2d = 2 * t_d2h;
+  r.t_inner = interior * k * tau_dev;
+  r.t_boundary = host_cells * tau_host;
+  r.t_d2h = (k == 1 ? 1 : 2) * t_face;
+  r.t_h2d = (k == 1 ? 2 : 1) * t_face;
   r.t_mpi = t_mpi;
   const double host = t_mpi + r.t_boundary + r.t_h2d;
-  r.seconds_per_step = r.t_d2h + std::max(r.t_inner, host) + m.launch_seconds;
-  r.t_compute = r.t_inner + r.t_boundary;
-  r.t_comm = r.t_d2h + t_mpi + r.t_h2d;
-  r.redundancy = 1;
+  const double period = r.t_d2h + std::max(r.t_inner, host) + m.launch_seconds;
+  r.seconds_per_step = period / k;
+  r.t_compute = (r.t_inner + r.t_boundary) / k;
+  r.t_comm = (r.t_d2h + t_mpi + r.t_h2d) / k;
+  double block = 1;
+  for (int d = 0; d < dims; ++d)
+    block *= n[d];
+  r.redundancy = (interior * k + host_cells) / std::max(1.0, block * k);
   r.bound = host > r.t_inner ? (r.t_boundary > t_mpi + r.t_h2d ? "host" : "communication")
-                             : (c.flops_per_cell / m.flops >= tau ? "compute" : "memory");
+                             : (c.flops_per_cell / m.flops >= tau_dev ? "compute" : "memory");
   return r;
 }
 
@@ -533,6 +554,7 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     cells_total += cj;
   }
   double t_inner = inner * k * tau;
+  double tau_dev = tau; // the device's time per cell-update (overlap=host's interior)
   double t_boundary = (cells_total - inner * k) * tau;
   if (p.get<stencilc::scheme::CpuTemporal>() || p.get<stencilc::scheme::GpuTemporal>()) {
     // The CPU engine (mpi-openmp) or the GPU's fused steps (mpi-cuda, mpi-hip, given with
@@ -546,6 +568,7 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
     Plan local;
     local.scheme = p.scheme;
     const double per_step = device(wide, m, local, wide.cells()).seconds_per_step;
+    tau_dev = per_step / std::max(1.0, wide.cells());
     const double share = inner * k / std::max(1.0, cells_total);
     t_inner = per_step * k * share;
     t_boundary = per_step * k * (1 - share);
@@ -587,8 +610,8 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
         first_split = d;
     launch *= 8 + 2 * (c.rank - first_split);
   }
-  if (dist.host && m.kind == "gpu" && k == 1)
-    return host_split(c, m, r, n, rad, tau, t_d2h, t_mpi);
+  if (dist.host && m.kind == "gpu")
+    return host_split(c, m, r, n, dist.procs, k, rad, tau_dev, t_d2h, t_mpi);
   const double t_period = period(t_inner, t_boundary, t_comm, dist.overlap) + launch * k;
   r.seconds_per_step = t_period / k;
   r.t_compute = (t_inner + t_boundary) / k;

@@ -1490,3 +1490,32 @@ TEST(ModelMpi, HostSplitChosenWhereTheLinkAndTheHostAreFast) {
   m.host_flops = 1e10;
   EXPECT_FALSE(best().plan.distribution->host) << key(best().plan);
 }
+
+// overlap=host under the temporal plan (k fused steps): the device's fused steps on the
+// interior (k r from every face), the host's k levels of the naive sweep on the block widened
+// by (k - j) r at faces between blocks less the box k r + (k - j) r from every face; level 0
+// comes to the host within 2 k r of the faces, the shell goes back.
+TEST(ModelMpi, HostSplitUnderTheTemporalPlanCountsTheHostsLevels) {
+  model::Machine m = gpu();
+  m.host_flops = 1e11;
+  m.host_bandwidth = 2e10;
+  const model::Cost c = heat3d(64, 64, 64);
+  model::Plan p = plan("mpi-cuda", "temporal", 2, 32, 8);
+  p.distribution = stencilc::Distribution{{1, 1, 2, 1}, 2, true, true};
+  const auto r = model::predict(c, m, p);
+  // Blocks of 64 x 64 x 32, z split: level 1 on 64 x 64 x 34 less 58 x 58 x 26, level 2 on
+  // 64 x 64 x 32 less 60 x 60 x 28, at 6e-10 s a cell.
+  const double host = 64.0 * 64 * 34 - 58.0 * 58 * 26 + 64.0 * 64 * 32 - 60.0 * 60 * 28;
+  EXPECT_NEAR(r.t_boundary, host * 6e-10, 1e-12);
+  auto on = p;
+  on.distribution->host = false;
+  const auto o = model::predict(c, m, on);
+  EXPECT_DOUBLE_EQ(r.t_d2h, 2 * o.t_d2h); // level 0 within 2 k r
+  EXPECT_DOUBLE_EQ(r.t_h2d, o.t_d2h);     // the shell, k r deep
+  EXPECT_NEAR(r.seconds_per_step * 2,
+              r.t_d2h + std::max(r.t_inner, r.t_mpi + r.t_boundary + r.t_h2d) + m.launch_seconds,
+              1e-15);
+  // The interior at the device's fused steps' rate: 60 x 60 x 28 cells, 2 steps.
+  EXPECT_GT(r.t_inner, 0);
+  EXPECT_LT(r.t_inner, o.t_inner + o.t_boundary);
+}

@@ -204,9 +204,6 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("overlap=host (the host's cores compute the boundary while the device computes "
               "the interior) belongs to mpi-cuda and mpi-hip; " +
               rules.target + " overlaps with overlap=on");
-  if (f.host && f.scheme != "naive")
-    throw bad("overlap=host is generated for scheme=naive (the temporal plan overlaps with "
-              "overlap=on)");
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
