@@ -35,7 +35,6 @@ packages=(
   libboost-context-dev    # fibers of the GPU targets' CPU execution layer (runtime/src/gpu/)
   hipcc                   # the hip target's compiler (tests compile for gfx90a; needs no GPU)
   libamdhip64-dev         # HIP headers and runtime for hipcc
-  libomp-15-dev           # OpenMP for hipcc's clang (15): mpi-hip's host code (overlap=host)
 )
 # nvcc is not a Debian package: the cuda target's tests use /usr/local/cuda/bin/nvcc or
 # $CUDACXX when present (NVIDIA's CUDA toolkit) and are skipped, saying so, without it.

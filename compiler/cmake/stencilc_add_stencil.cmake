@@ -14,9 +14,9 @@
 #            mpi-openmp links stencilc::runtime_mpi_openmp (the distributed runtime, MPI, the
 #            Open MPI flavour of libhdf5, the CPU engine); mpi-cuda and mpi-hip compile as cuda
 #            and hip do and link stencilc::runtime_mpi (mpi-cuda: OpenMP too, the host code of
-#            overlap=host; mpi-hip's runs that on one thread here: clang's OpenMP runtime is
-#            not what the CXX linker links). An application of an MPI target runs under mpirun
-#            (docs/MPI.md).
+#            overlap=host; mpi-hip's runs that on one thread, as stencilc build's: Debian's
+#            hipcc (clang 15) has no OpenMP runtime beside clang 14's). An application of an
+#            MPI target runs under mpirun (docs/MPI.md).
 #            cuda compiles the generated NAME.cpp with CMake's CUDA language: enable it first
 #            (project(... LANGUAGES CXX CUDA); CMAKE_CUDA_ARCHITECTURES chooses the GPUs), and
 #            the library links stencilc::runtime_core and the CUDA runtime.

@@ -282,8 +282,10 @@ public:
     if (distributed_) // Open MPI's include directories (mpicxx --showme:compile)
       add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
     // overlap=host: the block's boundary on the host's cores, OpenMP threads (host code only).
-    if (distributed_ && !r.cpu_layer)
-      cmd.push_back(api_ == Api::Cuda ? "-Xcompiler=-fopenmp" : "-fopenmp");
+    // (Not hipcc's: its clang 15 needs libomp-15-dev, which Debian will not install beside the
+    // libomp-14-dev of clang 14; mpi-hip's host part runs on one thread.)
+    if (distributed_ && !r.cpu_layer && api_ == Api::Cuda)
+      cmd.push_back("-Xcompiler=-fopenmp");
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.cpu_layer || api_ == Api::Hip) {
