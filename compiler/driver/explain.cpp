@@ -192,22 +192,24 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                                       [](const model::Prediction &p) { return p.plan.naive(); });
   if (!why_naive.empty())
     std::printf("  %s%s\n", why_naive.c_str(), only_naive ? "; naive plans only" : "");
-  else if (rules.distributed && gpu && only_naive)
-    std::printf("  the temporal plan across ranks (halos k steps deep) is generated but not "
-                "among the candidates yet: give it with --plan scheme=temporal,k=K,tile=XxY "
-                "(docs/MPI.md)\n");
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
-  std::printf("    %-48s %12s %12s%s %10s  %-14s %s\n", "plan", "s/step", "cells/s",
+  const std::size_t shown = std::min<std::size_t>(cands.size(), 12);
+  // The plan column as wide as the longest plan shown (a distributed temporal plan's key is).
+  int width = 48;
+  for (std::size_t i = 0; i < shown; ++i)
+    width = std::max(width, static_cast<int>(stencilc::to_string(cands[i].plan).size()));
+  if (overridden)
+    width = std::max(width, static_cast<int>(stencilc::to_string(chosen.plan).size()));
+  std::printf("    %-*s %12s %12s%s %10s  %-14s %s\n", width, "plan", "s/step", "cells/s",
               gpu ? "   eff. B/s" : "", "redundant", "bound", "note");
   auto print_row = [&](const model::Prediction &p, bool mark) {
     const double rate = cells / p.seconds_per_step;
-    std::printf("  %s %-48s %12.4g %12.4g%s %9.1f%%  %-14s %s\n", mark ? "*" : " ",
+    std::printf("  %s %-*s %12.4g %12.4g%s %9.1f%%  %-14s %s\n", mark ? "*" : " ", width,
                 stencilc::to_string(p.plan).c_str(), p.seconds_per_step, rate,
                 gpu ? fmt::format(" {:>10}", si(rate * least, "B/s")).c_str() : "",
                 (p.redundancy - 1) * 100, p.bound.c_str(), p.note.c_str());
   };
-  const std::size_t shown = std::min<std::size_t>(cands.size(), 12);
   bool naive_shown = false;
   for (std::size_t i = 0; i < shown; ++i) {
     print_row(cands[i], !overridden && i == 0);

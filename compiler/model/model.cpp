@@ -557,11 +557,10 @@ Prediction distributed(const Cost &c, const Machine &node, const Plan &p) {
   double tau_dev = tau; // the device's time per cell-update (overlap=host's interior)
   double t_boundary = (cells_total - inner * k) * tau;
   if (p.get<stencilc::scheme::CpuTemporal>() || p.get<stencilc::scheme::GpuTemporal>()) {
-    // The CPU engine (mpi-openmp) or the GPU's fused steps (mpi-cuda, mpi-hip, given with
-    // --plan: not among the candidates yet) inside the rank: k steps over the block widened by
-    // k*r per split face, priced as the temporal plan of one process on a grid of that size
-    // (its own tiles' ghost zones included). The widened part is the redundant work at the
-    // block's edges.
+    // The CPU engine (mpi-openmp) or the GPU's fused steps (mpi-cuda, mpi-hip) inside the
+    // rank: k steps over the block widened by k*r per split face, priced as the temporal plan of
+    // one process on a grid of that size (its own tiles' ghost zones included). The widened part is
+    // the redundant work at the block's edges.
     Cost wide = c;
     for (int d = 0; d < std::min(c.rank, 3); ++d)
       wide.extent[d] = static_cast<std::int64_t>(n[d]) + (dist.procs[d] > 1 ? 2 * k * rad : 0);
@@ -642,6 +641,21 @@ namespace {
 // The CPU temporal plan's depths offered, on one process and per rank.
 constexpr int temporal_depths[] = {2, 3, 4, 6, 8, 10, 12, 16};
 
+// The GPU temporal plans offered (AN5D): fused steps up to 10 over tiles of the cuda target's
+// sizes (rank 2: rows of x walking y), blocks over all of the walked dimension (`walked` cells
+// long) or over chunks of it.
+template <class Add> void for_each_gpu_temporal(const Cost &c, std::int64_t walked, Add &&add) {
+  const auto tiles =
+      c.rank == 2
+          ? std::vector<std::pair<int, int>>{{128, 1}, {256, 1}, {512, 1}, {1024, 1}}
+          : std::vector<std::pair<int, int>>{{32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
+  for (int k : {2, 3, 4, 6, 8, 10})
+    for (auto [tx, ty] : tiles)
+      for (int chunk : {0, 64, 128})
+        if (chunk == 0 || chunk < walked)
+          add(stencilc::scheme::GpuTemporal{k, tx, ty, chunk});
+}
+
 // Row counts per tile offered for `ny` rows of dimension 1 (a rank's own): row counts that give
 // the engine the same tiles (tile_count) are one plan, the smallest of them stands for it.
 std::vector<int> cpu_tile_rows(const Cost &c, const Machine &m, std::int64_t ny) {
@@ -682,6 +696,9 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           if (within)
             grids.push_back(g);
         }
+    // overlap=host where the profile knows the host's cores and the host-device link.
+    const bool host_known = rules.platform == stencilc::Platform::Gpu && m.host_flops > 0 &&
+                            m.host_bandwidth > 0 && m.link_bandwidth > 0;
     for (const auto &procs : grids) {
       const int px = procs[0];
       // Ghosts k*r deep must come from the nearest neighbour's own cells.
@@ -705,14 +722,24 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
             continue;
           add(sch::Naive{});
           plans.back().distribution = stencilc::Distribution{procs, k, overlap};
-          // GPU: the host's cores on the boundary region (overlap=host), where the profile
-          // knows them and the host-device link.
-          if (overlap && k == 1 && rules.platform == stencilc::Platform::Gpu && m.host_flops > 0 &&
-              m.host_bandwidth > 0 && m.link_bandwidth > 0) {
+          // GPU: the host's cores on the boundary region (overlap=host).
+          if (overlap && k == 1 && host_known) {
             add(sch::Naive{});
             plans.back().distribution = stencilc::Distribution{procs, k, true, true};
           }
         }
+      // GPU: the device's fused steps inside each rank on halos k steps deep, exchanged
+      // blocking, while the block's interior runs (overlap=on), or with the host's cores on the
+      // shell's levels (overlap=host), as the naive plan is offered.
+      if (rules.platform == stencilc::Platform::Gpu && (c.rank == 2 || c.rank == 3))
+        for_each_gpu_temporal(c, c.extent[c.rank - 1] / procs[c.rank - 1], [&](sch::GpuTemporal t) {
+          if (!halo_fits(t.k))
+            return;
+          for (int mode = 0; mode < (host_known ? 3 : 2); ++mode) {
+            add(t);
+            plans.back().distribution = stencilc::Distribution{procs, t.k, mode > 0, mode == 2};
+          }
+        });
       // CPU: the engine's temporal plan inside each rank, on halos k steps deep, with the
       // depths and tiles a single process is offered (tiles cut the rank's own rows).
       if (rules.platform == stencilc::Platform::Cpu && (c.rank == 2 || c.rank == 3))
@@ -744,16 +771,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     // kernels need at most 48 (nvcc, sm_80 and sm_90); with ptxas's figures (explain --ptxas)
     // the registers decide (gpu_temporal), without them a kernel that needs more fails to
     // launch with the runtime's message.
-    // Rank 2: rows of x walking y.
-    const auto tiles =
-        c.rank == 2
-            ? std::vector<std::pair<int, int>>{{128, 1}, {256, 1}, {512, 1}, {1024, 1}}
-            : std::vector<std::pair<int, int>>{{32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
-    for (int k : {2, 3, 4, 6, 8, 10})
-      for (auto [tx, ty] : tiles)
-        for (int chunk : {0, 64, 128}) // (blocks over all of the walked dimension, or chunks)
-          if (chunk == 0 || chunk < c.extent[c.rank - 1])
-            add(sch::GpuTemporal{k, tx, ty, chunk});
+    for_each_gpu_temporal(c, c.extent[c.rank - 1], add);
   }
   std::vector<Prediction> out;
   for (const auto &p : plans) {
