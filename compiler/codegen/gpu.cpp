@@ -1414,29 +1414,97 @@ std::string host_split_sweep(const ir::Program &p, const ir::Kernel &k,
   return s + "    }\n";
 }
 
+// The interior region's margin m__ widened to grid g's halo.
+std::string margin_within(const ir::Grid &g) {
+  return fmt::format("for (int d__ = 0; d__ < {1}; ++d__)\n  m__[d__] = "
+                     "std::max<std::int64_t>(m__[d__], {0}_.halo(d__));\n",
+                     g.name, g.rank);
+}
+
+// mpi-cuda, mpi-hip under overlap=boundary: the sweep of kernel k after exchanges (`pending`,
+// blocking where still needed: the grids a sweep before exchanged are current) computes the
+// block's boundary first (the shell around the cells m from every face, m the widest halo of
+// the grids it writes that the step exchanges, or swaps with one it exchanges: their faces lie
+// in it), marks what it wrote
+// (`marks`), then queues those faces to the host on the copy stream once the shell is done and
+// runs the interior on the compute stream while the host exchanges them and sends the ghost
+// cells back. The next sweep finds them current. Without such a grid or an interior, the
+// blocking refresh and the whole sweep.
+std::string boundary_first_sweep(const ir::Program &p, const ir::Kernel &k,
+                                 const std::vector<lower::Action> &step, const std::string &pending,
+                                 const std::string &marks,
+                                 const std::vector<lower::Action> &marked) {
+  // Grids the step exchanges, under their own names or the ones a swap gives their storage.
+  std::set<int> exchanged, early;
+  for (const lower::Action &a : step)
+    if (a.kind == lower::Action::Kind::Exchange)
+      exchanged.insert(a.a);
+  for (const lower::Action &a : step)
+    if (a.kind == lower::Action::Kind::Swap && (exchanged.count(a.a) || exchanged.count(a.b)))
+      exchanged.insert({a.a, a.b});
+  for (const lower::Action &a : marked)
+    if (exchanged.count(a.a))
+      early.insert(a.a);
+  if (early.empty())
+    return pending + fmt::format("    kernel__{}();\n", k.name) + marks;
+  std::string margin, start, finish;
+  for (int g : early) {
+    const ir::Grid &grid = p.grids[g];
+    const OverlappedRefresh r = overlapped_refresh(grid, g);
+    margin += "    " + margin_within(grid);
+    start += fmt::format("      const bool need__{0} = dirty__{0}_ || halo__{0}_;\n{1}", grid.name,
+                         r.start);
+    finish += r.finish;
+  }
+  const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
+  return pending +
+         fmt::format(
+             "    stencilc::Extents m__{{0, 0, 0, 0}};\n{0}"
+             "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({1}, {2}, "
+             "m__);\n"
+             "    if (in__.empty()) {{\n      kernel__{3}();\n{4}    }} else {{\n"
+             "      stencilc::gpu::synchronize(); // (the kernels and copies before)\n"
+             "      for (const stencilc::mpi::Region &r__ : stencilc::mpi::shell_regions({1}, "
+             "{2}, in__))\n        kernel__{3}(&r__, true);\n{4}"
+             "      dev__->shell_done.record(dev__->compute);\n"
+             "      stencilc::gpu::wait_event(dev__->copy, dev__->shell_done);\n{5}"
+             "      if (direct__)\n        dev__->shell_done.synchronize();\n"
+             "      kernel__{3}(&in__, true);\n"
+             "      dev__->copy.synchronize();\n{6}"
+             "      dev__->halo_ready.record(dev__->copy);\n"
+             "      stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
+             "      dev__->compute.synchronize();\n    }}\n",
+             margin, k.rank, block, k.name, marks, start, finish);
+}
+
 // mpi-cuda, mpi-hip: the step, where under overlap=on a sweep after exchanges (of grids it
 // reads) runs its block's interior on the compute stream while the faces of those grids go to
 // the host on the copy stream, are exchanged there and their ghost cells come back; the rest of
-// the block (the shell) runs once the compute stream has waited for them. The blocking refresh
-// and the whole sweep otherwise.
+// the block (the shell) runs once the compute stream has waited for them. overlap=host and
+// overlap=boundary: host_split_sweep, boundary_first_sweep. The blocking refresh and the whole
+// sweep otherwise.
 std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &step,
                      const std::function<std::string(const ir::Grid &)> &fill,
                      const std::function<std::string(const lower::Action &)> &swap) {
   return overlapped_step(
-      p, step, fill, swap, [&](const ir::Kernel &k, const std::vector<lower::Action> &pending) {
+      p, step, fill, swap,
+      [&](const ir::Kernel &k, const std::vector<lower::Action> &pending,
+          const std::vector<lower::Action> &marked) {
+        const std::string marks = step_statements(p, marked, fill, swap);
         const std::string split =
             "    if (host_split__()) {\n" +
-            host_split_sweep(p, k, pending, step_statements(p, pending, fill, swap)) +
+            host_split_sweep(p, k, pending, step_statements(p, pending, fill, swap)) + marks +
+            "    } else if (boundary_first__()) {\n" +
+            boundary_first_sweep(p, k, step, step_statements(p, pending, fill, swap), marks,
+                                 marked) +
             "    } else {\n";
         std::string start, finish;
         for (const lower::Action &e : pending) {
           const ir::Grid &g = p.grids[e.a];
           const OverlappedRefresh r = overlapped_refresh(g, e.a);
           start += fmt::format("    const bool need__{0} = dirty__{0}_ || halo__{0}_;\n{1}"
-                               "    if (need__{0})\n      for (int d__ = 0; d__ < {2}; ++d__)\n"
-                               "        m__[d__] = std::max<std::int64_t>(m__[d__], "
-                               "{0}_.halo(d__));\n",
-                               g.name, r.start, g.rank);
+                               "    if (need__{0})\n      {2}",
+                               g.name, r.start, margin_within(g));
           finish += r.finish;
         }
         const std::string block = fmt::format("part__{}_.count", p.grids[k.domain_grid].name);
@@ -1457,8 +1525,8 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
                    "stencilc::mpi::shell_regions({1}, {2}, "
                    "in__))\n"
                    "        kernel__{3}(&r__, true);\n    else\n      kernel__{3}(nullptr, true);\n"
-                   "    dev__->compute.synchronize();\n",
-                   start, k.rank, block, k.name, finish) +
+                   "    dev__->compute.synchronize();\n{5}",
+                   start, k.rank, block, k.name, finish, marks) +
                "    }\n";
       });
 }

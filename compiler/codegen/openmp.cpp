@@ -222,7 +222,8 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
                      const std::function<std::string(const lower::Action &)> &swap) {
   return overlapped_step(
       p, step, exchange_if_stale, swap,
-      [&](const ir::Kernel &k, const std::vector<lower::Action> &pending) {
+      [&](const ir::Kernel &k, const std::vector<lower::Action> &pending,
+          const std::vector<lower::Action> &marks) {
         std::string add;
         for (const lower::Action &e : pending)
           add += fmt::format("    if (dirty__{0}_ || halo__{0}_) {{\n      ex__.add({0}_, "
@@ -233,8 +234,9 @@ std::string mpi_step(const ir::Program &p, const std::vector<lower::Action> &ste
         return fmt::format("    stencilc::mpi::Exchanges ex__(*cart__);\n{}"
                            "    stencilc::mpi::overlapped_sweep(ex__, {}, part__{}_.count, "
                            "[this](const stencilc::mpi::Region &r__) {{ kernel__{}(&r__); "
-                           "}});\n",
-                           add, k.rank, p.grids[k.domain_grid].name, k.name);
+                           "}});\n{}",
+                           add, k.rank, p.grids[k.domain_grid].name, k.name,
+                           step_statements(p, marks, exchange_if_stale, swap));
       });
 }
 

@@ -270,15 +270,16 @@ std::string overlapped_step(
     const ir::Program &p, const std::vector<lower::Action> &step,
     const std::function<std::string(const ir::Grid &)> &fill,
     const std::function<std::string(const lower::Action &)> &swap,
-    const std::function<std::string(const ir::Kernel &, const std::vector<lower::Action> &)>
-        &overlapped) {
+    const std::function<std::string(const ir::Kernel &, const std::vector<lower::Action> &,
+                                    const std::vector<lower::Action> &)> &overlapped) {
   std::string s;
   std::vector<lower::Action> pending; // exchanges not yet emitted
   auto flush = [&]() {
     s += step_statements(p, pending, fill, swap);
     pending.clear();
   };
-  for (const lower::Action &a : step) {
+  for (std::size_t i = 0; i < step.size(); ++i) {
+    const lower::Action &a = step[i];
     if (a.kind == lower::Action::Kind::Exchange) {
       pending.push_back(a);
       continue;
@@ -288,10 +289,17 @@ std::string overlapped_step(
       s += step_statements(p, {a}, fill, swap);
       continue;
     }
+    // The marks of what the sweep wrote, right after it: the overlapped code places them
+    // (before it exchanges those grids itself, under overlap=boundary).
+    std::vector<lower::Action> marks;
+    while (i + 1 < step.size() && (step[i + 1].kind == lower::Action::Kind::MarkStale ||
+                                   step[i + 1].kind == lower::Action::Kind::MarkHaloStale))
+      marks.push_back(step[++i]);
+    const std::string marked = step_statements(p, marks, fill, swap);
     const ir::Kernel &k = p.kernels[a.a];
-    s += "  if (overlap__()) {\n" + overlapped(k, pending) + "  } else {\n";
+    s += "  if (overlap__()) {\n" + overlapped(k, pending, marks) + "  } else {\n";
     flush();
-    s += fmt::format("  kernel__{}();\n  }}\n", k.name);
+    s += fmt::format("  kernel__{}();\n", k.name) + marked + "  }\n";
   }
   flush();
   return s;

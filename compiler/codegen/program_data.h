@@ -52,14 +52,15 @@ std::string step_statements(const ir::Program &p, const std::vector<lower::Actio
                             const std::function<std::string(const lower::Action &)> &swap);
 /// A distributed target's step under a plan that may overlap the exchange: each sweep that
 /// follows exchanges (of grids it reads) is `if (overlap__()) { OVERLAPPED } else { the
-/// exchanges' own statements; kernel__K(); }`, OVERLAPPED being `overlapped(kernel, those
-/// exchanges)`; the other actions as step_statements writes them.
+/// exchanges' own statements; kernel__K(); MARKS }`, OVERLAPPED being `overlapped(kernel,
+/// those exchanges, marks)`, marks the mark-stale actions right after the sweep (MARKS their
+/// statements, which OVERLAPPED must contain); the other actions as step_statements writes them.
 std::string overlapped_step(
     const ir::Program &p, const std::vector<lower::Action> &step,
     const std::function<std::string(const ir::Grid &)> &fill,
     const std::function<std::string(const lower::Action &)> &swap,
-    const std::function<std::string(const ir::Kernel &, const std::vector<lower::Action> &)>
-        &overlapped);
+    const std::function<std::string(const ir::Kernel &, const std::vector<lower::Action> &,
+                                    const std::vector<lower::Action> &)> &overlapped);
 
 /// Template `tpl` (a path under templates/) rendered with `d` as file `file`: formatted with
 /// libFormat unless opts.format is off, its #line directives numbered.

@@ -253,6 +253,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                 dist.k, chosen.t_inner, chosen.t_boundary, chosen.t_d2h, chosen.t_mpi, chosen.t_h2d,
                 dist.host      ? "d2h + max(inner, mpi + boundary + h2d), the boundary on the "
                                  "host's cores"
+                : dist.first   ? "boundary + max(inner, d2h + mpi + h2d), the boundary first"
                 : dist.overlap ? "max(inner, d2h + mpi + h2d) + boundary"
                                : "inner + d2h + mpi + h2d + boundary");
     stencilc::Plan plain;

@@ -17,7 +17,8 @@
 #          refreshes during the steps (mpi-openmp: exchange; through the host on mpi-cuda and
 #          mpi-hip: d2h, exchange, h2d), each more than 0 and at most the steps' time
 #   temporal  (mpi-cuda, mpi-hip) the GPU temporal plan across ranks: halos k steps deep
-#          exchanged once per block of k fused steps (k-fold fewer messages, overlapped or not),
+#          exchanged once per block of k fused steps (k-fold fewer messages, overlapped or not);
+#          overlap=boundary's exchange of what a sweep wrote, done once (not again by the next),
 #          the --json plan, and the plans it refuses with one message
 # The cases bytes, replicated and phases also run for mpi-cuda and mpi-hip (TARGET; through the
 # CPU execution layer, --cpu-layer): the same bytes as mpi-openmp and the interpreter write.
@@ -211,7 +212,8 @@ PY
   echo "halo refresh phases: $want, each within the steps' time"
   ;;
 temporal)
-  "$stencilc" build "$samples/heat3d.stn" "${build[@]}" -o "$tmp/heat" >/dev/null
+  # (Built naive: a plan given at run time is read over the compiled-in one.)
+  "$stencilc" build "$samples/heat3d.stn" "${build[@]}" --plan scheme=naive -o "$tmp/heat" >/dev/null
   many() { "${mpirun[@]}" "${@:2}" --set NX=16 --set NY=16 --set NZ=24 --steps 12 --json |
     python3 -c "import json, sys; print(json.loads(sys.stdin.readline())['$1'])"; }
   got=$(many messages -np 2 "$tmp/heat" --plan scheme=naive)
@@ -226,6 +228,13 @@ temporal)
   # overlap=on sends the same messages, u's beside the interior region.
   got=$(many messages -np 2 "$tmp/heat" --plan scheme=temporal,k=4,tile=16x16,overlap=on)
   [ "$got" = 5 ] || fail "temporal k=4, overlap=on, 1x1x2, 12 steps: $got messages, expected 5"
+  # overlap=boundary: each sweep exchanges what it wrote beside its own interior, so the next
+  # sweep finds u current: the first step's refresh, then one after each of the 12 steps (the
+  # last one's unused). Were the early exchange lost, every step would refresh again (24).
+  got=$(many messages -np 2 "$tmp/heat" --plan scheme=naive,overlap=boundary)
+  [ "$got" = 13 ] || fail "naive, overlap=boundary, 1x1x2, 12 steps: $got messages, expected 13"
+  got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=naive,overlap=boundary)
+  [ "$got" = 26 ] || fail "naive, overlap=boundary, 1x2x2, 12 steps: $got messages, expected 26"
   # 4 ranks 1x2x2: two neighbours each; blocks of 3, 3, 3 and 2 then the last step.
   got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=temporal,k=3,tile=16x16)
   [ "$got" = 12 ] || fail "temporal k=3, 1x2x2, 12 steps: $got messages, expected 12"

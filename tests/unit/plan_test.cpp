@@ -160,6 +160,19 @@ TEST(Plan, PrintedPlansParseBack) {
   EXPECT_FALSE(stencilc::parse_plan("overlap=on", kMpiGpu, split).distribution->host);
   EXPECT_EQ(key("scheme=temporal,k=3,tile=32x8,procs=1x1x2,overlap=host", kMpiGpu),
             "scheme=temporal,k=3,tile=32x8,procs=1x1x2,overlap=host");
+  // The boundary first, its exchange beside the interior (mpi-cuda, mpi-hip, naive): an
+  // overlap too, and neither of the others.
+  const Plan first = stencilc::parse_plan("overlap=boundary", kMpiGpu);
+  EXPECT_TRUE(first.distribution->overlap && first.distribution->first);
+  EXPECT_FALSE(first.distribution->host);
+  EXPECT_EQ(key("scheme=naive,procs=2x1x1,overlap=boundary", kMpiGpu),
+            "scheme=naive,procs=2x1x1,overlap=boundary");
+  EXPECT_FALSE(stencilc::parse_plan("overlap=on", kMpiGpu, first).distribution->first);
+  EXPECT_FALSE(stencilc::parse_plan("overlap=host", kMpiGpu, first).distribution->first);
+  EXPECT_NE(first, stencilc::parse_plan("overlap=on", kMpiGpu));
+  // A temporal plan given over it leaves the naive plan's overlap behind.
+  EXPECT_FALSE(
+      stencilc::parse_plan("scheme=temporal,k=2,tile=32x8", kMpiGpu, first).distribution->overlap);
   EXPECT_FALSE(
       stencilc::parse_plan("scheme=temporal,k=2,tile=16x8", kMpiGpu, split).distribution->overlap);
   EXPECT_EQ(key("scheme=naive,layout=aosoa", kGpu), "scheme=naive,layout=aosoa");
@@ -197,6 +210,12 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"overlap=host", kMpi,
        "overlap=host (the host's cores compute the boundary while the device computes the "
        "interior) belongs to mpi-cuda and mpi-hip; mpi-openmp overlaps with overlap=on"},
+      {"overlap=boundary", kMpi,
+       "overlap=boundary (the boundary first, its exchange beside the interior) belongs to "
+       "mpi-cuda and mpi-hip; mpi-openmp overlaps with overlap=on"},
+      {"scheme=temporal,k=2,tile=32x8,overlap=boundary", kMpiGpu,
+       "overlap=boundary takes scheme=naive (the temporal plan overlaps with overlap=on or "
+       "overlap=host)"},
   };
   for (const auto &c : cases)
     EXPECT_EQ(error_of(c.text, c.rules), std::string("--plan ") + c.text + ": " + c.why);
@@ -223,7 +242,8 @@ TEST(Plan, RejectsBadKeysAndValues) {
             "--plan procs=2x2: procs needs 3 or 4 numbers separated by 'x'");
   EXPECT_EQ(error_of("procs=1x1x1x2x2", kMpi),
             "--plan procs=1x1x1x2x2: procs needs 3 or 4 numbers separated by 'x'");
-  EXPECT_EQ(error_of("overlap=yes", kMpi), "--plan overlap=yes: overlap is on, off or host");
+  EXPECT_EQ(error_of("overlap=yes", kMpi),
+            "--plan overlap=yes: overlap is on, off, host or boundary");
   EXPECT_EQ(error_of("scheme=fast", kCpu),
             "--plan scheme=fast: scheme is naive, temporal or streaming");
   EXPECT_EQ(error_of("scheme=temporal,rows=0", kCpu),

@@ -51,12 +51,16 @@ bool operator==(const GpuTemporal &, const GpuTemporal &);
 /// fourth dimension of rank-4 grids), halos deep enough for k steps (exchanged every k steps),
 /// and whether communication overlaps the inner region's computation: overlap=on, or
 /// overlap=host (`host`; GPU targets, naive plan): the host's cores compute the block's
-/// boundary region while the device computes its interior, so what MPI sends is on the host.
+/// boundary region while the device computes its interior, so what MPI sends is on the host;
+/// or overlap=boundary (`first`; GPU targets, naive plan): the boundary first, the exchange of
+/// what it wrote in flight while the interior runs (overlap=on: the interior first, beside the
+/// exchange of what the sweep reads, then the boundary).
 struct Distribution {
   std::array<int, 4> procs{1, 1, 1, 1};
   int k = 1;
   bool overlap = false;
-  bool host = false; // (overlap too)
+  bool host = false;  // (overlap too)
+  bool first = false; // (overlap too)
 };
 bool operator==(const Distribution &, const Distribution &);
 
@@ -93,15 +97,16 @@ struct PlanRules {
 
 /// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64",
 /// "scheme=streaming,tile=32x8,chunk=64", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
-/// ",procs=AxBxC,overlap=on|off|host" (and k of a naive one: the halo depth in steps); any plan
+/// ",procs=AxBxC,overlap=on|off|host|boundary" (and k of a naive one: the halo depth in steps); any
+/// plan
 /// ",layout=aosoa" when its struct grids are interleaved (layout=soa, the default, is not
 /// written).
 std::string to_string(const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC, overlap=on|off|host,
-/// layout=soa|aosoa)
-/// over `base`: keys not given keep base's values, and scheme=naive drops the others. Throws
-/// stencilc::Error naming the bad key or value, or why the plan is not one of `rules`.
+/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC,
+/// overlap=on|off|host|boundary, layout=soa|aosoa) over `base`: keys not given keep base's values,
+/// and scheme=naive drops the others. Throws stencilc::Error naming the bad key or value, or why
+/// the plan is not one of `rules`.
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base = Plan{});
 
 /// The naive plan with `p`'s layout: what an executable's --plan is read over, so that a plan

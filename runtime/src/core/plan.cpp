@@ -22,7 +22,8 @@ bool operator==(const GpuTemporal &a, const GpuTemporal &b) {
 } // namespace scheme
 
 bool operator==(const Distribution &a, const Distribution &b) {
-  return a.procs == b.procs && a.k == b.k && a.overlap == b.overlap && a.host == b.host;
+  return a.procs == b.procs && a.k == b.k && a.overlap == b.overlap && a.host == b.host &&
+         a.first == b.first;
 }
 
 bool operator==(const Plan &a, const Plan &b) {
@@ -36,7 +37,7 @@ struct Flat {
   std::string scheme = "naive";
   int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0;
   std::array<int, 4> procs{1, 1, 1, 1};
-  bool overlap = false, host = false;
+  bool overlap = false, host = false, first = false;
   bool distribution_given = false;
 };
 
@@ -60,6 +61,7 @@ Flat flatten(const Plan &p) {
     f.procs = p.distribution->procs;
     f.overlap = p.distribution->overlap;
     f.host = p.distribution->host;
+    f.first = p.distribution->first;
   }
   return f;
 }
@@ -95,6 +97,7 @@ std::string to_string(const Plan &p) {
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
          ",overlap=" +
          (f.host      ? "host"
+          : f.first   ? "boundary"
           : f.overlap ? "on"
                       : "off");
   if (p.layout == Layout::Aosoa)
@@ -161,10 +164,11 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       f.procs = {v[0], v[1], v[2], v.size() > 3 ? v[3] : 1};
       f.distribution_given = true;
     } else if (key == "overlap") {
-      if (value != "on" && value != "off" && value != "host")
-        throw bad("overlap is on, off or host");
+      if (value != "on" && value != "off" && value != "host" && value != "boundary")
+        throw bad("overlap is on, off, host or boundary");
       f.overlap = value != "off";
       f.host = value == "host";
+      f.first = value == "boundary";
       f.distribution_given = overlap_given = true;
     } else if (key == "layout") {
       if (value != "soa" && value != "aosoa")
@@ -181,7 +185,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     f.chunk = 0;
   // ... and its overlap to the naive plan: a temporal one exchanges before each block.
   if (!overlap_given && f.scheme == "temporal" && base_scheme != "temporal")
-    f.overlap = f.host = false;
+    f.overlap = f.host = f.first = false;
   // A distributed target's temporal plan is the CPU engine's (mpi-openmp) or the GPU's fused
   // steps (mpi-cuda, mpi-hip) inside each rank; streaming is not generated across ranks.
   if ((f.scheme == "streaming" && !gpu) || (rules.distributed && f.scheme == "streaming"))
@@ -204,6 +208,13 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("overlap=host (the host's cores compute the boundary while the device computes "
               "the interior) belongs to mpi-cuda and mpi-hip; " +
               rules.target + " overlaps with overlap=on");
+  if (f.first && !gpu)
+    throw bad("overlap=boundary (the boundary first, its exchange beside the interior) belongs "
+              "to mpi-cuda and mpi-hip; " +
+              rules.target + " overlaps with overlap=on");
+  if (f.first && f.scheme != "naive")
+    throw bad("overlap=boundary takes scheme=naive (the temporal plan overlaps with overlap=on "
+              "or overlap=host)");
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
@@ -219,7 +230,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   else if (f.scheme == "streaming")
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)
-    p.distribution = Distribution{f.procs, f.k, f.overlap, f.host};
+    p.distribution = Distribution{f.procs, f.k, f.overlap, f.host, f.first};
   p.layout = layout;
   return p;
 }
