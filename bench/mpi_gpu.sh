@@ -3,8 +3,8 @@
 # (default 16) of `--target mpi-cuda` (mpi-hip where rocminfo finds a GPU and nvidia-smi none),
 # the naive plan and the temporal one (k=4 fused steps on halos 4 steps deep, tile 32x16; K and
 # TILE change them), each with the overlap strategies the target generates (overlap=off,
-# overlap=on, overlap=host: the host's cores on the boundary; the naive plan also
-# overlap=boundary: the boundary first, which the model prices as overlap=on), every rank on a GPU of its node. For each: the model's exchange-period terms for the machine profile (inner,
+# overlap=on, overlap=host: the host's cores on the boundary, overlap=boundary: the boundary
+# first, which the model prices as overlap=on), every rank on a GPU of its node. For each: the model's exchange-period terms for the machine profile (inner,
 # boundary, d2h, mpi, h2d; `stencilc explain --json`), its predicted and the measured time per
 # step, and the measured cell-updates/s per rank, all from one run; below each plan, the
 # measured terms per step that the runtime times (the --json summary's "phases", the slowest
@@ -70,7 +70,7 @@ for w in heat3d himeno; do
   for plan in scheme=naive,overlap=off scheme=naive,overlap=on scheme=naive,overlap=host \
     scheme=naive,overlap=boundary \
     "scheme=temporal,k=$k,tile=$tile,overlap=off" "scheme=temporal,k=$k,tile=$tile,overlap=on" \
-    "scheme=temporal,k=$k,tile=$tile,overlap=host"; do
+    "scheme=temporal,k=$k,tile=$tile,overlap=host" "scheme=temporal,k=$k,tile=$tile,overlap=boundary"; do
     read -r pred inner boundary d2h mpi h2d <<<"$(predict "$spec" "$set_w" "$plan")"
     meas=- per_rank=- m_d2h=- m_mpi=- m_h2d=-
     if [ -n "$exe" ]; then

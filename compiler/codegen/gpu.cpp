@@ -1092,6 +1092,7 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
     for (int d = 0; d < t.rank; ++d)
       box += fmt::format("    const std::int64_t wlo{0}__ = w__.lo[{0}], whi{0}__ = w__.hi[{0}];\n",
                          d);
+    host += "  bool early__ = false; // overlap=boundary: `out`'s halo exchanged here\n";
     host += "  const auto launch__ = [&](const stencilc::mpi::Region &w__, bool async__) {\n" + box +
             "    if (w__.empty() || n__ <= 0)\n      return;\n" + indented(grid, "    ") +
             "    if (async__) {\n" + launches("      ", "dev__->compute") + "    } else {\n" +
@@ -1113,6 +1114,36 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
       margin += fmt::format("{}{}", d ? ", " : "",
                             d < t.rank ? fmt::format("kb__ * {}", temporal_reach(t, d)) : "0");
     host += host_split_block(p, sw, t);
+    // overlap=boundary (the source material's pipeline): `in`'s halos current first (blocking,
+    // unless the block before exchanged them), the shell launched first, then the interior
+    // region (out's halo from every face: the faces sent lie in the shell) while the copy
+    // stream takes `out`'s faces to the host once the shell is done, the host exchanges them and
+    // their ghost cells come back: the next block finds its `in` current. Two arrays whatever
+    // k is (the levels live in shared memory).
+    const OverlappedRefresh ro = overlapped_refresh(out, t.out);
+    std::string out_margin;
+    for (int d = 0; d < ir::kMaxRank; ++d)
+      out_margin += fmt::format("{}{}", d ? ", " : "",
+                                d < t.rank ? fmt::format("{}_.halo({})", out.name, d) : "0");
+    host += fmt::format(
+        "  if (boundary_first__()) {{\n"
+        "    if (need__{0}) {{\n      refresh__{0}(dirty__{0}_);\n      dirty__{0}_ = halo__{0}_ "
+        "= false;\n    }}\n"
+        "    const stencilc::mpi::Region in__ = stencilc::mpi::interior_region({2}, "
+        "part__{0}_.count, stencilc::Extents{{{3}}});\n"
+        "    if (in__.empty()) {{\n      launch__(whole__, false);\n    }} else {{\n"
+        "      stencilc::gpu::synchronize(); // (the kernels and copies before)\n"
+        "      for (const stencilc::mpi::Region &s__ : stencilc::mpi::shell_regions({2}, "
+        "part__{0}_.count, in__))\n        launch__(s__, true);\n"
+        "      dev__->shell_done.record(dev__->compute);\n"
+        "      stencilc::gpu::wait_event(dev__->copy, dev__->shell_done);\n"
+        "      const bool need__{1} = true;\n{4}"
+        "      if (direct__)\n        dev__->shell_done.synchronize();\n"
+        "      launch__(in__, true);\n      dev__->copy.synchronize();\n{5}"
+        "      dev__->halo_ready.record(dev__->copy);\n"
+        "      stencilc::gpu::wait_event(dev__->compute, dev__->halo_ready);\n"
+        "      dev__->compute.synchronize();\n      early__ = true;\n    }}\n  }} else ",
+        in.name, out.name, t.rank, out_margin, ro.start, ro.finish);
     host += fmt::format(
         "  if (!overlap__() || !need__{0}) {{\n    launch__(whole__, false);\n  }} else {{\n"
         "    if (direct__)\n      stencilc::gpu::synchronize();\n{1}"
@@ -1135,15 +1166,15 @@ std::string temporal_kernel_code(const ir::Program &p, const ir::Kernel &k, cons
                               t.in);
   // mpi: `out` holds the widened block's edge cells in its halo, which the next block's
   // exchange replaces (its physical faces stay as they were filled).
-  host +=
-      fmt::format("  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
-                  "  std::swap(dirty__{0}_, dirty__{1}_);\n"
-                  "  std::swap(where__[{2}], where__[{3}]);\n{4}{5}}}\n\n",
-                  in.name, out.name, t.in, t.out,
-                  sw.mpi ? fmt::format("  halo__{}_ = true;\n  std::swap(halo__{}_, halo__{}_);\n",
-                                       out.name, in.name, out.name)
-                         : "",
-                  split_state);
+  host += fmt::format(
+      "  {0}_.swap_storage({1}_);\n  dev__->{0}.swap(dev__->{1});\n"
+      "  std::swap(dirty__{0}_, dirty__{1}_);\n"
+      "  std::swap(where__[{2}], where__[{3}]);\n{4}{5}}}\n\n",
+      in.name, out.name, t.in, t.out,
+      sw.mpi ? fmt::format("  halo__{}_ = !early__;\n  std::swap(halo__{}_, halo__{}_);\n",
+                           out.name, in.name, out.name)
+             : "",
+      split_state);
   return dev;
 }
 

@@ -235,6 +235,11 @@ temporal)
   [ "$got" = 13 ] || fail "naive, overlap=boundary, 1x1x2, 12 steps: $got messages, expected 13"
   got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=naive,overlap=boundary)
   [ "$got" = 26 ] || fail "naive, overlap=boundary, 1x2x2, 12 steps: $got messages, expected 26"
+  # Under the temporal plan too: the first blocking refresh of u and v's first fill, then one
+  # exchange after each block and after the last step, none before them: 6 (9 were the early
+  # exchanges lost: every block would refresh u again).
+  got=$(many messages -np 2 "$tmp/heat" --plan scheme=temporal,k=4,tile=16x16,overlap=boundary)
+  [ "$got" = 6 ] || fail "temporal k=4, overlap=boundary, 1x1x2, 12 steps: $got messages, expected 6"
   # 4 ranks 1x2x2: two neighbours each; blocks of 3, 3, 3 and 2 then the last step.
   got=$(many messages -np 4 "$tmp/heat" --procs 1x2x2 --plan scheme=temporal,k=3,tile=16x16)
   [ "$got" = 12 ] || fail "temporal k=3, 1x2x2, 12 steps: $got messages, expected 12"

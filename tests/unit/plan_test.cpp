@@ -213,9 +213,6 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"overlap=boundary", kMpi,
        "overlap=boundary (the boundary first, its exchange beside the interior) belongs to "
        "mpi-cuda and mpi-hip; mpi-openmp overlaps with overlap=on"},
-      {"scheme=temporal,k=2,tile=32x8,overlap=boundary", kMpiGpu,
-       "overlap=boundary takes scheme=naive (the temporal plan overlaps with overlap=on or "
-       "overlap=host)"},
   };
   for (const auto &c : cases)
     EXPECT_EQ(error_of(c.text, c.rules), std::string("--plan ") + c.text + ": " + c.why);

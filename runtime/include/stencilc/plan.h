@@ -52,9 +52,9 @@ bool operator==(const GpuTemporal &, const GpuTemporal &);
 /// and whether communication overlaps the inner region's computation: overlap=on, or
 /// overlap=host (`host`; GPU targets, naive plan): the host's cores compute the block's
 /// boundary region while the device computes its interior, so what MPI sends is on the host;
-/// or overlap=boundary (`first`; GPU targets, naive plan): the boundary first, the exchange of
-/// what it wrote in flight while the interior runs (overlap=on: the interior first, beside the
-/// exchange of what the sweep reads, then the boundary).
+/// or overlap=boundary (`first`; GPU targets): the boundary first (under the temporal plan its
+/// fused steps), the exchange of what it wrote in flight while the interior runs (overlap=on: the
+/// interior first, beside the exchange of what the sweep reads, then the boundary).
 struct Distribution {
   std::array<int, 4> procs{1, 1, 1, 1};
   int k = 1;

@@ -212,9 +212,6 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("overlap=boundary (the boundary first, its exchange beside the interior) belongs "
               "to mpi-cuda and mpi-hip; " +
               rules.target + " overlaps with overlap=on");
-  if (f.first && f.scheme != "naive")
-    throw bad("overlap=boundary takes scheme=naive (the temporal plan overlaps with overlap=on "
-              "or overlap=host)");
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
