@@ -466,20 +466,23 @@ std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFi
         s += fmt::format("    return static_cast<{}>({});\n  }});\n", elem, setup.expr(f.value));
         continue;
       }
+      // A whole grid's large faces spread over the threads (the fill of a 4D grid's ghost
+      // cells is as large as half its sweep); a value that can fail throws, so stays serial.
+      const char *const parallel = mpi ? "" : ", stencilc::Fill::Parallel";
       switch (f.kind) {
       case ir::BoundaryKind::Neumann:
-        s += fmt::format("  stencilc::fill_neumann(g__, {}, {});\n", d, side);
+        s += fmt::format("  stencilc::fill_neumann(g__, {}, {}{});\n", d, side, parallel);
         break;
       case ir::BoundaryKind::Periodic:
-        s += fmt::format("  stencilc::fill_periodic(g__, {}, {});\n", d, side);
+        s += fmt::format("  stencilc::fill_periodic(g__, {}, {}{});\n", d, side, parallel);
         break;
       case ir::BoundaryKind::Dirichlet:
-        s +=
-            fmt::format("  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
-                        "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
-                        "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
-                        "}});\n",
-                        d, side, elem, setup.expr(f.value));
+        s += fmt::format(
+            "  stencilc::fill_dirichlet(g__, {}, {}, [&]([[maybe_unused]] std::int64_t "
+            "x0__, [[maybe_unused]] std::int64_t x1__, [[maybe_unused]] std::int64_t "
+            "x2__, [[maybe_unused]] std::int64_t x3__) {{ return static_cast<{}>({}); "
+            "}}{});\n",
+            d, side, elem, setup.expr(f.value), ir::any_may_fail(f.value) ? "" : parallel);
         break;
       }
     }

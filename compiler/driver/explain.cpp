@@ -126,6 +126,10 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       }
       if (p.occupancy > 0)
         r["occupancy"] = p.occupancy;
+      // The terms behind the time, seconds per step (docs/MODEL.md §3).
+      r["terms"] = {{"compute", p.t_compute}, {"memory", p.t_memory}};
+      if (p.t_extra > 0)
+        r["terms"]["fills_and_reductions"] = p.t_extra;
       if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
         r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},
                        {"d2h", p.t_d2h},  {"mpi", p.t_mpi},     {"h2d", p.t_h2d}};

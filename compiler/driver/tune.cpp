@@ -78,9 +78,11 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       const std::string what =
           "cannot read the summary of candidate " + stencilc::to_string(runnable[i].plan);
       auto j = read_json_line(out, what);
-      if (!j.contains("cells_per_second"))
+      if (!j.contains("steps") || !j.contains("seconds") || j["seconds"].get<double>() <= 0)
         throw stencilc::Error(what);
-      rates[i].push_back(j["cells_per_second"].get<double>());
+      // In the model's cells (the domain's, per step): a program whose step updates cells
+      // more than once (red/black after a residual) counts its updates otherwise.
+      rates[i].push_back(cells * j["steps"].get<double>() / j["seconds"].get<double>());
     }
   std::vector<double> measured;
   for (auto &r : rates) {
@@ -93,6 +95,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   for (std::size_t i = 0; i < measured.size(); ++i)
     if (measured[i] == best)
       best_i = i;
+  std::printf("  cells/s: the domain's %.4g cells times the steps per second\n", cells);
   std::printf("  %-46s %14s %14s  %s\n", "plan (* = the model's choice, + = fastest measured)",
               "predicted c/s", "measured c/s", opts.rounds > 1 ? "(median; min - max)" : "");
   for (std::size_t i = 0; i < runnable.size(); ++i) {

@@ -378,12 +378,30 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // stencil rate and nothing streams from memory.
     const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
     if (resident.level > 0) {
-      r.t_compute = cells * c.flops_per_cell / (resident.flops * cpu_lanes(c));
+      double rate = resident.flops * cpu_lanes(c);
+      // From the L3, a sweep re-reads the planes of its outer dimension it read 1..2r planes
+      // before, as a ring's stage does (§3.3): those the plane-steps in between pushed out
+      // of the L2 come from the L3 (a 4D sweep's hyperplanes do).
+      if (resident.level == 3) {
+        const double plane = (c.bytes_per_cell - c.written_bytes_per_cell / 2) /
+                             std::max(1, c.stages) * cells /
+                             static_cast<double>(std::max<std::int64_t>(1, c.extent[c.rank - 1]));
+        rate = std::min(rate, ring_flops(c, m, (2 * c.radius + 1) * plane));
+      }
+      r.t_compute = cells * c.flops_per_cell / rate;
       r.t_memory = 0;
       if (m.shared_cache_bytes > 0)
         r.note = fmt::format("grids in L{}", resident.level);
     }
-    r.seconds_per_step = std::max(r.t_compute, r.t_memory) +
+    // The ghost fills and reductions of a CPU step stream beside the sweep, not under it
+    // (boundary.h's fills, the reductions' loops), from where the grids live.
+    if (m.kind != "gpu") {
+      const double level_bandwidth = resident.level == 2 && m.l2_bandwidth > 0   ? m.l2_bandwidth
+                                     : resident.level == 3 && m.l3_bandwidth > 0 ? m.l3_bandwidth
+                                                                                 : m.bandwidth;
+      r.t_extra = cells * (c.fill_bytes_per_cell + c.reduce_bytes_per_cell) / level_bandwidth;
+    }
+    r.seconds_per_step = std::max(r.t_compute, r.t_memory) + r.t_extra +
                          (m.kind == "gpu" ? m.launch_seconds : m.barrier_seconds);
     r.bound = bound_of(r.t_compute, r.t_memory);
     return r;

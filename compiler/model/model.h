@@ -90,6 +90,11 @@ struct Cost {
                                  // the ghost depth per step of an MPI halo
   unsigned whole_dims = 0;       // bit d: dimension d never split among ranks (read at an
                                  // absolute index, or missing from a grid: ir::unsplit_dims)
+  // The naive CPU sweep's other work per step, bytes per cell (planner.cpp): ghost cells its
+  // fills refresh (a face of x-rows costs a line read and one written per row and side) and
+  // the grids its reductions read.
+  double fill_bytes_per_cell = 0;
+  double reduce_bytes_per_cell = 0;
   int stages = 1;                // kernel calls per step
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;
@@ -112,6 +117,7 @@ struct Prediction {
   std::string note;         // one-line why (e.g. "working set 3.1 MB > cache 2 MB")
   // The terms behind the time, per step, for explain.
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
+  double t_extra = 0;      // CPU naive: the step's ghost fills and reductions (Cost's bytes)
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,6 +12,79 @@
 #include "stencilc/error.h"
 
 namespace stc {
+
+namespace {
+
+// The bytes one refill of grid g's ghost cells moves (boundary.h's order, face by face),
+// counted as bytes_per_cell counts a sweep's: a written cell twice (its line is read for
+// ownership), a cell copied from once more. A face across x does so per line: a line of ghost
+// cells and the line it copies from, per row and side.
+double fill_bytes(const ir::Grid &g, const ir::Env &env) {
+  std::array<double, ir::kMaxRank> n{1, 1, 1, 1}, h{0, 0, 0, 0};
+  for (int d = 0; d < g.rank; ++d) {
+    n[d] = static_cast<double>(ir::eval(*g.extents[d], env).i);
+    h[d] = g.halo[d];
+  }
+  const double e = static_cast<double>(ir::elem_bytes(g));
+  double bytes = 0;
+  for (int d = 0; d < g.rank; ++d) {
+    if (h[d] <= 0)
+      continue;
+    double cells = h[d];
+    for (int k = 0; k < g.rank; ++k)
+      if (k != d)
+        cells *= k < d ? n[k] + 2 * h[k] : n[k];
+    for (int side = 0; side < 2; ++side) {
+      const double moves = g.faces[2 * d + side].kind == ir::BoundaryKind::Dirichlet ? 2 : 3;
+      bytes += d == 0 ? (cells / h[0]) * moves * 64 * std::ceil(h[0] * e / 64) : cells * moves * e;
+    }
+  }
+  return bytes;
+}
+
+// The lowered step in its steady state (the third and fourth time round, averaged: a swap may
+// alternate two states): the fills that find their grid stale, and the reductions.
+void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, model::Cost &c) {
+  const lower::Lowered low = lower::lower(p, a);
+  const double cells = std::max(1.0, c.cells());
+  std::set<int> stale;
+  for (std::size_t g = 0; g < p.grids.size(); ++g)
+    stale.insert(static_cast<int>(g));
+  constexpr int kPasses = 4, kCounted = 2; // the last two
+  const double share = 1.0 / kCounted;
+  for (int pass = 0; pass < kPasses; ++pass)
+    for (const lower::Action &act : low.step) {
+      const bool counted = pass >= kPasses - kCounted;
+      switch (act.kind) {
+      case lower::Action::Kind::FillGhosts:
+        if (stale.erase(act.a) && counted)
+          c.fill_bytes_per_cell += share * fill_bytes(p.grids[act.a], env) / cells;
+        break;
+      case lower::Action::Kind::MarkStale: stale.insert(act.a); break;
+      case lower::Action::Kind::Swap:
+        if (stale.count(act.a) != stale.count(act.b)) {
+          const bool a_stale = stale.count(act.a);
+          stale.erase(a_stale ? act.a : act.b);
+          stale.insert(a_stale ? act.b : act.a);
+        }
+        break;
+      case lower::Action::Kind::Reduce:
+        if (counted) {
+          std::set<int> read;
+          ir::walk(p.reductions[act.a].value, [&](const ir::Expr &e) {
+            if (e.op == ir::Op::GridRead)
+              read.insert(e.id);
+          });
+          for (int g : read)
+            c.reduce_bytes_per_cell += share * static_cast<double>(ir::elem_bytes(p.grids[g]));
+        }
+        break;
+      default: break;
+      }
+    }
+}
+
+} // namespace
 
 model::Cost program_cost(const ir::Program &p, const Analysis &a,
                          const std::vector<ir::Scalar> &params, std::int64_t steps) {
@@ -101,6 +175,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     }
   }
   c.single_array = single && c.stages == 1;
+  naive_extras(p, a, env, c);
   c.steps = steps > 0 ? steps : p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
   c.step_radius = std::max(c.step_radius, 1);
   c.stages = std::max(c.stages, 1);

@@ -830,6 +830,61 @@ TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
   EXPECT_EQ(big.note, "");
 }
 
+TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
+  // A step that refills ghost cells (1.5 B per cell) and reduces a grid (4 B per cell): the
+  // naive sweep's time plus cells * 5.5 B at the bandwidth of where the grids live.
+  auto c = heat3d_cpu(512, 512, 512);
+  c.fill_bytes_per_cell = 1.5;
+  c.reduce_bytes_per_cell = 4;
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  m.l2_bandwidth = 2e11;
+  m.l3_bandwidth = 4e10;
+  // 512^3 lives in memory: 134,217,728 * (12 + 5.5) / 1e10.
+  const auto big = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(big.t_memory, 134217728.0 * 12 / 1e10);
+  expect_close(big.t_extra, 134217728.0 * 5.5 / 1e10);
+  expect_close(big.seconds_per_step, 134217728.0 * 17.5 / 1e10);
+  // 64^3 stays in the L3 (GridsThatStayInCacheRunNaive): 262,144 * 8 / 7.5e10, plus
+  // 262,144 * 5.5 B from the L3 at 4e10 B/s.
+  auto mid = heat3d_cpu(64, 64, 64);
+  mid.fill_bytes_per_cell = 1.5;
+  mid.reduce_bytes_per_cell = 4;
+  const auto l3 = model::predict(mid, m, plan("openmp", "naive", 1));
+  expect_close(l3.t_extra, 262144.0 * 5.5 / 4e10);
+  expect_close(l3.seconds_per_step, 2097152.0 / 7.5e10 + 262144.0 * 5.5 / 4e10);
+  // A profile without the L3's bandwidth: the memory's.
+  auto no_l3 = m;
+  no_l3.l3_bandwidth = 0;
+  expect_close(model::predict(mid, no_l3, plan("openmp", "naive", 1)).t_extra,
+               262144.0 * 5.5 / 1e10);
+  // 32^3 fits the L2: 32,768 * 5.5 / 2e11.
+  auto small = heat3d_cpu(32, 32, 32);
+  small.fill_bytes_per_cell = 1.5;
+  small.reduce_bytes_per_cell = 4;
+  expect_close(model::predict(small, m, plan("openmp", "naive", 1)).t_extra, 32768.0 * 5.5 / 2e11);
+  // The temporal plan fills inside its engine and reduces only in a run's last step: no term.
+  EXPECT_EQ(model::predict(c, m, rows_plan(4, 32)).t_extra, 0);
+}
+
+TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
+  // heat3d 200 x 200 x 100 on 2 threads: 24 MB per thread, in a 512 MiB L3 (a share of
+  // 134,217,728 B per thread): F interpolated to 1e11 - 5e10 * (24e6 - 1e6) / (134217728 - 1e6).
+  // A plane of the outer dimension holds 40,000 cells of 8 distinct bytes (12 B less the
+  // write's second count): 320,000 B, past a quarter of the 1 MB L2: (320,000 - 250,000) /
+  // 350,000 = 20% of the 3 planes a cell reads come from the L3 again, at tau = 5e-12 s per
+  // byte: 8 / (8e-11 + 0.6 * 4 * 5e-12) = 8 / 9.2e-11 flop/s, below the interpolated rate.
+  const auto c = heat3d_cpu(200, 200, 100);
+  const auto m = cpu_l3(1e6, 512 << 20);
+  const double interpolated = 1e11 - 5e10 * (24e6 - 1e6) / (134217728.0 - 1e6);
+  ASSERT_GT(interpolated, 8 / 9.2e-11);
+  const auto p = model::predict(c, m, plan("openmp", "naive", 1));
+  EXPECT_EQ(p.note, "grids in L3");
+  expect_close(p.t_compute, 4e6 * 9.2e-11);
+  // Planes of 100 x 100 cells (80,000 B) stay in the L2: the interpolated rate.
+  const auto q = model::predict(heat3d_cpu(100, 100, 400), m, plan("openmp", "naive", 1));
+  expect_close(q.t_compute, 4e6 * 8 / interpolated);
+}
+
 TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
   // two grids read, 10 flops. k = 4, 32 rows, redundancy 1.09375.

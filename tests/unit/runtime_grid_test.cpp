@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -10,6 +11,8 @@
 
 #include "stencilc/boundary.h"
 #include "stencilc/error.h"
+
+#include <omp.h>
 
 using namespace stencilc;
 
@@ -409,4 +412,78 @@ TEST(RuntimeGrid, TypeNames) {
   EXPECT_STREQ(type_name<double>(), "double");
   EXPECT_STREQ(type_name<std::int32_t>(), "int");
   EXPECT_STREQ(type_name<std::int64_t>(), "long");
+}
+
+// The fills' formulas cell by cell (boundary.h's header comment), every face in the fills'
+// order, as the reference: a face spread over the threads must give the same bits.
+namespace {
+double face_value(std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
+  return 0.25 * static_cast<double>(x) - 1.5 * static_cast<double>(y) + static_cast<double>(z * w);
+}
+
+void reference_fill(Grid<double> &g) {
+  for (int d = 0; d < 4; ++d)
+    for (int side = 0; side < 2; ++side) {
+      std::int64_t lo[4], hi[4];
+      for (int k = 0; k < 4; ++k) {
+        lo[k] = k < d ? -g.halo(k) : 0;
+        hi[k] = k < d ? g.extent(k) + g.halo(k) : g.extent(k);
+      }
+      lo[d] = side == 0 ? -g.halo(d) : g.extent(d);
+      hi[d] = side == 0 ? 0 : g.extent(d) + g.halo(d);
+      const std::int64_t n = g.extent(d);
+      for (std::int64_t w = lo[3]; w < hi[3]; ++w)
+        for (std::int64_t z = lo[2]; z < hi[2]; ++z)
+          for (std::int64_t y = lo[1]; y < hi[1]; ++y)
+            for (std::int64_t x = lo[0]; x < hi[0]; ++x) {
+              std::int64_t p[4] = {x, y, z, w};
+              std::int64_t &c = p[d];
+              if (d == 3) { // Dirichlet
+                g.at(x, y, z, w) = face_value(x, y, z, w);
+                continue;
+              }
+              if (d == 1) // Neumann
+                c = c < 0 ? -c - 1 : 2 * n - 1 - c;
+              else // periodic
+                c = c < 0 ? c + n : c - n;
+              g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
+            }
+    }
+}
+} // namespace
+
+TEST(RuntimeGrid, BoundaryFillsOnThreadsGiveTheSerialBits) {
+  for (const Fill mode : {Fill::Serial, Fill::Parallel}) {
+    auto g = make<double>(4, {21, 18, 16, 12}, {2, 2, 1, 2});
+    fill_random(g, 7, 0);
+    auto want = make<double>(4, {21, 18, 16, 12}, {2, 2, 1, 2});
+    fill_random(want, 7, 0);
+    reference_fill(want);
+    // Dimension 3's faces (Dirichlet) hold 25 x 22 x 18 x 2 = 19800 cells, above
+    // kParallelFillCells: on the threads when asked (the test runs on two).
+    std::set<int> threads;
+    for (int d = 0; d < 4; ++d)
+      for (int side = 0; side < 2; ++side) {
+        if (d == 0 || d == 2)
+          fill_periodic(g, d, side, mode);
+        else if (d == 1)
+          fill_neumann(g, d, side, mode);
+        else
+          fill_dirichlet(
+              g, d, side,
+              [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
+#pragma omp critical
+                threads.insert(omp_get_thread_num());
+                return face_value(x, y, z, w);
+              },
+              mode);
+      }
+    EXPECT_EQ(0, std::memcmp(alloc_begin(g), alloc_begin(want),
+                             static_cast<std::size_t>(alloc_size(g)) * sizeof(double)))
+        << (mode == Fill::Parallel ? "parallel" : "serial");
+    if (mode == Fill::Serial || omp_get_max_threads() < 2)
+      EXPECT_EQ(threads.size(), 1u);
+    else
+      EXPECT_GT(threads.size(), 1u) << "a large Dirichlet face stayed on one thread";
+  }
 }

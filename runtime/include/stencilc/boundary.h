@@ -8,13 +8,27 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "stencilc/grid.h"
 
 namespace stencilc {
 
-/// Calls f(x, y, z, w) for every ghost cell of face (d, side), side 0 = low, 1 = high.
-template <typename T, typename F> void for_each_ghost(const Grid<T> &g, int d, int side, F &&f) {
+/// Whether a fill may spread a face over the threads: f must then neither throw nor share
+/// state between calls (copies, and Dirichlet values that cannot fail, as generated code says).
+enum class Fill { Serial, Parallel };
+
+/// Faces of fewer cells are filled by the calling thread: a team costs more than they do.
+constexpr std::int64_t kParallelFillCells = 16384;
+
+/// Calls row(y, z, w, x0, x1) for every row of ghost cells [x0, x1) of face (d, side), side 0 =
+/// low, 1 = high; with Fill::Parallel, the rows of a large face on the threads of a new team
+/// (not inside one: a fill called from a parallel region stays on its thread). Each ghost cell
+/// is written once from cells the face does not write, so the order does not change a bit.
+template <typename T, typename F>
+void for_each_ghost_row(const Grid<T> &g, int d, int side, F &&row, Fill mode = Fill::Serial) {
   std::int64_t lo[kMaxRank], hi[kMaxRank];
   for (int k = 0; k < kMaxRank; ++k) {
     if (k < d) {
@@ -32,22 +46,53 @@ template <typename T, typename F> void for_each_ghost(const Grid<T> &g, int d, i
     lo[d] = g.extent(d);
     hi[d] = g.extent(d) + g.halo(d);
   }
+  std::int64_t cells = 1;
+  for (int k = 0; k < kMaxRank; ++k)
+    cells *= hi[k] - lo[k];
+  if (cells <= 0)
+    return;
+#ifdef _OPENMP
+  if (mode == Fill::Parallel && cells >= kParallelFillCells && !omp_in_parallel()) {
+#pragma omp parallel for collapse(3) schedule(static)
+    for (std::int64_t w = lo[3]; w < hi[3]; ++w)
+      for (std::int64_t z = lo[2]; z < hi[2]; ++z)
+        for (std::int64_t y = lo[1]; y < hi[1]; ++y)
+          row(y, z, w, lo[0], hi[0]);
+    return;
+  }
+#else
+  (void)mode;
+#endif
   for (std::int64_t w = lo[3]; w < hi[3]; ++w)
     for (std::int64_t z = lo[2]; z < hi[2]; ++z)
       for (std::int64_t y = lo[1]; y < hi[1]; ++y)
-        for (std::int64_t x = lo[0]; x < hi[0]; ++x)
-          f(x, y, z, w);
+        row(y, z, w, lo[0], hi[0]);
 }
 
-namespace detail {
-inline std::int64_t &coord(std::int64_t (&p)[kMaxRank], int d) { return p[d]; }
-} // namespace detail
+/// Calls f(x, y, z, w) for every ghost cell of face (d, side), as for_each_ghost_row.
+template <typename T, typename F>
+void for_each_ghost(const Grid<T> &g, int d, int side, F &&f, Fill mode = Fill::Serial) {
+  for_each_ghost_row(
+      g, d, side,
+      [&](std::int64_t y, std::int64_t z, std::int64_t w, std::int64_t x0, std::int64_t x1) {
+        for (std::int64_t x = x0; x < x1; ++x)
+          f(x, y, z, w);
+      },
+      mode);
+}
 
-/// Dirichlet: ghost cell = value(x, y, z, w) (the ghost cell's own indices).
-template <typename T, typename F> void fill_dirichlet(Grid<T> &g, int d, int side, F &&value) {
-  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
-    g.at(x, y, z, w) = value(x, y, z, w);
-  });
+/// Dirichlet: ghost cell = value(x, y, z, w) (the ghost cell's own indices). Fill::Parallel
+/// only for a value that cannot throw and keeps no state (generated code: one that cannot fail).
+template <typename T, typename F>
+void fill_dirichlet(Grid<T> &g, int d, int side, F &&value, Fill mode = Fill::Serial) {
+  for_each_ghost_row(
+      g, d, side,
+      [&](std::int64_t y, std::int64_t z, std::int64_t w, std::int64_t x0, std::int64_t x1) {
+        T *const r = &g.at(0, y, z, w);
+        for (std::int64_t x = x0; x < x1; ++x)
+          r[x] = value(x, y, z, w);
+      },
+      mode);
 }
 
 /// Dirichlet on face (d, side) across the whole storage of the other dimensions, their ghost
@@ -71,27 +116,47 @@ void fill_dirichlet_across(Grid<T> &g, int d, int side, F &&value) {
           g.at(x, y, z, w) = value(x, y, z, w);
 }
 
+namespace detail {
+// The coordinate in d of a ghost row (its y, z or w; d > 0).
+inline std::int64_t row_coord(int d, std::int64_t y, std::int64_t z, std::int64_t w) {
+  return d == 1 ? y : d == 2 ? z : w;
+}
+
+// Each ghost cell of face (d, side) from the interior cell at coordinate source(c) in d:
+// in a row for d = 0, a whole row for d > 0 (a row of ghost cells copies one interior row).
+template <typename T, typename S>
+void fill_copy(Grid<T> &g, int d, int side, Fill mode, S &&source) {
+  const std::int64_t sd = g.stride(d);
+  for_each_ghost_row(
+      g, d, side,
+      [&](std::int64_t y, std::int64_t z, std::int64_t w, std::int64_t x0, std::int64_t x1) {
+        T *const r = &g.at(0, y, z, w);
+        if (d == 0) {
+          for (std::int64_t x = x0; x < x1; ++x)
+            r[x] = r[source(x)];
+          return;
+        }
+        const std::int64_t c = row_coord(d, y, z, w);
+        const T *const from = r + (source(c) - c) * sd;
+        for (std::int64_t x = x0; x < x1; ++x)
+          r[x] = from[x];
+      },
+      mode);
+}
+} // namespace detail
+
 /// Neumann (zero gradient): the ghost layers mirror the interior across the face, so
 /// u[-k] = u[k-1] and u[n-1+k] = u[n-k].
-template <typename T> void fill_neumann(Grid<T> &g, int d, int side) {
+template <typename T> void fill_neumann(Grid<T> &g, int d, int side, Fill mode = Fill::Serial) {
   const std::int64_t n = g.extent(d);
-  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
-    std::int64_t p[kMaxRank] = {x, y, z, w};
-    std::int64_t &c = detail::coord(p, d);
-    c = c < 0 ? -c - 1 : 2 * n - 1 - c;
-    g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
-  });
+  detail::fill_copy(g, d, side, mode,
+                    [n](std::int64_t c) { return c < 0 ? -c - 1 : 2 * n - 1 - c; });
 }
 
 /// Periodic: u[-k] = u[n-k] and u[n-1+k] = u[k-1].
-template <typename T> void fill_periodic(Grid<T> &g, int d, int side) {
+template <typename T> void fill_periodic(Grid<T> &g, int d, int side, Fill mode = Fill::Serial) {
   const std::int64_t n = g.extent(d);
-  for_each_ghost(g, d, side, [&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t w) {
-    std::int64_t p[kMaxRank] = {x, y, z, w};
-    std::int64_t &c = detail::coord(p, d);
-    c = c < 0 ? c + n : c - n;
-    g.at(x, y, z, w) = g.at(p[0], p[1], p[2], p[3]);
-  });
+  detail::fill_copy(g, d, side, mode, [n](std::int64_t c) { return c < 0 ? c + n : c - n; });
 }
 
 /// Number of cells of the box [lo, hi) (global coordinates, one pair per dimension) of the given
