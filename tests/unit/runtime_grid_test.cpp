@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "stencilc/boundary.h"
 #include "stencilc/error.h"
@@ -486,4 +487,33 @@ TEST(RuntimeGrid, BoundaryFillsOnThreadsGiveTheSerialBits) {
     else
       EXPECT_GT(threads.size(), 1u) << "a large Dirichlet face stayed on one thread";
   }
+}
+
+// Grids of a huge page or more start at a different colour (65 lines times 0..31) into their
+// 2 MiB page, so that the same cell of two grids does not share an L2 set on huge pages;
+// STENCILC_HUGE_PAGES=0 allocates as before. Either way the storage is zeroed and aligned.
+TEST(RuntimeGrid, HugeGridsStartAtStaggeredColours) {
+  const auto colour = [](const Grid<float> &g) {
+    return reinterpret_cast<std::uintptr_t>(alloc_begin(g)) % (std::uintptr_t(2) << 20);
+  };
+  std::set<std::uintptr_t> colours;
+  std::vector<Grid<float>> grids;
+  for (int i = 0; i < 4; ++i) {
+    grids.push_back(make<float>(3, {254, 128, 128}, {1, 1, 1})); // 17 MB each
+    const std::uintptr_t c = colour(grids.back());
+    EXPECT_EQ(c % (65 * 64), 0u);
+    EXPECT_LT(c, 32u * 65 * 64);
+    colours.insert(c);
+    for (std::int64_t i2 = 0; i2 < alloc_size(grids.back()); i2 += 4099)
+      ASSERT_EQ(alloc_begin(grids.back())[i2], 0.0f);
+  }
+  EXPECT_EQ(colours.size(), 4u) << "four grids in a row share a colour";
+  // Small grids and STENCILC_HUGE_PAGES=0: the usual 64-byte alignment only.
+  const auto small = make<float>(3, {30, 30, 30}, {1, 1, 1});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(alloc_begin(small)) % 64, 0u);
+  setenv("STENCILC_HUGE_PAGES", "0", 1);
+  const auto plain = make<float>(3, {254, 128, 128}, {1, 1, 1});
+  unsetenv("STENCILC_HUGE_PAGES");
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(alloc_begin(plain)) % 64, 0u);
+  EXPECT_EQ(alloc_begin(plain)[alloc_size(plain) - 1], 0.0f);
 }
