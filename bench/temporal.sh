@@ -7,7 +7,9 @@
 #
 #   bench/temporal.sh [ROUNDS]     (default 3; OMP_NUM_THREADS defaults to 2; BUILD_DIR, CXX as
 #                                   in bench/run.sh; runs `stencilc calibrate` first when no
-#                                   calibrated profile exists, or when STENCILC_BENCH_CALIBRATE=1)
+#                                   calibrated profile exists, or when STENCILC_BENCH_CALIBRATE=1;
+#                                   ROOFLINE_JSON=FILE also writes the medians and the machine's
+#                                   roofs for `scripts/plot.py roofline FILE -o OUT.png`)
 #
 # Workloads (baseline sizes include the fixed boundary faces; stencilc's grids hold only the
 # interior and keep the faces in ghost cells, so stencilc runs SIZE-2 per dimension: the same
@@ -123,7 +125,16 @@ r = d.get("roofline", {})
 bounds = {k: r[k]["cells_per_second"] if k in r else 0 for k in ("memory", "L3", "L2")}
 bounds["peak"] = r.get("peak_flops", 0) / d["flops_per_cell"]
 for k, v in bounds.items():
-    print(f"{sys.argv[2]}\troof.{k}\t{v}")' "$j" "$wl" >>"$results"
+    print(f"{sys.argv[2]}\troof.{k}\t{v}")
+# For the roofline picture (ROOFLINE_JSON): the naive intensity and the machine roofs.
+wl, fpc, bpc, peak = sys.argv[2], d["flops_per_cell"], d["bytes_per_cell"], r.get("peak_flops", 0)
+print(f"{wl}\tflops_per_cell\t{fpc}")
+print(f"{wl}\tbytes_per_cell\t{bpc}")
+print(f"machine\tpeak_flops\t{peak}")
+for k in ("L1", "L2", "L3", "memory"):
+    if k in r:
+        bw = r[k]["bandwidth"]
+        print(f"machine\tbw.{k}\t{bw}")' "$j" "$wl" >>"$results"
 }
 roofline heat3d_f32 "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
 roofline heat3d_f32_naive "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
@@ -283,14 +294,14 @@ done
 
 # ---- summary --------------------------------------------------------------------------------
 echo "== summary: medians over $rounds round(s), $OMP_NUM_THREADS threads (ratio = stencilc / hand-written, the median of the per-round ratios)"
-python3 - "$results" "$rounds" \
+ROOFLINE_JSON=${ROOFLINE_JSON:-} python3 - "$results" "$rounds" \
   "heat3d_f32=heat3d fp32 ${H3}^3, $H3_STEPS steps" \
   "heat3d_f32_naive=  same, stencilc naive plan" \
   "heat3d_f64=heat3d fp64 ${H3}^3, $H3_STEPS steps" \
   "heat2d=heat2d fp32 ${H2}^2, $H2_STEPS steps" \
   "himeno=himeno M fp32, $HM_ITER iterations" \
   "ceiling=heat3d fp32 ${IC_X}x${IC_Y}x${IC_Z} in cache" <<'EOF'
-import statistics, sys
+import json, os, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     wl, key, value = line.rstrip("\n").split("\t")
@@ -312,6 +323,21 @@ if all(float(rows[wl]["roof.peak"][0]) > 0 for wl in ("heat3d_f32", "heat3d_f64"
         fr = "  ".join(f"{k} {v / float(d['roof.' + k][0]):.3f}" for k in ("memory", "L3", "L2", "peak")
                        if float(d["roof." + k][0]) > 0)
         print(f"  {names[wl]:<34} {fr}")
+    out = os.environ.get("ROOFLINE_JSON")
+    if out:  # scripts/plot.py roofline draws it
+        m = rows["machine"]
+        points = [{"name": names[wl].strip(), "plan": plans(rows[wl]["plan"]),
+                   "flops_per_cell": float(rows[wl]["flops_per_cell"][0]),
+                   "bytes_per_cell": float(rows[wl]["bytes_per_cell"][0]),
+                   "cells_per_second": med(rows[wl]["stencilc"])}
+                  for wl in ("heat3d_f32", "heat3d_f32_naive", "heat3d_f64", "heat2d", "himeno")]
+        points[1]["name"] = names["heat3d_f32"] + ", naive plan"
+        json.dump({"title": f"this machine, {os.environ.get('OMP_NUM_THREADS', '?')} threads: "
+                            f"medians of {sys.argv[2]} round(s) of bench/temporal.sh",
+                   "peak_flops": float(m["peak_flops"][0]),
+                   "bandwidths": {k[3:]: float(v[0]) for k, v in m.items() if k.startswith("bw.")},
+                   "points": points}, open(out, "w"), indent=1)
+        print(f"wrote {out} (python3 scripts/plot.py roofline {out} -o OUT.png)")
 else:
     print("(no roofline: the machine profile has no peak_flops; run stencilc calibrate)")
 d = rows["ceiling"]

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Pictures of stencilc results: a slice of a saved grid, or the residual history of a run.
+"""Pictures of stencilc results: a slice of a saved grid, the residual history of a run, or a
+machine's roofline with measured plans on it.
 
   plot.py slice GRID_FILE -o OUT.png [--axis x|y|z|w] [--index K] [--step N] [--title TEXT]
   plot.py history FILE.csv -o OUT.png [--title TEXT]
+  plot.py roofline FILE.json -o OUT.png [--title TEXT]
 
 slice reads a grid saved by `--save GRID=FILE.npy` (the runtime writes the interior in Fortran
 order, so np.load(f)[x, y, z] is the cell (x, y, z)) or `--save GRID=FILE.h5` (dataset /GRID
@@ -20,6 +22,13 @@ HDF5 dataset (or of its file), else the name of a `--save-every` series entry (t
 history reads the CSV that `--history FILE.csv` writes (a header `step,NAME,...`, then one line
 `STEP,VALUE,...` per step) and draws one curve per column against the step, on a log y axis
 when every value is positive.
+roofline reads what `ROOFLINE_JSON=FILE bench/temporal.sh` writes: {"peak_flops": F,
+"bandwidths": {"L1": B, "L2": B, "L3": B, "memory": B} (bytes/s, any of them), "points":
+[{"name", "plan", "flops_per_cell", "bytes_per_cell", "cells_per_second"}, ...], "title"
+(optional)}, and draws on log axes the roof of each level, min(F, I x B) against the arithmetic
+intensity I (flop/byte), and each point at its naive sweep's intensity (flops over the bytes one
+cell-update streams from memory) and its measured flop/s: a plan above the memory roof reuses
+data from cache (temporal blocking).
 
 Images are 800 x 600 pixels, drawn with matplotlib's Agg backend (no display needed). Errors
 (a missing file, a file that is not a grid, a bad --axis or --index, a malformed CSV) are
@@ -266,6 +275,56 @@ def history_command(args):
     save(fig, plt, args.output)
 
 
+def read_roofline(path):
+    import json
+
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise UserError(f"cannot read '{path}': {e.strerror}") from None
+    except ValueError as e:
+        raise UserError(f"'{path}' is not JSON: {e}") from None
+    try:
+        peak = float(data["peak_flops"])
+        roofs = {str(k): float(v) for k, v in data["bandwidths"].items()}
+        points = [(str(p["name"]), str(p.get("plan", "")), float(p["flops_per_cell"]),
+                   float(p["bytes_per_cell"]), float(p["cells_per_second"]))
+                  for p in data["points"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise UserError(f"'{path}': not a roofline file (peak_flops, bandwidths, points): "
+                        f"missing or bad {e}") from None
+    if peak <= 0 or not roofs or any(b <= 0 for b in roofs.values()):
+        raise UserError(f"'{path}': peak_flops and every bandwidth must be positive")
+    if any(f <= 0 or b <= 0 or c <= 0 for _, _, f, b, c in points):
+        raise UserError(f"'{path}': a point's flops, bytes and cells per second must be positive")
+    return peak, roofs, points, data.get("title")
+
+
+def roofline_command(args):
+    peak, roofs, points, title = read_roofline(args.json)
+    fig, plt = new_figure()
+    ax = fig.add_subplot()
+    lo = min([0.05] + [f / b / 4 for _, _, f, b, _ in points])
+    hi = max([50.0] + [f / b * 4 for _, _, f, b, _ in points])
+    xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    for level, bw in sorted(roofs.items(), key=lambda kv: kv[1]):
+        ax.plot(xs, [min(peak, x * bw) for x in xs], label=f"{level} {bw / 1e9:.3g} GB/s")
+    ax.axhline(peak, color="gray", linestyle=":", label=f"vector peak {peak / 1e9:.3g} Gflop/s")
+    for i, (name, plan, f, b, c) in enumerate(points):
+        ax.plot([f / b], [c * f], marker="o", linestyle="none", color=f"C{(i + len(roofs)) % 10}",
+                label=f"{name}: {plan}" if plan else name)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity of the naive sweep (flop/byte from memory)")
+    ax.set_ylabel("flop/s")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(args.title if args.title is not None else (title or os.path.basename(args.json)),
+                 fontsize=9)
+    save(fig, plt, args.output)
+
+
 def new_figure():
     import matplotlib
 
@@ -288,7 +347,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="plot.py", description=__doc__.split("\n\n", 1)[0],
         epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{slice,history}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{slice,history,roofline}")
     s = sub.add_parser("slice", help="a 2D slice (or the line) of a saved grid")
     s.add_argument("grid", metavar="GRID_FILE", help="FILE.npy, FILE.h5 or FILE.h5:/DATASET")
     s.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG to write")
@@ -305,6 +364,11 @@ def main(argv=None):
     h.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG to write")
     h.add_argument("--title", help="title of the picture (default: the file name)")
     h.set_defaults(run=history_command)
+    r = sub.add_parser("roofline", help="the roofline of a machine with measured plans on it")
+    r.add_argument("json", metavar="FILE.json", help="as ROOFLINE_JSON=FILE bench/temporal.sh writes")
+    r.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG to write")
+    r.add_argument("--title", help="title of the picture (default: the file's title)")
+    r.set_defaults(run=roofline_command)
     args = parser.parse_args(argv)
     try:
         args.run(args)

@@ -7,6 +7,7 @@ matplotlib and h5py:
 import contextlib
 import importlib.util
 import io
+import json
 import os
 import subprocess
 import sys
@@ -237,6 +238,45 @@ class PlotTest(unittest.TestCase):
         self.assertTrue(np.isnan(columns["res"][1]))
         result = run_plot("history", csv, "-o", self.path("n.png"))
         self.assertEqual(result.returncode, 0, result.stderr)
+
+    # --- roofline ---
+
+    def roofline_json(self, **changes):
+        data = {"title": "t", "peak_flops": 4.0e11,
+                "bandwidths": {"L1": 5e11, "L2": 3.5e11, "L3": 5e10, "memory": 2.5e10},
+                "points": [{"name": "heat3d", "plan": "scheme=temporal,k=6,rows=32",
+                            "flops_per_cell": 8, "bytes_per_cell": 12, "cells_per_second": 5e9},
+                           {"name": "heat3d naive", "plan": "scheme=naive",
+                            "flops_per_cell": 8, "bytes_per_cell": 12,
+                            "cells_per_second": 2.1e9}]}
+        data.update(changes)
+        return self.write("r.json", json.dumps(data))
+
+    def test_roofline(self):
+        js = self.roofline_json()
+        result = run_script("roofline", js, "-o", self.path("r.png"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_picture(self.path("r.png"))
+        peak, roofs, points, title = plot.read_roofline(js)
+        self.assertEqual(peak, 4e11)
+        self.assertEqual(roofs["memory"], 2.5e10)
+        self.assertEqual(points[0], ("heat3d", "scheme=temporal,k=6,rows=32", 8.0, 12.0, 5e9))
+        self.assertEqual(title, "t")
+
+    def test_roofline_errors(self):
+        self.assert_error(run_plot("roofline", self.path("none.json"), "-o", self.path("x.png")),
+                          "cannot read")
+        bad = self.write("bad.json", "{")
+        self.assert_error(run_plot("roofline", bad, "-o", self.path("x.png")), "is not JSON")
+        for changes, message in (({"peak_flops": None}, "not a roofline file"),
+                                 ({"bandwidths": {"memory": 0}}, "must be positive"),
+                                 ({"points": [{"name": "x"}]}, "not a roofline file"),
+                                 ({"points": [{"name": "x", "flops_per_cell": 8,
+                                               "bytes_per_cell": 12, "cells_per_second": 0}]},
+                                  "must be positive")):
+            js = self.roofline_json(**changes)
+            self.assert_error(run_plot("roofline", js, "-o", self.path("x.png")), message)
+        self.assertFalse(os.path.exists(self.path("x.png")))
 
     # --- errors ---
 
