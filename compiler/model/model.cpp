@@ -64,6 +64,16 @@ double l2_miss(double bytes, const Machine &m) {
   return std::clamp((bytes - lo) / (hi - lo), 0.0, 1.0);
 }
 
+double l3_depth_factor(double ws, const Machine &m) {
+  const double share = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  // Where calibrate measured F_3 and B_3: 8 L2s per thread, at most the share.
+  const double measured = std::min(share, 8 * m.cache_bytes);
+  if (share <= measured || m.l3_bandwidth <= 0 || m.bandwidth <= 0 || m.l3_bandwidth <= m.bandwidth)
+    return 1;
+  const double x = std::clamp((ws - measured) / (share - measured), 0.0, 1.0);
+  return 1 + (m.l3_bandwidth / m.bandwidth - 1) * x;
+}
+
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
 double ring_flops(const Cost &c, const Machine &m, double ws) {
@@ -74,7 +84,7 @@ double ring_flops(const Cost &c, const Machine &m, double ws) {
     return f;
   // Seconds per byte of a plane stream per cell: calibrate's kernel (8 flops per cell) streams
   // four planes of 4-byte cells, all from the L3 at F_3, all from the L2 at F.
-  const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16;
+  const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16 * l3_depth_factor(ws, m);
   const double t = c.flops_per_cell / f + std::max(1, c.stages) * missed * c.elem_bytes * tau;
   return c.flops_per_cell / t;
 }

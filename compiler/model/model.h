@@ -170,6 +170,14 @@ double l2_miss(double bytes, const Machine &m);
 /// f / (f/F + stages m e tau). F when nothing misses.
 double ring_flops(const Cost &c, const Machine &m, double ws);
 
+/// How much more a byte of ring planes costs from the L3 when a thread's rings hold `ws` bytes:
+/// 1 up to where calibrate measured F_3 and B_3 (8 L2s per thread, at most the thread's share of
+/// the L3), then growing linearly to B_3 / B (memory's cost) at the share, beyond which the plan
+/// streams from memory: the deeper the rings reach into the L3, the more of their lines the
+/// other cores and tenants evict (measured: heat3d fp64 510^3 rings of 28-58 MB per thread ran
+/// 16-26% below F_3's prediction, MODEL.md 3.3). 1 without B_3.
+double l3_depth_factor(double ws, const Machine &m);
+
 /// A CPU's stencil rates F and F_3 are measured on 4-byte cells; its vectors hold half as many
 /// 8-byte ones, so kernels on doubles (or 64-bit integers) compute at 4 / e of them.
 double cpu_lanes(const Cost &c);

@@ -743,6 +743,30 @@ TEST(ModelCpuTemporal, RingPlanesMissTheL2) {
   EXPECT_DOUBLE_EQ(model::ring_flops(c, m, 3e7), 1e11);
 }
 
+TEST(ModelCpuTemporal, RingsDeepInTheL3CostMoreTowardsMemory) {
+  // 1 MiB of L2 per core, 64 MiB of L3 for 2 threads: a share of 16 MiB per thread; calibrate
+  // measured F_3 and B_3 = 3e10 at 8 L2s, 8 MiB. Up to there a missed byte costs tau, at the
+  // share tau B_3 / B = 3 tau, linear between.
+  auto m = cpu_l3(1 << 20, 64 << 20);
+  m.l3_bandwidth = 3e10;
+  const double mib = 1 << 20;
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(4 * mib, m), 1.0);
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(8 * mib, m), 1.0);
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(12 * mib, m), 2.0);
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(16 * mib, m), 3.0);
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(40 * mib, m), 3.0);
+  // heat3d with every ring plane from the L3 at 12 MiB: 8 / (8e-11 + 3 * 4 * 2 * 5e-12).
+  const auto c = heat3d_cpu(256, 256, 256);
+  expect_close(model::ring_flops(c, m, 12 * mib), 8 / 2e-10);
+  // Unknown B_3, or a share no larger than where calibrate measured: the factor stays 1.
+  auto no_b3 = m;
+  no_b3.l3_bandwidth = 0;
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(12 * mib, no_b3), 1.0);
+  auto small = cpu_l3(1 << 20, 32 << 20); // share 8 MiB = 8 L2s
+  small.l3_bandwidth = 3e10;
+  EXPECT_DOUBLE_EQ(model::l3_depth_factor(12 * mib, small), 1.0);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above); a
   // plane-step touches a third of it, 178,880 B.
