@@ -110,17 +110,21 @@ std::string context_preamble(bool mpi, const char *params) {
                      params);
 }
 
-std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
+// wide: the vec=512 variant, row__K__wide: STENCILC_WIDE_VECTORS (engine.h) and simdlen of
+// 512-bit vectors; the same statements, so the same bits.
+std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide) {
   const auto slots = slots_of(k);
   RowEmitter em(p, k, slots, mpi);
   const std::string y = k.indices[1], z = k.rank > 2 ? k.indices[2] : "z__";
   std::string s = fmt::format(
-      "// Kernel '{}', a run of x-rows, for the temporal plan.\n"
-      "void row__{}(void *const *out__, const std::int64_t *out_step__, const void *const *in__, "
+      "// Kernel '{}', a run of x-rows, for the temporal plan{}.\n"
+      "{}void row__{}{}(void *const *out__, const std::int64_t *out_step__, const void *const "
+      "*in__, "
       "const std::int64_t *in_step__, [[maybe_unused]] std::int64_t lo0__, std::int64_t hi0__, "
       "std::int64_t y0__, std::int64_t rows__, [[maybe_unused]] std::int64_t {}, "
       "const void *ctx__) {{\n{}",
-      k.name, k.name, z, context_preamble(mpi, "params_"));
+      k.name, wide ? " on 512-bit vectors (vec=512)" : "", wide ? "STENCILC_WIDE_VECTORS " : "",
+      k.name, wide ? "__wide" : "", z, context_preamble(mpi, "params_"));
   s += param_copies(p, params_of(k.body));
   // Row r of a slot is r row steps (bytes) past its first row.
   for (const auto &[slot, i] : slots)
@@ -157,16 +161,18 @@ std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
       global[d] = fmt::format("({} + off{}__)", k.indices[d], d);
     xloop = x_loop(k.domain, global, k.rank, "off0__");
   }
-  // 256-bit vectors (simdlen: lanes of the widest element): on AVX-512 machines that run
-  // 512-bit operations as two halves (Zen 4), a 512-bit load at x +- 1 straddles two cache
-  // lines every time, and the temporal plan's rows are read from cache, where that is what
-  // limits them (measured: heat3d fp32 510^3, k=10, +7% over 512-bit vectors).
+  // 256-bit vectors (simdlen: lanes of the widest element), or 512-bit ones (wide): on AVX-512
+  // machines that run 512-bit operations as two halves (Zen 4), a 512-bit load at x +- 1
+  // straddles two cache lines every time, and the temporal plan's rows are read from cache,
+  // where that is what limits them (measured there: heat3d fp32 510^3, k=10, 256 bits 7%
+  // faster); a core with two 512-bit units (this Intel VM) computes 5-9% faster on 512. So the
+  // plan chooses (vec), by calibrate's measurement of both.
   std::size_t widest = 1;
   for (const auto &[slot, i] : slots)
     widest = std::max(widest, ir::elem_bytes(p.grids[std::get<0>(slot)]));
   for (int w : written)
     widest = std::max(widest, ir::elem_bytes(p.grids[w]));
-  s += fmt::format("#pragma omp simd simdlen({})\n", 32 / widest) + xloop + " {\n" +
+  s += fmt::format("#pragma omp simd simdlen({})\n", (wide ? 64 : 32) / widest) + xloop + " {\n" +
        em.kernel_statements(k) + "}\n  }\n}\n\n";
   return s;
 }
@@ -567,9 +573,10 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     case ir::RunStmt::Kind::Call: {
       const auto &k = p.kernels[r.a];
       if (!kernels_done.count(r.a))
-        tc.row_fns += row_function(p, k, mpi);
+        tc.row_fns += row_function(p, k, mpi, false) + row_function(p, k, mpi, true);
       kernels_done.insert(r.a);
-      d += fmt::format("  {{\n    Call c;\n    c.name = \"{}\";\n    c.fn = row__{};\n", k.name,
+      d += fmt::format("  {{\n    Call c;\n    c.name = \"{0}\";\n    c.fn = row__{0};\n"
+                       "    c.fn_wide = row__{0}__wide;\n",
                        k.name);
       std::string writes;
       for (int w : ir::grids_written(k.body)) {
@@ -704,7 +711,8 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
                                       view(p.grids[g], "shadow__" + p.grids[g].name + "_"))
                         : "  s.emplace_back();\n";
   b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
-       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n";
+       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
+       "  o.wide = blocked__()->vec == 512;\n";
   if (mpi)
     b += "  const RowContext__ ctx__{&params_, {eoff__[0], eoff__[1], eoff__[2]}};\n"
          "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &ctx__, workspace__);\n";

@@ -132,6 +132,7 @@ int calibrate(const CalibrateOptions &opts) {
   m.shared_cache_flops = l3 > 0 ? std::min(m.flops, j["shared_cache_stencil_flops"].get<double>())
                                 : 0.0;
   m.peak_flops = j["peak_flops"].get<double>();
+  m.wide_flops = j.value("wide_stencil_flops", 0.0);
   m.l1_bandwidth = j["l1_bandwidth"].get<double>();
   m.l2_bandwidth = j["l2_bandwidth"].get<double>();
   m.l3_bandwidth = j["l3_bandwidth"].get<double>();
@@ -145,6 +146,12 @@ int calibrate(const CalibrateOptions &opts) {
   std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
+  if (m.wide_flops > 0)
+    std::printf("  the same on 512-bit vectors (vec=512): %s (%s cells/s)\n",
+                si(m.wide_flops, "flop/s").c_str(), si(m.wide_flops / 8, "").c_str());
+  else
+    std::printf(
+        "  512-bit vectors: not to be had with this compiler and CPU (plans use vec=256)\n");
   if (l3 > 0)
     std::printf("  7-point stencil, 512-cell rows, planes in L3: %s (%s cells/s)\n",
                 si(m.shared_cache_flops, "flop/s").c_str(), si(m.shared_cache_flops / 8, "").c_str());
@@ -164,7 +171,8 @@ int calibrate(const CalibrateOptions &opts) {
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
       "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil "
-      "on 512-cell rows, per thread two grids of four planes in half its L2; shared_cache_flops: "
+      "on 512-cell rows, per thread two grids of four planes in half its L2 (wide_flops: the same "
+      "on 512-bit vectors); shared_cache_flops: "
       "the same with 8 times its L2 of planes per thread (at most its share of the L3, half of it "
       "/ threads); caches: " +
           std::string(from_sysfs ? "sysfs (cpu0)"

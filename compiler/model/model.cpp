@@ -76,8 +76,8 @@ double l3_depth_factor(double ws, const Machine &m) {
 
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
-double ring_flops(const Cost &c, const Machine &m, double ws) {
-  const double f = m.flops * cpu_lanes(c);
+double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
+  const double f = (l2_flops > 0 ? l2_flops : m.flops) * cpu_lanes(c);
   const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
   if (missed <= 0 || m.shared_cache_flops <= 0 || m.shared_cache_flops >= m.flops ||
       c.flops_per_cell <= 0)
@@ -181,12 +181,18 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     r.redundancy *= row_redundancy(k, c.step_radius, static_cast<double>(c.extent[2]) / chunks);
   }
   const double ws = ring_working_set(c, k, rows);
+  // vec=512: the row functions compute at calibrate's 512-bit rate in the L2 (F_w); what a
+  // missed plane costs is the same bytes' (tau from F and F_3).
+  const double f2 = p.get<stencilc::scheme::CpuTemporal>()->vec == 512 && m.wide_flops > 0
+                        ? m.wide_flops
+                        : m.flops;
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
-    at.flops = ring_flops(c, m, ws);
-    at.level = at.flops < m.flops * cpu_lanes(c) ? 3 : 2;
+    at.flops = ring_flops(c, m, ws, f2);
+    at.level = at.flops < f2 * cpu_lanes(c) ? 3 : 2;
   }
-  const CacheLevel resident = cpu_resident(c, m, cells);
+  CacheLevel resident = cpu_resident(c, m, cells);
+  resident.flops *= f2 / m.flops;
   // A run's blocks hold k steps or one fewer (the steps are shared out evenly).
   const double k_eff = effective_k(k, c.steps);
   const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
@@ -215,7 +221,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     else if (m.shared_cache_bytes > 0)
       r.note = fmt::format("rings {:.2g} MB per thread in L2", ws / 1e6);
   } else {
-    r.t_compute = cells * c.flops_per_cell * r.redundancy / (m.flops * cpu_lanes(c));
+    r.t_compute = cells * c.flops_per_cell * r.redundancy / (f2 * cpu_lanes(c));
     r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
     r.bound = "cache";
     r.note = m.shared_cache_bytes > 0
@@ -493,6 +499,7 @@ Machine rank_share(const Machine &m, int ranks) {
   r.bandwidth /= per_node;
   r.shared_cache_bytes /= per_node;
   r.shared_cache_flops /= per_node;
+  r.wide_flops /= per_node;
   r.peak_flops /= per_node;
   r.l1_bandwidth /= per_node;
   r.l2_bandwidth /= per_node;
@@ -784,8 +791,12 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     add(sch::Naive{});
     if (c.rank == 2 || c.rank == 3)
       for (int k : temporal_depths)
-        for (int rows : cpu_tile_rows(c, m, c.extent[1]))
+        for (int rows : cpu_tile_rows(c, m, c.extent[1])) {
           add(sch::CpuTemporal{k, rows, 0});
+          // Row functions on 512-bit vectors, where calibrate measured them faster.
+          if (m.wide_flops > m.flops)
+            add(sch::CpuTemporal{k, rows, 0, 512});
+        }
   } else {
     add(sch::Naive{});
     // Streaming blocks over all of z, or over chunks of it (points per thread) when the

@@ -26,6 +26,8 @@ struct Machine {
   double shared_cache_flops = 0; // CPU: F with each thread's share of the shared cache full
                                  // (kSharedCacheShare of it / threads; 0: flops)
   double barrier_seconds = 0; // CPU: one OpenMP barrier
+  double wide_flops = 0;      // CPU: F of row functions on 512-bit vectors (a temporal plan's
+                              // vec=512; 0: not to be had, or not measured)
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -168,7 +170,8 @@ double l2_miss(double bytes, const Machine &m);
 /// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
 /// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
 /// f / (f/F + stages m e tau). F when nothing misses.
-double ring_flops(const Cost &c, const Machine &m, double ws);
+/// l2_flops: F of the plan's row functions (the machine's wide_flops for vec=512; 0: m.flops).
+double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 
 /// How much more a byte of ring planes costs from the L3 when a thread's rings hold `ws` bytes:
 /// 1 up to where calibrate measured F_3 and B_3 (8 L2s per thread, at most the thread's share of

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -257,6 +258,15 @@ cpu::Step avg5_step(std::int64_t nx, std::int64_t ny, cpu::GhostFn v_ghosts = av
   return s;
 }
 
+// avg5_row as a vec=512 variant would be (the same cells), counting its calls.
+std::atomic<int> wide_calls{0};
+void avg5_row_wide(void *const *out, const std::int64_t *out_step, const void *const *in,
+                   const std::int64_t *in_step, std::int64_t x_lo, std::int64_t x_hi,
+                   std::int64_t y, std::int64_t rows, std::int64_t z, const void *ctx) {
+  ++wide_calls;
+  avg5_row(out, out_step, in, in_step, x_lo, x_hi, y, rows, z, ctx);
+}
+
 // `steps` naive sweeps: fill u's ghosts (by u's rule, whatever storage u holds), v = avg(u),
 // swap u, v.
 void naive_sweeps(Grid<float> &u, Grid<float> &v, int steps) {
@@ -288,8 +298,9 @@ struct Setting {
 // u and v after `blocks` blocks of k steps through run_block, each swapping the shadows in as
 // the generated code does, against k * blocks naive sweeps from the same inputs.
 // `wider`: margins that much wider than the step needs (more redundant cells, same results).
+// `wide`: Options::wide, with avg5_row_wide as the kernel's fn_wide.
 void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Setting set,
-                         cpu::Workspace &ws, int wider = 0) {
+                         cpu::Workspace &ws, int wider = 0, bool wide = false) {
   const std::string what = "k=" + std::to_string(k) + " tile=" + std::to_string(set.tile) +
                            " chunk=" + std::to_string(set.chunk) + " " + std::to_string(nx) +
                            "x" + std::to_string(ny);
@@ -307,7 +318,9 @@ void check_against_naive(std::int64_t nx, std::int64_t ny, int k, int blocks, Se
   cpu::Step step = avg5_step(nx, ny);
   step.reach[1] += wider;
   step.calls[0].margin[1] += wider;
+  step.calls[0].fn_wide = avg5_row_wide;
   cpu::Options o;
+  o.wide = wide;
   o.k = k;
   o.tile = set.tile;
   o.chunk = set.chunk;
@@ -348,6 +361,16 @@ TEST(TemporalRunBlock, WiderMarginsThanNeededGiveTheSameBits) {
   cpu::Workspace ws;
   check_against_naive(19, 23, 3, 2, {0, 4}, ws, 1);
   check_against_naive(16, 16, 4, 1, {0, 3}, ws, 3);
+}
+
+TEST(TemporalRunBlock, WideOptionRunsTheWideRowFunctions) {
+  // vec=512: every kernel call goes to fn_wide, and only then.
+  cpu::Workspace ws;
+  wide_calls = 0;
+  check_against_naive(19, 23, 3, 2, {0, 4}, ws, 0, false);
+  EXPECT_EQ(wide_calls.load(), 0);
+  check_against_naive(19, 23, 3, 2, {0, 4}, ws, 0, true);
+  EXPECT_GT(wide_calls.load(), 0);
 }
 
 TEST(TemporalRunBlock, AfterOneBlockTheInputsAreUnchanged) {

@@ -767,6 +767,40 @@ TEST(ModelCpuTemporal, RingsDeepInTheL3CostMoreTowardsMemory) {
   EXPECT_DOUBLE_EQ(model::l3_depth_factor(12 * mib, small), 1.0);
 }
 
+TEST(ModelCpuTemporal, WidePlansComputeAtTheWideRate) {
+  // vec=512 plans compute at wide_flops in the L2 (F_w = 1.5e11 here); a missed plane costs
+  // the same tau as at 256 bits. heat3d 256^3, k = 4, 32 rows, 1 MiB of L2: nothing misses,
+  // T_compute = 16,777,216 * 1.09375 * 8 / 1.5e11 = 9.786709e-4 (vec=256: 1.4680064e-3).
+  const auto c = heat3d_cpu(256, 256, 256);
+  auto m = cpu_l3(1 << 20);
+  m.wide_flops = 1.5e11;
+  auto wide = rows_plan(4, 32);
+  wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
+  expect_close(model::predict(c, m, wide).t_compute, 18350080.0 * 8 / 1.5e11);
+  expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 1.4680064e-3);
+  // With every plane from the L3: 8 / (8 / 1.5e11 + 3 * 4 * 5e-12).
+  expect_close(model::ring_flops(c, m, 3e7, m.wide_flops), 8 / (8 / 1.5e11 + 6e-11));
+  // Without a measured wide rate, vec=512 is priced as vec=256.
+  auto narrow_only = m;
+  narrow_only.wide_flops = 0;
+  expect_close(model::predict(c, narrow_only, wide).t_compute, 1.4680064e-3);
+  // Offered only where calibrate found 512-bit vectors faster: every temporal candidate twice.
+  auto count = [&](const model::Machine &mm) {
+    int n256 = 0, n512 = 0;
+    for (const auto &p : model::candidates(c, mm, rules("openmp"), 1))
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        ++(t->vec == 512 ? n512 : n256);
+    return std::pair{n256, n512};
+  };
+  const auto [a256, a512] = count(m);
+  EXPECT_GT(a256, 0);
+  EXPECT_EQ(a512, a256);
+  EXPECT_EQ(count(narrow_only).second, 0);
+  auto slower = m;
+  slower.wide_flops = 0.9e11;
+  EXPECT_EQ(count(slower).second, 0);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above); a
   // plane-step touches a third of it, 178,880 B.

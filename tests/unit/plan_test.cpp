@@ -132,8 +132,17 @@ TEST(Plan, KeysNotGivenKeepTheBase) {
 TEST(Plan, PrintedPlansParseBack) {
   for (const char *text :
        {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",
-        "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1"})
+        "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1",
+        "scheme=temporal,k=4,rows=32,vec=512"})
     EXPECT_EQ(key(text, kCpu), text);
+  // vec=256 is the default and not written; a naive plan over a vec=512 one drops it.
+  EXPECT_EQ(key("scheme=temporal,k=2,vec=256", kCpu), "scheme=temporal,k=2");
+  const Plan wide = stencilc::parse_plan("scheme=temporal,k=2,vec=512", kCpu);
+  EXPECT_EQ(wide.get<sch::CpuTemporal>()->vec, 512);
+  EXPECT_EQ(key("k=3", kCpu, wide), "scheme=temporal,k=3,vec=512");
+  EXPECT_EQ(key("scheme=naive", kCpu, wide), "scheme=naive");
+  EXPECT_EQ(key("scheme=temporal,k=3,rows=16,vec=512,procs=2x1x1", kMpi),
+            "scheme=temporal,k=3,rows=16,vec=512,procs=2x1x1,overlap=off");
   for (const char *text : {"scheme=streaming,k=1,tile=32x8", "scheme=temporal,k=4,tile=64x8"})
     EXPECT_EQ(key(text, kGpu), text);
   EXPECT_EQ(key("scheme=naive,k=2,procs=1x2x2,overlap=on", kMpi),
@@ -205,6 +214,11 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"scheme=naive,tile=32x8", kGpu, "tile belongs to scheme=streaming and scheme=temporal"},
       {"rows=8", kCpu, "rows and chunk belong to scheme=temporal"},
       {"chunk=8", kCpu, "rows and chunk belong to scheme=temporal"},
+      {"vec=512", kCpu, "vec belongs to the CPU temporal plan (its row functions' vectors)"},
+      {"scheme=naive,vec=512", kMpi,
+       "vec belongs to the CPU temporal plan (its row functions' vectors)"},
+      {"scheme=temporal,k=2,tile=32x8,vec=512", kGpu,
+       "vec belongs to the CPU temporal plan (its row functions' vectors)"},
       {"procs=2x1x1", kCpu, "procs and overlap belong to MPI targets"},
       {"overlap=on", kGpu, "procs and overlap belong to MPI targets"},
       {"overlap=host", kMpi,
@@ -222,8 +236,12 @@ TEST(Plan, RejectsBadKeysAndValues) {
   EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
   EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");
   EXPECT_EQ(error_of("depth=2", kCpu),
-            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, tile, procs, overlap, "
-            "layout)");
+            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, vec, tile, procs, "
+            "overlap, layout)");
+  for (const char *bad : {"128", "1024", "wide", ""})
+    EXPECT_EQ(error_of(std::string("scheme=temporal,vec=") + bad, kCpu),
+              std::string("--plan scheme=temporal,vec=") + bad +
+                  ": vec (the bits of the row functions' vectors) is 256 or 512");
   for (const char *bad : {"0", "-3", "two", "4z", "2000000"})
     EXPECT_EQ(error_of(std::string("scheme=temporal,k=") + bad, kCpu),
               std::string("--plan scheme=temporal,k=") + bad + ": bad value '" + bad + "' for k");
@@ -256,6 +274,7 @@ TEST(Plan, Equality) {
   EXPECT_EQ(a, stencilc::parse_plan("rows=8,k=2,scheme=temporal", kCpu));
   EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,chunk=1", kCpu));
   EXPECT_NE(a, Plan{});
+  EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,vec=512", kCpu));
   EXPECT_NE(stencilc::parse_plan("procs=2x1x1", kMpi), stencilc::parse_plan("procs=1x2x1", kMpi));
 }
 

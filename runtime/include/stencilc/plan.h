@@ -19,11 +19,13 @@ namespace scheme {
 struct Naive {};
 /// CPU 3.5D temporal blocking (the CPU engine): k steps per sweep over memory; tiles of at most
 /// `rows` rows of dimension 1 (rank 2: planes of the streamed y) and `chunk` planes of the
-/// streamed dimension (0: the engine's choice).
+/// streamed dimension (0: the engine's choice); row functions of `vec`-bit vectors (256, or 512
+/// where the compiler and the CPU have them: engine.h, STENCILC_WIDE_VECTORS).
 struct CpuTemporal {
   int k = 1;
   int rows = 0;
   int chunk = 0;
+  int vec = 256;
 };
 /// GPU 2.5D blocking: tile_x x tile_y thread blocks streaming along the third dimension, each
 /// block (so each thread) over `chunk` of its planes: the points per thread along the streamed
@@ -95,7 +97,8 @@ struct PlanRules {
   std::string target = "this"; // its name, for messages
 };
 
-/// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64",
+/// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64"
+/// (",vec=512" when its row functions use 512-bit vectors; vec=256, the default, is not written),
 /// "scheme=streaming,tile=32x8,chunk=64", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
 /// ",procs=AxBxC,overlap=on|off|host|boundary" (and k of a naive one: the halo depth in steps); any
 /// plan
@@ -103,7 +106,7 @@ struct PlanRules {
 /// written).
 std::string to_string(const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, tile=XxY, procs=AxBxC,
+/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, vec=256|512, tile=XxY, procs=AxBxC,
 /// overlap=on|off|host|boundary, layout=soa|aosoa) over `base`: keys not given keep base's values,
 /// and scheme=naive drops the others. Throws stencilc::Error naming the bad key or value, or why
 /// the plan is not one of `rules`.

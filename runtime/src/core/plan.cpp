@@ -11,7 +11,7 @@ namespace stencilc {
 namespace scheme {
 bool operator==(const Naive &, const Naive &) { return true; }
 bool operator==(const CpuTemporal &a, const CpuTemporal &b) {
-  return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk;
+  return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk && a.vec == b.vec;
 }
 bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
   return a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
@@ -35,7 +35,7 @@ namespace {
 // Every key's value side by side: parse_plan edits this, then builds the variant from it.
 struct Flat {
   std::string scheme = "naive";
-  int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0;
+  int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0, vec = 256;
   std::array<int, 4> procs{1, 1, 1, 1};
   bool overlap = false, host = false, first = false;
   bool distribution_given = false;
@@ -48,6 +48,7 @@ Flat flatten(const Plan &p) {
   if (const auto *t = p.get<scheme::CpuTemporal>()) {
     f.rows = t->rows;
     f.chunk = t->chunk;
+    f.vec = t->vec;
   } else if (const auto *s = p.get<scheme::GpuStreaming>()) {
     f.tile_x = s->tile_x;
     f.tile_y = s->tile_y;
@@ -92,6 +93,8 @@ std::string to_string(const Plan &p) {
     s += ",rows=" + std::to_string(f.rows);
   if (f.chunk)
     s += ",chunk=" + std::to_string(f.chunk);
+  if (f.vec != 256)
+    s += ",vec=" + std::to_string(f.vec);
   if (p.distribution)
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
@@ -145,6 +148,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value == "naive") {
         f.k = 1;
         f.rows = f.chunk = f.tile_x = f.tile_y = 0;
+        f.vec = 256;
       }
     } else if (key == "k") {
       f.k = ints(1)[0];
@@ -152,6 +156,10 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         throw bad("k must be in 1..64");
     } else if (key == "rows") {
       f.rows = ints(1)[0];
+    } else if (key == "vec") {
+      if (value != "256" && value != "512")
+        throw bad("vec (the bits of the row functions' vectors) is 256 or 512");
+      f.vec = std::stoi(value);
     } else if (key == "chunk") {
       f.chunk = ints(1)[0];
       chunk_given = true;
@@ -175,7 +183,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         throw bad("layout is soa or aosoa");
       layout = value == "aosoa" ? Layout::Aosoa : Layout::Soa;
     } else {
-      throw bad("unknown key '" + key + "' (scheme, k, rows, chunk, tile, procs, overlap, layout)");
+      throw bad("unknown key '" + key +
+                "' (scheme, k, rows, chunk, vec, tile, procs, overlap, layout)");
     }
   }
 
@@ -214,6 +223,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
               rules.target + " overlaps with overlap=on");
   if (f.scheme == "naive" && (f.rows || f.chunk))
     throw bad("rows and chunk belong to scheme=temporal");
+  if (f.vec != 256 && (gpu || f.scheme != "temporal"))
+    throw bad("vec belongs to the CPU temporal plan (its row functions' vectors)");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
     throw bad("scheme " + f.scheme + " needs tile=XxY");
   if (gpu && f.scheme == "naive" && f.tile_x)
@@ -223,7 +234,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   if (f.scheme == "temporal" && gpu)
     p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y, f.chunk};
   else if (f.scheme == "temporal")
-    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk};
+    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk, f.vec};
   else if (f.scheme == "streaming")
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)

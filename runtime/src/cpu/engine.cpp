@@ -718,9 +718,18 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
         throw std::bad_alloc();
       ws.bytes[i] = bytes;
     }
+  // vec=512: the kernels' wide row functions (the same cells, the same bits).
+  Step wide;
+  if (o.wide) {
+    wide = step;
+    for (auto &c : wide.calls)
+      if (c.fn_wide)
+        c.fn = c.fn_wide;
+  }
+  const Step &run_step = o.wide ? wide : step;
 #pragma omp parallel num_threads(threads_now)
   {
-    TileRun tr(step, sc, grids, shadows, ctx, ws.buffers[omp_get_thread_num()].get());
+    TileRun tr(run_step, sc, grids, shadows, ctx, ws.buffers[omp_get_thread_num()].get());
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < ntiles; ++i) {
       const std::int64_t ti = i % ntiles_t, ci = i / ntiles_t;

@@ -27,6 +27,20 @@
 
 #include "stencilc/grid.h"
 
+/// The attribute of the row functions a temporal plan with vec=512 runs: GCC's preference for
+/// 512-bit vectors, where the target has them (-march for an AVX-512 CPU). The choice is the
+/// machine's: 512-bit vectors compute twice the cells per instruction, but where a core runs
+/// them as two halves, or a 512-bit load at x +- 1 always straddles two cache lines, 256 bits
+/// are faster; `stencilc calibrate` measures both. Elsewhere (Clang, no AVX-512) the attribute is
+/// empty, STENCILC_HAS_WIDE_VECTORS is 0 and the generated code refuses vec=512.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#define STENCILC_WIDE_VECTORS __attribute__((target("prefer-vector-width=512")))
+#define STENCILC_HAS_WIDE_VECTORS 1
+#else
+#define STENCILC_WIDE_VECTORS
+#define STENCILC_HAS_WIDE_VECTORS 0
+#endif
+
 namespace stencilc::cpu {
 
 enum class Face : std::uint8_t { Dirichlet, Neumann, Periodic };
@@ -42,6 +56,11 @@ using RowFn = void (*)(void *const *out, const std::int64_t *out_step, const voi
                        const std::int64_t *in_step, std::int64_t x_lo, std::int64_t x_hi,
                        std::int64_t y, std::int64_t rows, std::int64_t z, const void *ctx);
 
+/// Why a plan with vec=512 cannot run in this build (STENCILC_HAS_WIDE_VECTORS is 0).
+inline constexpr const char *kNoWideVectors =
+    "vec=512 (row functions on 512-bit vectors) needs a build by GCC for a CPU with AVX-512 "
+    "(-march=native on one, or -mavx512f); this one has none: use vec=256";
+
 /// A row a kernel reads: grid `grid` at offsets (d1, d2) in dimensions 1 and 2.
 struct Slot {
   int grid = 0;
@@ -52,6 +71,9 @@ struct Call {
   enum class Kind { Kernel, Swap, Reduce } kind = Kind::Kernel;
   std::string name;
   RowFn fn = nullptr;
+  /// The same row function on 512-bit vectors (the plan's vec=512; nullptr: fn only). It
+  /// computes every cell with the same expression, so the results are the same bits.
+  RowFn fn_wide = nullptr;
   std::vector<int> writes;
   std::vector<Slot> reads;
   bool colour = false;   // red/black: fn steps over one colour of the row
@@ -146,6 +168,8 @@ struct Options {
   /// overwrites before reading, like the target of a ping-pong swap), leaving them stale in
   /// both storages. Every block but the last of a run can do that.
   bool all_results = true;
+  /// Kernels run their fn_wide row functions where they have one (the plan's vec=512).
+  bool wide = false;
 };
 
 /// Per-thread ring buffers, kept by the caller between blocks.
