@@ -49,6 +49,21 @@ double row_redundancy(int k, int r, double rows) {
   return sum / (static_cast<double>(k) * rows);
 }
 
+double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int threads) {
+  const std::int64_t runs = std::min<std::int64_t>(tiles, std::max(1, threads));
+  return row_redundancy(k, r, static_cast<double>(n) / static_cast<double>(runs));
+}
+
+double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg) {
+  if (c.rank != 3 || tiles <= threads || k < 2)
+    return 0;
+  const double carried = 1 - static_cast<double>(threads) / static_cast<double>(tiles);
+  // 2R rows out and back in, of cells of written_bytes_per_cell / 2 (a naive write's bytes
+  // count the read for ownership).
+  return carried * (2.0 * c.step_radius) / rows_avg * c.written_bytes_per_cell *
+         (1 - 1.0 / (static_cast<double>(k) * c.stages));
+}
+
 double ring_working_set(const Cost &c, int k, int rows) {
   // Coefficient grids stream through (their planes need not stay); the state's input planes do.
   const double coefficients = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
@@ -166,14 +181,16 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   r.plan = p;
   const int k = p.k();
   // The engine's tiles (runtime tile_count): as even as the rows allow, the same number per
-  // thread; a tile of `rows` useful rows computes rows + 2R(k - j) at stage j, so the average
-  // tile size sets the redundancy and the largest one the rings.
+  // thread, consecutive; the largest sets the rings. A thread's first tile computes rows +
+  // 2R(k - j) at stage j, its later ones are carried (only rows, taking 2R from the tile
+  // before): the margins are computed twice where threads meet (carried_redundancy).
   const int threads = std::max(1, m.threads);
   const std::int64_t n1 = std::max<std::int64_t>(1, c.extent[1]);
   const std::int64_t tiles = stencilc::cpu::tile_count(n1, p.get<stencilc::scheme::CpuTemporal>()->rows, threads);
   const double rows_avg = static_cast<double>(n1) / static_cast<double>(tiles);
   const int rows = static_cast<int>((n1 + tiles - 1) / tiles);
-  r.redundancy = row_redundancy(k, c.step_radius, rows_avg);
+  r.redundancy = c.rank == 3 ? carried_redundancy(k, c.step_radius, n1, tiles, threads)
+                             : row_redundancy(k, c.step_radius, rows_avg);
   // Fewer rows than threads: the streamed dimension is cut into chunks too, whose ghost
   // planes are computed twice as well.
   if (c.rank == 3 && tiles < threads) {
@@ -196,7 +213,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // A run's blocks hold k steps or one fewer (the steps are shared out evenly).
   const double k_eff = effective_k(k, c.steps);
   const double state_read = c.bytes_per_cell - c.written_bytes_per_cell - c.readonly_bytes_per_cell;
-  double t_state = 0, t_coefficients = 0;
+  double t_state = 0, t_coefficients = 0, t_carry = 0;
   if (at.level > 0) {
     // A problem whose grids stay in cache gains nothing from rings there: its stages run at
     // the grids' cache rate, as naive sweeps do, and pay the redundant rows on top.
@@ -211,8 +228,15 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                 k_eff / m.bandwidth;
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
+      // The carried rows go out to the thread's carry store and come back a tile later: from
+      // the L3 where the store fits the thread's share, else from memory.
+      const double store = c.step_radius * k * c.written_bytes_per_cell *
+                           static_cast<double>(c.extent[0]) * static_cast<double>(c.extent[2]);
+      const double share = m.shared_cache_bytes * kSharedCacheShare / threads;
+      t_carry = cells * carry_bytes(c, k, tiles, threads, rows_avg) /
+                (store <= share && m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
     }
-    r.t_memory = t_state + t_coefficients;
+    r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);
     const double miss = l2_miss(ws / (2 * c.radius + 1), m);
     if (m.shared_cache_bytes > 0 && miss > 0)
@@ -235,7 +259,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // coefficients stream row by row alongside the computation and overlap with it. Spilled
   // rings stream like naive sweeps, where compute and memory overlap.
   const bool fits = r.bound != "cache";
-  r.seconds_per_step = (fits ? std::max(r.t_compute, t_coefficients) + t_state
+  r.seconds_per_step = (fits ? std::max(r.t_compute, t_coefficients) + t_state + t_carry
                              : std::max(r.t_compute, r.t_memory)) +
                        m.barrier_seconds / k_eff;
   return r;

@@ -156,6 +156,16 @@ double tile_working_set(const Cost &c, int k, int tx, int ty);
 /// per useful row, 1 + R (k - 1) / rows (`rows` may be an average tile size).
 double row_redundancy(int k, int r, double rows);
 
+/// The same for the engine's carried tiles: each thread's run of consecutive tiles computes
+/// the margins once, as one tile of n / threads rows would (n / tiles where there are fewer
+/// tiles than threads).
+double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int threads);
+
+/// Bytes per cell-update the carried tiles copy to and from their thread's carry store: 2R
+/// rows out and back in per stage output and tile, for `rows_avg` rows computed, on the tiles
+/// that are not a thread's first; the last stage's results are not carried. 0 for rank 2.
+double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg);
+
 /// Bytes an openmp temporal tile keeps in cache: the stages' rings ((2r+1) planes each, one
 /// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
 double ring_working_set(const Cost &c, int k, int rows);

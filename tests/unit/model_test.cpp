@@ -667,29 +667,33 @@ TEST(ModelCpuTemporal, RingWorkingSetByHand) {
 }
 
 TEST(ModelCpuTemporal, CacheFootprintPenalty) {
-  // heat3d 256^3 = 16,777,216 cells, k = 4, 32 rows: redundancy 1.09375, working set
+  // heat3d 256^3 = 16,777,216 cells, k = 4, 32 rows: 8 tiles on one thread, one run of
+  // carried tiles: redundancy as one tile of 256 rows, 1 + 3 / 256 = 1.01171875; working set
   // 536,640 B (above). F = 1e11, B = 1e10, barrier 1 us.
-  // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3.
+  // T_compute = 16,777,216 * 8 * 1.01171875 / 1e11 = 1.35790592e-3.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
   // Fits a 1 MiB cache: the state is read once (4 B) and written once per 4 steps, with
-  // streaming stores (4 of the 8 B a naive write costs): T_memory = 16,777,216 * (4 + 4) / 4 /
-  // 1e10 = 3.3554432e-3. In cache the memory stages stall their cores, so the terms add:
-  // 4.8234496e-3; + 1e-6 / 4 for the barrier.
+  // streaming stores (4 of the 8 B a naive write costs): 16,777,216 * (4 + 4) / 4 / 1e10 =
+  // 3.3554432e-3. The 7 carried tiles of 8 copy 2 rows per 32 out and back of 3 of the 4
+  // stages' results: 7/8 * 2/32 * 8 * 3/4 = 0.328125 B per cell, from memory (no L3):
+  // 5.505024e-4. T_memory = 3.9059456e-3. In cache the memory stages stall their cores, so
+  // the terms add: 5.26385152e-3; + 1e-6 / 4 for the barrier.
   const auto fits = model::predict(c, cpu(1e11, 1e10, 1 << 20, 1e-6), p);
-  expect_close(fits.redundancy, 1.09375);
-  expect_close(fits.t_compute, 1.4680064e-3);
-  expect_close(fits.t_memory, 3.3554432e-3);
-  expect_close(fits.seconds_per_step, 4.8234496e-3 + 0.25e-6);
+  expect_close(fits.redundancy, 1.01171875);
+  expect_close(fits.t_compute, 1.35790592e-3);
+  expect_close(fits.t_memory, 3.9059456e-3);
+  expect_close(fits.seconds_per_step, 5.26385152e-3 + 0.25e-6);
+  expect_close(model::carry_bytes(c, 4, 8, 1, 32), 0.328125);
   EXPECT_EQ(fits.bound, "memory");
   EXPECT_EQ(fits.note, "");
   EXPECT_EQ(key(fits.plan), "scheme=temporal,k=4,rows=32");
   // A 512 KiB cache (524,288 < 536,640 B): the rings spill, every stage streams all 12 bytes,
-  // with the redundancy: T_memory = 16,777,216 * 12 * 1.09375 / 1e10 = 2.2020096e-2.
+  // with the redundancy: T_memory = 16,777,216 * 12 * 1.01171875 / 1e10 = 2.03685888e-2.
   const auto spills = model::predict(c, cpu(1e11, 1e10, 512 * 1024, 1e-6), p);
-  expect_close(spills.t_compute, 1.4680064e-3);
-  expect_close(spills.t_memory, 2.2020096e-2);
-  expect_close(spills.seconds_per_step, 2.2020096e-2 + 0.25e-6);
+  expect_close(spills.t_compute, 1.35790592e-3);
+  expect_close(spills.t_memory, 2.03685888e-2);
+  expect_close(spills.seconds_per_step, 2.03685888e-2 + 0.25e-6);
   EXPECT_EQ(spills.bound, "cache");
   EXPECT_EQ(spills.note, "working set 0.54 MB > cache 0.52 MB");
   EXPECT_GT(spills.seconds_per_step, fits.seconds_per_step);
@@ -769,21 +773,22 @@ TEST(ModelCpuTemporal, RingsDeepInTheL3CostMoreTowardsMemory) {
 
 TEST(ModelCpuTemporal, WidePlansComputeAtTheWideRate) {
   // vec=512 plans compute at wide_flops in the L2 (F_w = 1.5e11 here); a missed plane costs
-  // the same tau as at 256 bits. heat3d 256^3, k = 4, 32 rows, 1 MiB of L2: nothing misses,
-  // T_compute = 16,777,216 * 1.09375 * 8 / 1.5e11 = 9.786709e-4 (vec=256: 1.4680064e-3).
+  // the same tau as at 256 bits. heat3d 256^3, k = 4, 32 rows, 1 MiB of L2: nothing misses;
+  // 2 threads, each a run of 4 carried tiles: redundancy 1 + 3 / 128 = 1.0234375.
+  // T_compute = 16,777,216 * 1.0234375 * 8 / 1.5e11 (vec=256: 1.37363456e-3).
   const auto c = heat3d_cpu(256, 256, 256);
   auto m = cpu_l3(1 << 20);
   m.wide_flops = 1.5e11;
   auto wide = rows_plan(4, 32);
   wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
-  expect_close(model::predict(c, m, wide).t_compute, 18350080.0 * 8 / 1.5e11);
-  expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 1.4680064e-3);
+  expect_close(model::predict(c, m, wide).t_compute, 17170432.0 * 8 / 1.5e11);
+  expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 1.37363456e-3);
   // With every plane from the L3: 8 / (8 / 1.5e11 + 3 * 4 * 5e-12).
   expect_close(model::ring_flops(c, m, 3e7, m.wide_flops), 8 / (8 / 1.5e11 + 6e-11));
   // Without a measured wide rate, vec=512 is priced as vec=256.
   auto narrow_only = m;
   narrow_only.wide_flops = 0;
-  expect_close(model::predict(c, narrow_only, wide).t_compute, 1.4680064e-3);
+  expect_close(model::predict(c, narrow_only, wide).t_compute, 1.37363456e-3);
   // Offered only where calibrate found 512-bit vectors faster: every temporal candidate twice.
   auto count = [&](const model::Machine &mm) {
     int n256 = 0, n512 = 0;
@@ -802,18 +807,26 @@ TEST(ModelCpuTemporal, WidePlansComputeAtTheWideRate) {
 }
 
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
-  // heat3d 256^3, k = 4, 32 rows: working set 536,640 B, redundancy 1.09375 (above); a
-  // plane-step touches a third of it, 178,880 B.
+  // heat3d 256^3, k = 4, 32 rows: working set 536,640 B (above), 2 threads of 4 carried tiles:
+  // redundancy 1.0234375 (16,777,216 cells: 17,170,432 computed); a plane-step touches a third
+  // of the working set, 178,880 B.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
   // An L2 of 357,760 B (twice the plane-step): (0.5 - 0.25) / 0.35 = 5/7 of the planes miss;
   // a computed cell takes 8 / 1e11 + 3 * 5/7 * 4 * 5e-12 = 86/7 e-11 s: T_compute =
-  // 16,777,216 * 1.09375 * 86/7 e-11. The state crosses memory once per block:
-  // 16,777,216 * 8 / 4 / 1e10 = 3.3554432e-3; they add.
+  // 17,170,432 * 86/7 e-11. The state crosses memory once per block: 16,777,216 * 8 / 4 /
+  // 1e10 = 3.3554432e-3; the carried rows (3 of 4 tiles, 2 rows of 32, 3 of 4 stages):
+  // 3/4 * 2/32 * 8 * 3/4 = 0.28125 B per cell; their store, 4 steps of 2 rows of 256 x 256
+  // cells, 2 MiB, fits the thread's 8 MiB of L3, whose bandwidth this profile lacks: memory's,
+  // 4.718592e-4. T_memory = 3.8273024e-3; they add.
   const auto mid = model::predict(c, cpu_l3(357760, 32 << 20), p);
-  expect_close(mid.t_compute, 18350080.0 * 86e-11 / 7);
-  expect_close(mid.t_memory, 3.3554432e-3);
-  expect_close(mid.seconds_per_step, 18350080.0 * 86e-11 / 7 + 3.3554432e-3);
+  expect_close(mid.t_compute, 17170432.0 * 86e-11 / 7);
+  expect_close(mid.t_memory, 3.8273024e-3);
+  expect_close(mid.seconds_per_step, 17170432.0 * 86e-11 / 7 + 3.8273024e-3);
+  // With the L3's bandwidth (4e10) the carried rows take a quarter of that: 1.179648e-4.
+  auto with_b3 = cpu_l3(357760, 32 << 20);
+  with_b3.l3_bandwidth = 4e10;
+  expect_close(model::predict(c, with_b3, p).t_memory, 3.3554432e-3 + 1.179648e-4);
   EXPECT_EQ(mid.bound, "memory");
   EXPECT_EQ(mid.note, "rings 0.54 MB per thread, 71% of their planes from L3");
   // Beyond the L2 the rings live in the thread's share of the L3 (0.5 * L3 / 2 threads): a
@@ -822,21 +835,21 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146560), p).bound, "memory");
   EXPECT_EQ(model::predict(c, cpu_l3(512 * 1024, 2146559), p).bound, "cache");
   // With 1 MiB of L2 the plane-step is below a quarter of it: nothing misses, F = 1e11,
-  // T_compute = 1.4680064e-3.
+  // T_compute = 17,170,432 * 8 / 1e11 = 1.37363456e-3.
   const auto l2 = model::predict(c, cpu_l3(1 << 20), p);
-  expect_close(l2.t_compute, 1.4680064e-3);
-  expect_close(l2.seconds_per_step, 1.4680064e-3 + 3.3554432e-3);
+  expect_close(l2.t_compute, 1.37363456e-3);
+  expect_close(l2.seconds_per_step, 1.37363456e-3 + 3.8273024e-3);
   EXPECT_EQ(l2.note, "rings 0.54 MB per thread in L2");
   // A 1 MiB L3 leaves 1,048,576 * 0.5 / 2 = 262,144 B per thread: the rings spill, every stage
-  // streams its 12 bytes with the redundancy: 16,777,216 * 12 * 1.09375 / 1e10 = 2.2020096e-2.
+  // streams its 12 bytes with the redundancy: 17,170,432 * 12 / 1e10 = 2.06045184e-2.
   const auto spill = model::predict(c, cpu_l3(512 * 1024, 1 << 20), p);
   EXPECT_EQ(spill.bound, "cache");
   EXPECT_EQ(spill.note, "working set 0.54 MB > 0.26 MB of L3 per thread");
-  expect_close(spill.seconds_per_step, 2.2020096e-2);
+  expect_close(spill.seconds_per_step, 2.06045184e-2);
   // Without a shared_cache_flops figure misses cost nothing: F.
   auto no_rate = cpu_l3(357760);
   no_rate.shared_cache_flops = 0;
-  expect_close(model::predict(c, no_rate, p).t_compute, 1.4680064e-3);
+  expect_close(model::predict(c, no_rate, p).t_compute, 1.37363456e-3);
 }
 
 TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
@@ -846,15 +859,16 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(6, 0), 6.0); // steps unknown
   EXPECT_DOUBLE_EQ(model::effective_k(1, 7), 1.0);
   // heat3d 256^3, k = 4, 32 rows, 10 steps: 3 blocks, 10/3 steps each; the state's trip costs
-  // 16,777,216 * 8 / (10 / 3) / 1e10 = 4.02653184e-3 per step instead of 3.3554432e-3.
+  // 16,777,216 * 8 / (10 / 3) / 1e10 = 4.02653184e-3 per step instead of 3.3554432e-3; the
+  // carried rows' 5.505024e-4 (CacheFootprintPenalty) are per step already.
   auto c = heat3d_cpu(256, 256, 256);
   c.steps = 10;
   const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32));
-  expect_close(p.t_memory, 4.02653184e-3);
-  expect_close(p.seconds_per_step, 1.4680064e-3 + 4.02653184e-3);
+  expect_close(p.t_memory, 4.02653184e-3 + 5.505024e-4);
+  expect_close(p.seconds_per_step, 1.35790592e-3 + 4.02653184e-3 + 5.505024e-4);
   // The barrier is shared by the steps of a block too: 4e-6 / (10 / 3) = 1.2e-6.
   const auto b = model::predict(c, cpu(1e11, 1e10, 1 << 20, 4e-6), rows_plan(4, 32));
-  expect_close(b.seconds_per_step, 1.4680064e-3 + 4.02653184e-3 + 1.2e-6);
+  expect_close(b.seconds_per_step, 1.35790592e-3 + 4.02653184e-3 + 5.505024e-4 + 1.2e-6);
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
@@ -871,10 +885,12 @@ TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
   EXPECT_EQ(naive.note, "grids in L3");
   // A temporal plan's rings would fit the L2 (k = 2, 8 rows: 7 planes * 12 rows * 66 * 4 =
   // 22,176 B), but with the grids in cache the stages run at the grids' rate and add the
-  // redundant rows: 262,144 * 8 * 1.125 / 7.5e10, no memory term. Naive wins.
+  // redundant rows (8 tiles, a run of 4 carried ones per thread: as 32 rows, 66 / 64 =
+  // 1.03125): 262,144 * 8 * 1.03125 / 7.5e10, no memory term (the carried rows stay in cache
+  // too). Naive wins.
   const auto t = model::predict(c, m, rows_plan(2, 8));
-  EXPECT_DOUBLE_EQ(t.redundancy, 1.125);
-  expect_close(t.t_compute, 2097152.0 * 1.125 / 7.5e10);
+  EXPECT_DOUBLE_EQ(t.redundancy, 1.03125);
+  expect_close(t.t_compute, 2097152.0 * 1.03125 / 7.5e10);
   EXPECT_EQ(t.t_memory, 0);
   EXPECT_GT(t.seconds_per_step, naive.seconds_per_step);
   EXPECT_EQ(key(model::candidates(c, m, rules("openmp")).front().plan), "scheme=naive");
@@ -945,7 +961,7 @@ TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
 
 TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
-  // two grids read, 10 flops. k = 4, 32 rows, redundancy 1.09375.
+  // two grids read, 10 flops. k = 4, 32 rows, one thread: redundancy 1.01171875.
   // Working set: the weights stream through, so only u's input planes stay:
   // (3 * 3 + 1 + 3 * 1) = 13 planes * 40 rows * 258 * 4 = 536,640 B < 1 MiB.
   auto c = heat3d_cpu(256, 256, 256);
@@ -957,13 +973,14 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   // Once per block from memory: the state (4 B), the results with streaming stores (4 B) and
   // the weights' first reading (4 B): 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3. Every stage
   // reads the weights again, with the redundancy, from the L3 (here without an L3 bandwidth:
-  // memory's): 16,777,216 * 4 * 1.09375 / 1e10 = 7.340032e-3. T_compute = 16,777,216 * 10 *
-  // 1.09375 / 1e11 = 1.835008e-3; no barrier. The block's part adds to max(T_compute, the
-  // stages' weights): 1.23731968e-2.
+  // memory's): 16,777,216 * 4 * 1.01171875 / 1e10 = 6.7895296e-3. The carried rows (only the
+  // state's results: CacheFootprintPenalty) 5.505024e-4. T_compute = 16,777,216 * 10 *
+  // 1.01171875 / 1e11 = 1.6973824e-3; no barrier. The block's part and the carried rows add
+  // to max(T_compute, the stages' weights): 1.23731968e-2.
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
   expect_close(t.t_memory, 1.23731968e-2);
-  expect_close(t.t_compute, 1.835008e-3);
+  expect_close(t.t_compute, 1.6973824e-3);
   expect_close(t.seconds_per_step, 1.23731968e-2);
   EXPECT_EQ(t.bound, "memory");
   // Naive streams all 16 bytes every step: 16,777,216 * 16 / 1e10 = 2.68435456e-2. The
@@ -971,27 +988,32 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 2.68435456e-2);
   EXPECT_LT(t.seconds_per_step, n.seconds_per_step);
-  // An L3 of B_3 = 2e10: the stages' weights take 16,777,216 * 4 * 1.09375 / 2e10 =
-  // 3.670016e-3, still more than T_compute: 3.670016e-3 + 5.0331648e-3 = 8.7031808e-3.
+  // An L3 of B_3 = 2e10: the stages' weights take 16,777,216 * 4 * 1.01171875 / 2e10 =
+  // 3.3947648e-3, still more than T_compute: + 5.0331648e-3 + 5.505024e-4 (the carry store
+  // has no L3 share in this profile) = 8.978432e-3.
   auto l3 = m;
   l3.l3_bandwidth = 2e10;
-  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 8.7031808e-3);
+  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 8.978432e-3);
 }
 
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // Two kernel calls per step, each reaching 1 row (R = 2): the ghost zone grows by 2 rows
-  // per step. k = 2, 8 rows: redundancy ((8 + 4) + 8) / 16 = 1.25, not the 1.125 of R = 1.
+  // per step. k = 2, 8 rows, one thread: 8 tiles carried as one of 64 rows: redundancy
+  // ((64 + 4) + 64) / 128 = 1.03125, not the 1.015625 of R = 1.
   auto c = heat3d_cpu(64, 64, 64);
   c.stages = 2;
   c.step_radius = 2;
   const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(2, 8));
-  EXPECT_DOUBLE_EQ(p.redundancy, 1.25);
-  // 64^3 = 262,144 cells: T_compute = 262,144 * 8 * 1.25 / 1e11 = 2.62144e-5.
-  expect_close(p.t_compute, 2.62144e-5);
+  EXPECT_DOUBLE_EQ(p.redundancy, 1.03125);
+  EXPECT_DOUBLE_EQ(model::row_redundancy(2, 2, 8), 1.25); // the tiles uncarried
+  // 64^3 = 262,144 cells: T_compute = 262,144 * 8 * 1.03125 / 1e11 = 2.162688e-5.
+  expect_close(p.t_compute, 2.162688e-5);
   // Working set: (2*2 - 1) * 3 + 1 + 3 = 13 planes * (8 + 8) rows * 66 * 4 = 54,912 B: fits;
-  // T_memory = 262,144 * (4 + 4) / 2 / 1e10 = 1.048576e-4.
+  // the state once per block: 262,144 * (4 + 4) / 2 / 1e10 = 1.048576e-4; the carried rows,
+  // 2R = 4 of 8 rows on 7 tiles of 8, 3 of the 4 stages' results: 7/8 * 4/8 * 8 * 3/4 = 2.625
+  // B per cell, 6.88128e-5.
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 2, 8), 54912.0);
-  expect_close(p.t_memory, 1.048576e-4);
+  expect_close(p.t_memory, 1.048576e-4 + 6.88128e-5);
 }
 
 TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
@@ -1010,17 +1032,27 @@ TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
 
 TEST(ModelCpuTemporal, TilesAreEvenAndShareTheThreads) {
   // 510 rows, at most 160 per tile, 2 threads: ceil(510 / 160) = 4 tiles (a multiple of 2)
-  // of 127.5 rows on average: k = 4: 1 + 3 / 127.5, the same as at most 128 rows (4 tiles).
+  // of 127.5 rows on average, two per thread. A thread's second tile is carried: each thread
+  // computes the margins once for its 255 rows, k = 4: 1 + 3 / 255, whatever the tiles.
   auto m = cpu(1e11, 1e10, 64 << 20, 0);
   m.threads = 2;
   const auto c = heat3d_cpu(510, 510, 510);
   const double r160 = model::predict(c, m, rows_plan(4, 160)).redundancy;
-  EXPECT_DOUBLE_EQ(r160, 1.0 + 3.0 / 127.5);
+  EXPECT_DOUBLE_EQ(r160, 1.0 + 3.0 / 255);
   EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 128)).redundancy, r160);
-  // At most 96 rows: ceil(510 / 96) = 6 tiles of 85: 1 + 3 / 85. At most 48: 11 tiles, raised
-  // to 12 for the 2 threads, 42.5 rows each.
-  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 96)).redundancy, 1.0 + 3.0 / 85);
-  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 48)).redundancy, 1.0 + 3.0 / 42.5);
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 48)).redundancy, r160);
+  EXPECT_DOUBLE_EQ(model::carried_redundancy(4, 1, 510, 12, 2), r160);
+  // What the carried tiles copy instead: at most 96 rows: ceil(510 / 96) = 6 tiles of 85, 2 of
+  // 3 carried, 2 rows out and back of 3 of the 4 steps' results: 2/3 * 2/85 * 8 * 3/4; at most
+  // 48: 11 tiles raised to 12 for the 2 threads, 42.5 rows each, 5 of 6 carried.
+  expect_close(model::carry_bytes(c, 4, 6, 2, 85), 2.0 / 3 * 2 / 85 * 8 * 0.75);
+  expect_close(model::carry_bytes(c, 4, 12, 2, 42.5), 5.0 / 6 * 2 / 42.5 * 8 * 0.75);
+  // Nothing to carry with one tile per thread, with k = 1, or in rank 2.
+  EXPECT_EQ(model::carry_bytes(c, 4, 2, 2, 255), 0);
+  EXPECT_EQ(model::carry_bytes(c, 1, 12, 2, 42.5), 0);
+  auto flat = c;
+  flat.rank = 2;
+  EXPECT_EQ(model::carry_bytes(flat, 4, 12, 2, 42.5), 0);
   // The rings hold the largest tile: 510 / 4 -> 128 rows, as at most 128.
   EXPECT_EQ(model::predict(c, m, rows_plan(4, 160)).note,
             model::predict(c, m, rows_plan(4, 128)).note);
@@ -1031,15 +1063,16 @@ TEST(ModelCpuTemporal, TilesAreEvenAndShareTheThreads) {
 }
 
 TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
-  // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.09375 / 1e11 = 3.670016e-2,
-  // T_memory as above 3.3554432e-3, added: 4.00556032e-2: compute-bound, slower than naive's
-  // 16,777,216 * 200 / 1e11 = 3.3554432e-2 (its memory time 2.01e-2 is less).
+  // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.01171875 / 1e11 = 3.3947648e-2,
+  // T_memory as above 3.9059456e-3 (CacheFootprintPenalty), added: 3.78535936e-2:
+  // compute-bound, slower than naive's 16,777,216 * 200 / 1e11 = 3.3554432e-2 (its memory
+  // time 2.01e-2 is less).
   auto c = heat3d_cpu(256, 256, 256);
   c.flops_per_cell = 200;
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
-  expect_close(t.t_memory, 3.3554432e-3);
-  expect_close(t.seconds_per_step, 4.00556032e-2);
+  expect_close(t.t_memory, 3.9059456e-3);
+  expect_close(t.seconds_per_step, 3.78535936e-2);
   EXPECT_EQ(t.bound, "compute");
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 3.3554432e-2);

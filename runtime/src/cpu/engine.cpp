@@ -40,6 +40,10 @@ struct Version {
   // the row functions' loads of x and of neighbouring rows would each straddle two lines; in
   // the rings, which are read many times per cell, only the x-shifted loads do.
   std::int64_t pitch = 0, x0 = 0;
+  // Where this version's carried rows (Stage::carry) wait for the thread's next tile: one
+  // block of `carry` rows per plane, planes from the producer's first, `carry_planes` of them.
+  std::size_t carry_offset = 0;
+  std::int64_t carry_planes = 0;
 };
 
 struct Stage {
@@ -51,6 +55,10 @@ struct Stage {
   bool full = true;       // the domain is the whole interior: nothing to copy
   int m_t = -1, m_s = -1; // margins it computes; -1: not needed
   std::int64_t lag = 0;   // planes behind the front
+  // Rows of T its outputs hand on to the thread's next tile (carried tiles, TileRun): the next
+  // tile computes rows [t0 + m_t, t1 + m_t) and takes the `carry` rows below them, which this
+  // tile computed at its top, instead of computing a margin below its rows again.
+  int carry = 0;
 };
 
 std::int64_t floor_mod(std::int64_t a, std::int64_t n) {
@@ -233,6 +241,28 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
       throw Error("temporal blocking: the step's margins do not cover what kernel '" + call.name +
                   "' reads (the compiler's schedule does not match the step)");
   }
+  // Carried rows: a carried tile's reader computes from t0 + m_r and reads |d1| rows below;
+  // a result needs rows from t0 on.
+  if (dm.t >= 0)
+    for (const Stage &st : sc.stages) {
+      if (st.m_t < 0)
+        continue;
+      const Call &call = step.calls[st.call];
+      auto need = [&](int v, int below) {
+        const int p = sc.versions[v].producer;
+        if (p >= 0)
+          sc.stages[p].carry = std::max(sc.stages[p].carry, sc.stages[p].m_t - (st.m_t - below));
+      };
+      for (std::size_t i = 0; i < st.in.size(); ++i)
+        need(st.in[i], std::abs(call.reads[i].d1));
+      if (!st.full)
+        for (int p : st.prior)
+          need(p, 0);
+    }
+  for (Stage &st : sc.stages)
+    for (int v : st.out)
+      if (st.m_t >= 0 && sc.versions[v].final_of >= 0 && dm.t >= 0)
+        st.carry = std::max(st.carry, st.m_t);
   // Lags: a stage runs halo_s planes behind every stage whose output it uses, so those planes
   // (and the low ghost planes a Neumann face mirrors from them) exist when it reads them.
   for (auto &st : sc.stages) {
@@ -311,17 +341,24 @@ void stream_lines(unsigned char *dst, const unsigned char *src, std::size_t byte
 }
 
 // One thread's walk over one tile: rows [t0, t1) of T, planes [s0, s1) of S.
+//
+// A thread's tiles are consecutive in T and it walks them upwards. Its first tile computes every
+// stage's margin on both sides; each later one is carried: stage j computes rows
+// [t0 + m_j, t1 + m_j), shifted up by its margin, and takes the Stage::carry rows below those from
+// what the tile before computed at its top (kept per plane in the thread's workspace). So the
+// overlap is computed twice only where two threads' tiles meet, not at every tile.
 class TileRun {
 public:
   TileRun(const Step &step, const Schedule &sc, const std::vector<View> &grids,
           const std::vector<View> &shadows, const void *ctx, unsigned char *ws)
       : step_(step), sc_(sc), grids_(grids), shadows_(shadows), ctx_(ctx), ws_(ws) {}
 
-  void run(std::int64_t t0, std::int64_t t1, std::int64_t s0, std::int64_t s1) {
+  void run(std::int64_t t0, std::int64_t t1, std::int64_t s0, std::int64_t s1, bool carried) {
     t0_ = t0;
     t1_ = t1;
     s0_ = s0;
     s1_ = s1;
+    carried_ = carried;
     std::int64_t p0 = INT64_MAX, p1 = INT64_MIN;
     for (const auto &st : sc_.stages) {
       if (st.m_t < 0)
@@ -365,9 +402,19 @@ private:
       hi = std::min<std::int64_t>(hi, sc_.ns + sc_.halo_s);
     }
   }
-  void row_range(const Stage &st, std::int64_t &lo, std::int64_t &hi) const {
-    lo = t0_ - st.m_t;
+  // Rows of T a stage's planes hold in this tile; computed from `first` (above the carried rows).
+  void row_range(const Stage &st, std::int64_t &lo, std::int64_t &hi, std::int64_t &first) const {
+    lo = carried_ ? t0_ + st.m_t - st.carry : t0_ - st.m_t;
     hi = t1_ + st.m_t;
+    first = carried_ ? t0_ + st.m_t : lo;
+  }
+  // Row r of the carried rows of a version's plane s (planes counted from the stage's first).
+  unsigned char *carry_row(int vid, std::int64_t s, std::int64_t r) const {
+    const Version &v = sc_.versions[vid];
+    const Stage &st = sc_.stages[v.producer];
+    const std::int64_t plane = s - (s0_ - st.m_s);
+    const std::int64_t cell = (plane * st.carry + r) * v.pitch + v.x0;
+    return ws_ + v.carry_offset + static_cast<std::size_t>(cell) * elem(v.grid);
   }
   int halo(int g, int d) const { return d < 0 ? 0 : grids_[g].halo[d]; }
 
@@ -517,8 +564,8 @@ private:
   void produce(const Stage &st, std::int64_t s) {
     const Call &call = step_.calls[st.call];
     const Dims &dm = sc_.dims;
-    std::int64_t rlo, rhi;
-    row_range(st, rlo, rhi);
+    std::int64_t rlo, rhi, first;
+    row_range(st, rlo, rhi, first);
     const bool ghost_plane = !sc_.periodic_s && (s < 0 || s >= sc_.ns);
     if (ghost_plane) {
       for (int v : st.out) {
@@ -546,6 +593,7 @@ private:
     std::int64_t out_step[16], in_step[64];
     const std::int64_t tlo = sc_.periodic_t ? rlo : std::max<std::int64_t>(rlo, 0);
     const std::int64_t thi = sc_.periodic_t ? rhi : std::min<std::int64_t>(rhi, sc_.nt);
+    const std::int64_t clo = sc_.periodic_t ? first : std::max<std::int64_t>(first, 0);
     const std::int64_t gs = sc_.periodic_s ? floor_mod(s, sc_.ns) : s;
     // Row addresses per plane, not per row: a ring slot costs a division.
     Cursor oc[16], pc[16], ic[64];
@@ -562,16 +610,22 @@ private:
       ic[i].shift = dm.t >= 0 ? sl.d1 : 0;
       in_step[i] = ic[i].row_bytes;
     }
+    // The rows the tile before computed (x ghosts included), before the kernel, which may
+    // read them in place.
+    if (carried_)
+      for (std::size_t i = 0; i < nout; ++i)
+        for (std::int64_t t = rlo; t < first; ++t)
+          copy_row(sc_.versions[st.out[i]].grid, at(oc[i], t), carry_row(st.out[i], s, t - rlo));
     // The old rows, x ghosts included: an in-place kernel reads them as the naive sweep does.
     if (!st.full)
-      for (std::int64_t t = tlo; t < thi; ++t)
+      for (std::int64_t t = clo; t < thi; ++t)
         for (std::size_t i = 0; i < nout; ++i)
           copy_row(sc_.versions[st.out[i]].grid, at(oc[i], t), at(pc[i], t));
     // The kernel over the plane's rows in as few calls as the domain and periodic wrapping
     // allow: per call and per row the engine costs more than the stores it saves by streaming
     // results from L1 (measured: whole planes run 6% faster than batches of 8 rows).
     if (in_domain_s(call, s))
-      for (std::int64_t t = tlo; t < thi;) {
+      for (std::int64_t t = clo; t < thi;) {
         const std::int64_t run_end = std::min(thi, next_break(call, ic, nin, t));
         if (in_domain_t(call, t)) {
           for (std::size_t i = 0; i < nout; ++i)
@@ -591,7 +645,8 @@ private:
       for (std::size_t i = 0; i < nout; ++i) {
         const Version &v = sc_.versions[st.out[i]];
         unsigned char *r = at(oc[i], t);
-        x_ghosts(v.grid, r, t, s);
+        if (t >= clo)
+          x_ghosts(v.grid, r, t, s);
         if (v.final_of >= 0 && t >= t0_ && t < t1_ && s >= s0_ && s < s1_)
           write_row(v.final_of, global_row(v.final_of, shadows_, t, s), r);
       }
@@ -627,6 +682,12 @@ private:
         for (std::int64_t t = a; t < b; ++t)
           copy_row(g, row(v, t, ghost), row(v, t, s));
       }
+    // The top rows, finished, for the thread's next tile (it is carried if there is one).
+    if (dm.t >= 0 && st.carry > 0)
+      for (std::size_t i = 0; i < nout; ++i)
+        for (std::int64_t r = 0; r < st.carry; ++r)
+          copy_row(sc_.versions[st.out[i]].grid, carry_row(st.out[i], s, r),
+                   at(oc[i], rhi - st.carry + r));
   }
 
   const Step &step_;
@@ -635,6 +696,7 @@ private:
   const void *ctx_;
   unsigned char *ws_;
   std::int64_t t0_ = 0, t1_ = 1, s0_ = 0, s1_ = 1;
+  bool carried_ = false;
 };
 
 } // namespace
@@ -701,6 +763,22 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
     const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);
     bytes = round_up(bytes + static_cast<std::size_t>(v.depth * v.rows * v.pitch) * e, 64);
   }
+  // The carried rows: per version, `carry` rows of every plane the producer computes (the
+  // largest chunk and the margins around it).
+  const std::int64_t chunk_planes = (sc.ns + nchunks - 1) / nchunks;
+  for (auto &v : sc.versions) {
+    if (v.producer < 0 || sc.stages[v.producer].m_t < 0 || sc.stages[v.producer].carry == 0)
+      continue;
+    const Stage &st = sc.stages[v.producer];
+    if (st.carry > 2 * st.m_t)
+      throw Error("temporal blocking: carried rows beyond a stage's margins (the engine's "
+                  "schedule is inconsistent)");
+    v.carry_planes = chunk_planes + 2 * st.m_s;
+    bytes = round_up(bytes, 4096);
+    v.carry_offset = bytes;
+    const std::size_t e = static_cast<std::size_t>(step.grids[v.grid].elem_bytes);
+    bytes = round_up(bytes + static_cast<std::size_t>(v.carry_planes * st.carry * v.pitch) * e, 64);
+  }
   sc.workspace = bytes;
 
   const std::int64_t ntiles = ntiles_t * nchunks;
@@ -730,11 +808,15 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
 #pragma omp parallel num_threads(threads_now)
   {
     TileRun tr(run_step, sc, grids, shadows, ctx, ws.buffers[omp_get_thread_num()].get());
+    // The tile before in this thread, if it was the one below in T: then this one is carried.
+    std::int64_t last = -1;
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < ntiles; ++i) {
       const std::int64_t ti = i % ntiles_t, ci = i / ntiles_t;
+      const bool carried = dm.t >= 0 && ti > 0 && last == i - 1;
       tr.run(ti * sc.nt / ntiles_t, (ti + 1) * sc.nt / ntiles_t, ci * sc.ns / nchunks,
-             (ci + 1) * sc.ns / nchunks);
+             (ci + 1) * sc.ns / nchunks, carried);
+      last = i;
     }
 #if defined(__SSE2__)
     _mm_sfence(); // the streamed results are visible before the caller swaps them in

@@ -9,7 +9,10 @@
 // computes its plane L_j planes behind the front, so the planes it reads were computed by the
 // stages before it moments ago and are still in cache. A stage keeps its last few planes in a ring;
 // a tile computes an overlap (ghost zone) of the rows and planes around it that shrinks stage by
-// stage, so tiles never wait for each other: one barrier per k steps.
+// stage, so tiles never wait for each other: one barrier per k steps. A thread's tiles are
+// consecutive and it walks them upwards: its later tiles are carried, taking the rows below
+// each stage's from what the tile before computed at its top instead of computing them again,
+// so the overlap is computed twice only where two threads' tiles meet.
 //
 // Results are bitwise those of the naive plan: every cell is computed by the same row function
 // (the same expression) from the same inputs; boundary ghost cells are refilled inside the
