@@ -167,10 +167,12 @@ std::string cxx_plan(const stencilc::Plan &plan) {
   namespace sch = stencilc::scheme;
   std::string scheme = "stencilc::scheme::Naive{}";
   if (const auto *t = plan.get<sch::CpuTemporal>())
-    scheme = t->vec == 256 ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}}}", t->k,
-                                         t->rows, t->chunk)
-                           : fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}}}", t->k,
-                                         t->rows, t->chunk, t->vec);
+    scheme = !t->carry ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}, false}}", t->k,
+                                     t->rows, t->chunk, t->vec)
+             : t->vec == 256 ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}}}", t->k,
+                                           t->rows, t->chunk)
+                             : fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}}}", t->k,
+                                           t->rows, t->chunk, t->vec);
   else if (const auto *s = plan.get<sch::GpuStreaming>())
     scheme =
         fmt::format("stencilc::scheme::GpuStreaming{{{}, {}, {}}}", s->tile_x, s->tile_y, s->chunk);

@@ -712,7 +712,8 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
                         : "  s.emplace_back();\n";
   b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
        "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
-       "  o.wide = blocked__()->vec == 512;\n";
+       "  o.wide = blocked__()->vec == 512;\n"
+       "  o.carry = blocked__()->carry;\n";
   if (mpi)
     b += "  const RowContext__ ctx__{&params_, {eoff__[0], eoff__[1], eoff__[2]}};\n"
          "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &ctx__, workspace__);\n";

@@ -189,8 +189,9 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const std::int64_t tiles = stencilc::cpu::tile_count(n1, p.get<stencilc::scheme::CpuTemporal>()->rows, threads);
   const double rows_avg = static_cast<double>(n1) / static_cast<double>(tiles);
   const int rows = static_cast<int>((n1 + tiles - 1) / tiles);
-  r.redundancy = c.rank == 3 ? carried_redundancy(k, c.step_radius, n1, tiles, threads)
-                             : row_redundancy(k, c.step_radius, rows_avg);
+  const bool carry = p.get<stencilc::scheme::CpuTemporal>()->carry;
+  r.redundancy = c.rank == 3 && carry ? carried_redundancy(k, c.step_radius, n1, tiles, threads)
+                                      : row_redundancy(k, c.step_radius, rows_avg);
   // Fewer rows than threads: the streamed dimension is cut into chunks too, whose ghost
   // planes are computed twice as well.
   if (c.rank == 3 && tiles < threads) {
@@ -233,8 +234,9 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       const double store = c.step_radius * k * c.written_bytes_per_cell *
                            static_cast<double>(c.extent[0]) * static_cast<double>(c.extent[2]);
       const double share = m.shared_cache_bytes * kSharedCacheShare / threads;
-      t_carry = cells * carry_bytes(c, k, tiles, threads, rows_avg) /
-                (store <= share && m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
+      t_carry = !carry ? 0
+                       : cells * carry_bytes(c, k, tiles, threads, rows_avg) /
+                             (store <= share && m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
     }
     r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);
@@ -816,10 +818,15 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     if (c.rank == 2 || c.rank == 3)
       for (int k : temporal_depths)
         for (int rows : cpu_tile_rows(c, m, c.extent[1])) {
-          add(sch::CpuTemporal{k, rows, 0});
-          // Row functions on 512-bit vectors, where calibrate measured them faster.
-          if (m.wide_flops > m.flops)
-            add(sch::CpuTemporal{k, rows, 0, 512});
+          // Row functions on 512-bit vectors, where calibrate measured them faster; tiles not
+          // carried, where a thread has more than one to carry.
+          const bool carries = c.rank == 3 && stencilc::cpu::tile_count(
+                                                  std::max<std::int64_t>(1, c.extent[1]), rows,
+                                                  std::max(1, m.threads)) > std::max(1, m.threads);
+          for (int vec : {256, 512})
+            for (bool carry : {true, false})
+              if ((vec == 256 || m.wide_flops > m.flops) && (carry || carries))
+                add(sch::CpuTemporal{k, rows, 0, vec, carry});
         }
   } else {
     add(sch::Naive{});

@@ -520,45 +520,49 @@ TEST(TemporalRunBlock, Rank3TilesOfRowsEqualNaiveSweepsBitwise) {
   step.reach = {1, 1, 1};
 
   cpu::Workspace ws;
-  for (const Setting set : {Setting{0, 0}, Setting{1, 0}, Setting{4, 0}, Setting{3, 2},
-                            Setting{11, 9}, Setting{64, 1}}) {
-    const std::string what = "tile=" + std::to_string(set.tile) + " chunk=" +
-                             std::to_string(set.chunk);
-    Grid<double> nu = grid3("u", n0, n1, n2), nv = grid3("v", n0, n1, n2);
-    stencilc::fill_random(nu, 11, 0);
-    stencilc::fill_random(nv, 11, 1);
-    for (int t = 0; t < 3; ++t) {
-      fill_neumann3(nu);
+  // carry=off: every tile computes its whole ghost zone (carried: a thread's later tiles take
+  // the rows below them from the tile before).
+  for (const bool carry : {true, false})
+    for (const Setting set : {Setting{0, 0}, Setting{1, 0}, Setting{4, 0}, Setting{3, 2},
+                              Setting{11, 9}, Setting{64, 1}}) {
+      const std::string what = "tile=" + std::to_string(set.tile) +
+                               " chunk=" + std::to_string(set.chunk) + (carry ? "" : " carry=off");
+      Grid<double> nu = grid3("u", n0, n1, n2), nv = grid3("v", n0, n1, n2);
+      stencilc::fill_random(nu, 11, 0);
+      stencilc::fill_random(nv, 11, 1);
+      for (int t = 0; t < 3; ++t) {
+        fill_neumann3(nu);
+        for (std::int64_t z = 0; z < n2; ++z)
+          for (std::int64_t y = 0; y < n1; ++y)
+            for (std::int64_t x = 0; x < n0; ++x)
+              nv.at(x, y, z) =
+                  avg7(nu.at(x, y, z), nu.at(x - 1, y, z), nu.at(x + 1, y, z), nu.at(x, y - 1, z),
+                       nu.at(x, y + 1, z), nu.at(x, y, z - 1), nu.at(x, y, z + 1));
+        nu.swap_storage(nv);
+      }
+
+      Grid<double> u = grid3("u", n0, n1, n2), v = grid3("v", n0, n1, n2);
+      stencilc::fill_random(u, 11, 0);
+      stencilc::fill_random(v, 11, 1);
+      fill_neumann3(u);
+      fill_neumann3(v);
+      Grid<double> su = grid3("u", n0, n1, n2), sv = grid3("v", n0, n1, n2);
+      cpu::Options o;
+      o.k = 3;
+      o.tile = set.tile;
+      o.chunk = set.chunk;
+      o.carry = carry;
+      cpu::run_block(step, o, {cpu::view_of(u), cpu::view_of(v)},
+                     {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
+      int bad = 0;
       for (std::int64_t z = 0; z < n2; ++z)
         for (std::int64_t y = 0; y < n1; ++y)
-          for (std::int64_t x = 0; x < n0; ++x)
-            nv.at(x, y, z) = avg7(nu.at(x, y, z), nu.at(x - 1, y, z), nu.at(x + 1, y, z),
-                                  nu.at(x, y - 1, z), nu.at(x, y + 1, z), nu.at(x, y, z - 1),
-                                  nu.at(x, y, z + 1));
-      nu.swap_storage(nv);
+          for (std::int64_t x = 0; x < n0; ++x) {
+            bad += std::memcmp(&su.at(x, y, z), &nu.at(x, y, z), sizeof(double)) != 0;
+            bad += std::memcmp(&sv.at(x, y, z), &nv.at(x, y, z), sizeof(double)) != 0;
+          }
+      EXPECT_EQ(bad, 0) << what;
     }
-
-    Grid<double> u = grid3("u", n0, n1, n2), v = grid3("v", n0, n1, n2);
-    stencilc::fill_random(u, 11, 0);
-    stencilc::fill_random(v, 11, 1);
-    fill_neumann3(u);
-    fill_neumann3(v);
-    Grid<double> su = grid3("u", n0, n1, n2), sv = grid3("v", n0, n1, n2);
-    cpu::Options o;
-    o.k = 3;
-    o.tile = set.tile;
-    o.chunk = set.chunk;
-    cpu::run_block(step, o, {cpu::view_of(u), cpu::view_of(v)},
-                   {cpu::view_of(su), cpu::view_of(sv)}, nullptr, ws);
-    int bad = 0;
-    for (std::int64_t z = 0; z < n2; ++z)
-      for (std::int64_t y = 0; y < n1; ++y)
-        for (std::int64_t x = 0; x < n0; ++x) {
-          bad += std::memcmp(&su.at(x, y, z), &nu.at(x, y, z), sizeof(double)) != 0;
-          bad += std::memcmp(&sv.at(x, y, z), &nv.at(x, y, z), sizeof(double)) != 0;
-        }
-    EXPECT_EQ(bad, 0) << what;
-  }
 }
 
 } // namespace

@@ -852,6 +852,36 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   expect_close(model::predict(c, no_rate, p).t_compute, 1.37363456e-3);
 }
 
+TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
+  // carry=off: every tile computes its margins and nothing is copied. heat3d 256^3, k = 4, 32
+  // rows, one thread (CacheFootprintPenalty carried): redundancy 1 + 3 / 32 = 1.09375,
+  // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3, T_memory the state's only,
+  // 3.3554432e-3; they add: 4.8234496e-3.
+  const auto c = heat3d_cpu(256, 256, 256);
+  auto off = rows_plan(4, 32);
+  off.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, false};
+  const auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  const auto t = model::predict(c, m, off);
+  expect_close(t.redundancy, 1.09375);
+  expect_close(t.t_compute, 1.4680064e-3);
+  expect_close(t.t_memory, 3.3554432e-3);
+  expect_close(t.seconds_per_step, 4.8234496e-3);
+  // Carried, 5.26385152e-3: the copies from memory cost more here than the rows they save.
+  EXPECT_GT(model::predict(c, m, rows_plan(4, 32)).seconds_per_step, t.seconds_per_step);
+  // Both are candidates where a thread has tiles to carry: 32 rows of 256 on one thread, not
+  // 256 rows (one tile).
+  auto has = [&](const model::Cost &cost, const std::string &text) {
+    for (const auto &p : model::candidates(cost, m, rules("openmp"), 1))
+      if (key(p.plan) == text)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has(c, "scheme=temporal,k=4,rows=32"));
+  EXPECT_TRUE(has(c, "scheme=temporal,k=4,rows=32,carry=off"));
+  EXPECT_TRUE(has(c, "scheme=temporal,k=4,rows=256"));
+  EXPECT_FALSE(has(c, "scheme=temporal,k=4,rows=256,carry=off"));
+}
+
 TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(8, 100), 100.0 / 13); // 9 blocks of 8, 4 of 7
   EXPECT_DOUBLE_EQ(model::effective_k(4, 12), 4.0);
@@ -1132,9 +1162,10 @@ TEST(ModelCandidates, SortedDeterministicAndUnique) {
 TEST(ModelCandidates, CountsPerTarget) {
   // openmp 256^3, one thread: naive + temporal k in {2,3,4,6,8,10,12,16} x rows in
   // {8,16,32,48,64,96,128,160,192,256} <= 256, where rows giving the same tiles count once:
-  // 160 and 192 make 2 tiles as 128 does, so 8 tilings: 1 + 8 * 8 = 65.
+  // 160 and 192 make 2 tiles as 128 does, so 8 tilings: 1 + 8 * 8 = 65; and carry=off twins
+  // of the 7 tilings with more than one tile for the thread: + 8 * 7 = 121.
   const auto omp = model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10), rules("openmp"));
-  EXPECT_EQ(omp.size(), 65u);
+  EXPECT_EQ(omp.size(), 121u);
   for (const auto &p : omp) {
     EXPECT_TRUE(p.plan.naive() || p.plan.get<stencilc::scheme::CpuTemporal>())
         << key(p.plan); // x-rows stay whole: CPU plans have rows, no tiles
@@ -1143,8 +1174,8 @@ TEST(ModelCandidates, CountsPerTarget) {
     EXPECT_NE(rows_of(p.plan), 192) << key(p.plan);
   }
   // 256 x 100 x 256: rows <= 100 leaves {8,16,32,48,64,96}, and 96 tiles as 64 (2 tiles):
-  // 1 + 8 * 5 = 41.
-  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), rules("openmp")).size(), 41u);
+  // 1 + 8 * 5 * 2 = 81 (every one with its carry=off twin).
+  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), rules("openmp")).size(), 81u);
   // Rank 2: rows (of the streamed y) in {64, 256, 1024}: 256 x 256 keeps 64 and 256,
   // 1 + 8 * 2 = 17; 2048 x 2048 keeps all three, 1 + 8 * 3 = 25.
   auto h2 = heat3d(256, 256, 1);

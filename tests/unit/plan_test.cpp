@@ -133,8 +133,18 @@ TEST(Plan, PrintedPlansParseBack) {
   for (const char *text :
        {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",
         "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1",
-        "scheme=temporal,k=4,rows=32,vec=512"})
+        "scheme=temporal,k=4,rows=32,vec=512", "scheme=temporal,k=4,rows=32,carry=off",
+        "scheme=temporal,k=4,rows=16,vec=512,carry=off"})
     EXPECT_EQ(key(text, kCpu), text);
+  // carry=on is the default and not written; a naive plan over a carry=off one drops it.
+  EXPECT_EQ(key("scheme=temporal,k=2,carry=on", kCpu), "scheme=temporal,k=2");
+  const Plan uncarried = stencilc::parse_plan("scheme=temporal,k=2,carry=off", kCpu);
+  EXPECT_FALSE(uncarried.get<sch::CpuTemporal>()->carry);
+  EXPECT_TRUE(stencilc::parse_plan("scheme=temporal,k=2", kCpu).get<sch::CpuTemporal>()->carry);
+  EXPECT_EQ(key("k=3", kCpu, uncarried), "scheme=temporal,k=3,carry=off");
+  EXPECT_EQ(key("scheme=naive", kCpu, uncarried), "scheme=naive");
+  EXPECT_EQ(key("scheme=temporal,k=3,rows=16,carry=off,procs=2x1x1", kMpi),
+            "scheme=temporal,k=3,rows=16,carry=off,procs=2x1x1,overlap=off");
   // vec=256 is the default and not written; a naive plan over a vec=512 one drops it.
   EXPECT_EQ(key("scheme=temporal,k=2,vec=256", kCpu), "scheme=temporal,k=2");
   const Plan wide = stencilc::parse_plan("scheme=temporal,k=2,vec=512", kCpu);
@@ -215,6 +225,10 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"rows=8", kCpu, "rows and chunk belong to scheme=temporal"},
       {"chunk=8", kCpu, "rows and chunk belong to scheme=temporal"},
       {"vec=512", kCpu, "vec belongs to the CPU temporal plan (its row functions' vectors)"},
+      {"carry=off", kCpu,
+       "carry belongs to the CPU temporal plan (how a thread's tiles share their rows)"},
+      {"scheme=temporal,k=2,tile=32x8,carry=off", kGpu,
+       "carry belongs to the CPU temporal plan (how a thread's tiles share their rows)"},
       {"scheme=naive,vec=512", kMpi,
        "vec belongs to the CPU temporal plan (its row functions' vectors)"},
       {"scheme=temporal,k=2,tile=32x8,vec=512", kGpu,
@@ -236,8 +250,13 @@ TEST(Plan, RejectsBadKeysAndValues) {
   EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
   EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");
   EXPECT_EQ(error_of("depth=2", kCpu),
-            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, vec, tile, procs, "
+            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, vec, carry, tile, procs, "
             "overlap, layout)");
+  for (const char *bad : {"0", "1", "yes", ""})
+    EXPECT_EQ(error_of(std::string("scheme=temporal,carry=") + bad, kCpu),
+              std::string("--plan scheme=temporal,carry=") + bad +
+                  ": carry (a thread's tiles take the rows below them from the tile before) is "
+                  "on or off");
   for (const char *bad : {"128", "1024", "wide", ""})
     EXPECT_EQ(error_of(std::string("scheme=temporal,vec=") + bad, kCpu),
               std::string("--plan scheme=temporal,vec=") + bad +
@@ -275,6 +294,7 @@ TEST(Plan, Equality) {
   EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,chunk=1", kCpu));
   EXPECT_NE(a, Plan{});
   EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,vec=512", kCpu));
+  EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,carry=off", kCpu));
   EXPECT_NE(stencilc::parse_plan("procs=2x1x1", kMpi), stencilc::parse_plan("procs=1x2x1", kMpi));
 }
 

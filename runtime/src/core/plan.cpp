@@ -11,7 +11,8 @@ namespace stencilc {
 namespace scheme {
 bool operator==(const Naive &, const Naive &) { return true; }
 bool operator==(const CpuTemporal &a, const CpuTemporal &b) {
-  return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk && a.vec == b.vec;
+  return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk && a.vec == b.vec &&
+         a.carry == b.carry;
 }
 bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
   return a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
@@ -36,6 +37,7 @@ namespace {
 struct Flat {
   std::string scheme = "naive";
   int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0, vec = 256;
+  bool carry = true;
   std::array<int, 4> procs{1, 1, 1, 1};
   bool overlap = false, host = false, first = false;
   bool distribution_given = false;
@@ -49,6 +51,7 @@ Flat flatten(const Plan &p) {
     f.rows = t->rows;
     f.chunk = t->chunk;
     f.vec = t->vec;
+    f.carry = t->carry;
   } else if (const auto *s = p.get<scheme::GpuStreaming>()) {
     f.tile_x = s->tile_x;
     f.tile_y = s->tile_y;
@@ -95,6 +98,8 @@ std::string to_string(const Plan &p) {
     s += ",chunk=" + std::to_string(f.chunk);
   if (f.vec != 256)
     s += ",vec=" + std::to_string(f.vec);
+  if (!f.carry)
+    s += ",carry=off";
   if (p.distribution)
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
@@ -149,6 +154,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         f.k = 1;
         f.rows = f.chunk = f.tile_x = f.tile_y = 0;
         f.vec = 256;
+        f.carry = true;
       }
     } else if (key == "k") {
       f.k = ints(1)[0];
@@ -160,6 +166,11 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value != "256" && value != "512")
         throw bad("vec (the bits of the row functions' vectors) is 256 or 512");
       f.vec = std::stoi(value);
+    } else if (key == "carry") {
+      if (value != "on" && value != "off")
+        throw bad("carry (a thread's tiles take the rows below them from the tile before) is on "
+                  "or off");
+      f.carry = value == "on";
     } else if (key == "chunk") {
       f.chunk = ints(1)[0];
       chunk_given = true;
@@ -184,7 +195,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       layout = value == "aosoa" ? Layout::Aosoa : Layout::Soa;
     } else {
       throw bad("unknown key '" + key +
-                "' (scheme, k, rows, chunk, vec, tile, procs, overlap, layout)");
+                "' (scheme, k, rows, chunk, vec, carry, tile, procs, overlap, layout)");
     }
   }
 
@@ -225,6 +236,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("rows and chunk belong to scheme=temporal");
   if (f.vec != 256 && (gpu || f.scheme != "temporal"))
     throw bad("vec belongs to the CPU temporal plan (its row functions' vectors)");
+  if (!f.carry && (gpu || f.scheme != "temporal"))
+    throw bad("carry belongs to the CPU temporal plan (how a thread's tiles share their rows)");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
     throw bad("scheme " + f.scheme + " needs tile=XxY");
   if (gpu && f.scheme == "naive" && f.tile_x)
@@ -234,7 +247,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   if (f.scheme == "temporal" && gpu)
     p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y, f.chunk};
   else if (f.scheme == "temporal")
-    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk, f.vec};
+    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk, f.vec, f.carry};
   else if (f.scheme == "streaming")
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)

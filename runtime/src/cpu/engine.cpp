@@ -684,10 +684,11 @@ private:
       }
     // The top rows, finished, for the thread's next tile (it is carried if there is one).
     if (dm.t >= 0 && st.carry > 0)
-      for (std::size_t i = 0; i < nout; ++i)
+      for (std::size_t i = 0; i < nout; ++i) {
         for (std::int64_t r = 0; r < st.carry; ++r)
           copy_row(sc_.versions[st.out[i]].grid, carry_row(st.out[i], s, r),
                    at(oc[i], rhi - st.carry + r));
+      }
   }
 
   const Step &step_;
@@ -813,7 +814,7 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < ntiles; ++i) {
       const std::int64_t ti = i % ntiles_t, ci = i / ntiles_t;
-      const bool carried = dm.t >= 0 && ti > 0 && last == i - 1;
+      const bool carried = o.carry && dm.t >= 0 && ti > 0 && last == i - 1;
       tr.run(ti * sc.nt / ntiles_t, (ti + 1) * sc.nt / ntiles_t, ci * sc.ns / nchunks,
              (ci + 1) * sc.ns / nchunks, carried);
       last = i;

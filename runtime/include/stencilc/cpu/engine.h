@@ -173,6 +173,9 @@ struct Options {
   bool all_results = true;
   /// Kernels run their fn_wide row functions where they have one (the plan's vec=512).
   bool wide = false;
+  /// A thread's tiles after its first are carried (the plan's carry; off: every tile computes
+  /// its whole ghost zone).
+  bool carry = true;
 };
 
 /// Per-thread ring buffers, kept by the caller between blocks.
