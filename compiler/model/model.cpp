@@ -229,14 +229,10 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                 k_eff / m.bandwidth;
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
-      // The carried rows go out to the thread's carry store and come back a tile later: from
-      // the L3 where the store fits the thread's share, else from memory.
-      const double store = c.step_radius * k * c.written_bytes_per_cell *
-                           static_cast<double>(c.extent[0]) * static_cast<double>(c.extent[2]);
-      const double share = m.shared_cache_bytes * kSharedCacheShare / threads;
-      t_carry = !carry ? 0
-                       : cells * carry_bytes(c, k, tiles, threads, rows_avg) /
-                             (store <= share && m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
+      // The carried rows go out to the thread's carry store and come back a whole tile later:
+      // at memory's bandwidth, even where the store would fit the L3 (measured: the copies'
+      // share of a heat3d 510^3 k=8, 16-row run moved its bytes at 24 GB/s, PERFORMANCE.md).
+      t_carry = carry ? cells * carry_bytes(c, k, tiles, threads, rows_avg) / m.bandwidth : 0;
     }
     r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);
