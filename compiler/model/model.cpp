@@ -64,6 +64,17 @@ double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double
          (1 - 1.0 / (static_cast<double>(k) * c.stages));
 }
 
+double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg,
+                  bool carry) {
+  if (c.rank != 3)
+    return 1;
+  const double whole = (rows_avg + 2.0 * c.step_radius * k) / rows_avg;
+  if (!carry || tiles <= threads)
+    return whole;
+  const double carried = 1 - static_cast<double>(threads) / static_cast<double>(tiles);
+  return carried * (rows_avg + 2.0 * c.step_radius) / rows_avg + (1 - carried) * whole;
+}
+
 double ring_working_set(const Cost &c, int k, int rows) {
   // Coefficient grids stream through (their planes need not stay); the state's input planes do.
   const double coefficients = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
@@ -225,7 +236,11 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       // ownership, half of b_w) and the coefficients' first reading. Every stage then reads
       // the coefficients again, by then evicted from the L2: from the L3 (its bandwidth B_3,
       // memory's without one).
-      t_state = cells * (state_read + c.written_bytes_per_cell / 2 + c.readonly_bytes_per_cell) /
+      // A tile's first stage reads the state's rows under its widest ghost zone, rows read by
+      // the neighbouring tile too, a whole sweep apart: from memory again (input_rows).
+      t_state = cells *
+                (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
+                 c.written_bytes_per_cell / 2 + c.readonly_bytes_per_cell) /
                 k_eff / m.bandwidth;
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);

@@ -166,6 +166,13 @@ double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int 
 /// that are not a thread's first; the last stage's results are not carried. 0 for rank 2.
 double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg);
 
+/// How many times a block reads the state's rows from memory (rank 3): a lone tile of rho
+/// rows reads rho + 2Rk of them (its first stage's ghost zone, which the tiles beside it read
+/// too, a whole sweep earlier); a carried one rho + 2R (only its first stage's reach beyond the
+/// rows shifted up by its margin). 1 for rank 2.
+double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg,
+                  bool carry);
+
 /// Bytes an openmp temporal tile keeps in cache: the stages' rings ((2r+1) planes each, one
 /// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
 double ring_working_set(const Cost &c, int k, int rows);

@@ -674,16 +674,20 @@ TEST(ModelCpuTemporal, CacheFootprintPenalty) {
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
   // Fits a 1 MiB cache: the state is read once (4 B) and written once per 4 steps, with
-  // streaming stores (4 of the 8 B a naive write costs): 16,777,216 * (4 + 4) / 4 / 1e10 =
-  // 3.3554432e-3. The 7 carried tiles of 8 copy 2 rows per 32 out and back of 3 of the 4
-  // stages' results: 7/8 * 2/32 * 8 * 3/4 = 0.328125 B per cell, from memory (no L3):
-  // 5.505024e-4. T_memory = 3.9059456e-3. In cache the memory stages stall their cores, so
-  // the terms add: 5.26385152e-3; + 1e-6 / 4 for the barrier.
+  // streaming stores (4 of the 8 B a naive write costs); its rows are read as often as
+  // input_rows says: the first tile 32 + 2 * 4 rows of 32, the 7 carried ones 32 + 2:
+  // 7/8 * 34/32 + 1/8 * 40/32 = 1.0859375, so 16,777,216 * (4 * 1.0859375 + 4) / 4 / 1e10 =
+  // 3.4996224e-3. The 7 carried tiles copy 2 rows per 32 out and back of 3 of the 4 stages'
+  // results: 7/8 * 2/32 * 8 * 3/4 = 0.328125 B per cell, at memory's bandwidth: 5.505024e-4.
+  // T_memory = 4.0501248e-3. In cache the memory stages stall their cores, so the terms add:
+  // 5.40803072e-3; + 1e-6 / 4 for the barrier.
   const auto fits = model::predict(c, cpu(1e11, 1e10, 1 << 20, 1e-6), p);
   expect_close(fits.redundancy, 1.01171875);
   expect_close(fits.t_compute, 1.35790592e-3);
-  expect_close(fits.t_memory, 3.9059456e-3);
-  expect_close(fits.seconds_per_step, 5.26385152e-3 + 0.25e-6);
+  expect_close(fits.t_memory, 4.0501248e-3);
+  expect_close(fits.seconds_per_step, 5.40803072e-3 + 0.25e-6);
+  expect_close(model::input_rows(c, 4, 8, 1, 32, true), 1.0859375);
+  expect_close(model::input_rows(c, 4, 8, 1, 32, false), 1.25);
   expect_close(model::carry_bytes(c, 4, 8, 1, 32), 0.328125);
   EXPECT_EQ(fits.bound, "memory");
   EXPECT_EQ(fits.note, "");
@@ -814,20 +818,21 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   const auto p = rows_plan(4, 32);
   // An L2 of 357,760 B (twice the plane-step): (0.5 - 0.25) / 0.35 = 5/7 of the planes miss;
   // a computed cell takes 8 / 1e11 + 3 * 5/7 * 4 * 5e-12 = 86/7 e-11 s: T_compute =
-  // 17,170,432 * 86/7 e-11. The state crosses memory once per block: 16,777,216 * 8 / 4 /
-  // 1e10 = 3.3554432e-3; the carried rows (3 of 4 tiles, 2 rows of 32, 3 of 4 stages):
+  // 17,170,432 * 86/7 e-11. The state crosses memory once per block, its rows
+  // 3/4 * 34/32 + 1/4 * 40/32 = 1.109375 times: 16,777,216 * (4 * 1.109375 + 4) / 4 / 1e10 =
+  // 3.538944e-3; the carried rows (3 of 4 tiles, 2 rows of 32, 3 of 4 stages):
   // 3/4 * 2/32 * 8 * 3/4 = 0.28125 B per cell, at memory's bandwidth: 4.718592e-4. T_memory =
-  // 3.8273024e-3; they add.
+  // 4.0108032e-3; they add.
   const auto mid = model::predict(c, cpu_l3(357760, 32 << 20), p);
   expect_close(mid.t_compute, 17170432.0 * 86e-11 / 7);
-  expect_close(mid.t_memory, 3.8273024e-3);
-  expect_close(mid.seconds_per_step, 17170432.0 * 86e-11 / 7 + 3.8273024e-3);
+  expect_close(mid.t_memory, 4.0108032e-3);
+  expect_close(mid.seconds_per_step, 17170432.0 * 86e-11 / 7 + 4.0108032e-3);
   // The carry store would fit the thread's 8 MiB of L3 (4 steps of 2 rows of 256 x 256 cells,
   // 2 MiB), but its copies are priced at memory's bandwidth all the same (measured), whatever
   // the L3's.
   auto with_b3 = cpu_l3(357760, 32 << 20);
   with_b3.l3_bandwidth = 4e10;
-  expect_close(model::predict(c, with_b3, p).t_memory, 3.8273024e-3);
+  expect_close(model::predict(c, with_b3, p).t_memory, 4.0108032e-3);
   EXPECT_EQ(mid.bound, "memory");
   EXPECT_EQ(mid.note, "rings 0.54 MB per thread, 71% of their planes from L3");
   // Beyond the L2 the rings live in the thread's share of the L3 (0.5 * L3 / 2 threads): a
@@ -839,7 +844,7 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // T_compute = 17,170,432 * 8 / 1e11 = 1.37363456e-3.
   const auto l2 = model::predict(c, cpu_l3(1 << 20), p);
   expect_close(l2.t_compute, 1.37363456e-3);
-  expect_close(l2.seconds_per_step, 1.37363456e-3 + 3.8273024e-3);
+  expect_close(l2.seconds_per_step, 1.37363456e-3 + 4.0108032e-3);
   EXPECT_EQ(l2.note, "rings 0.54 MB per thread in L2");
   // A 1 MiB L3 leaves 1,048,576 * 0.5 / 2 = 262,144 B per thread: the rings spill, every stage
   // streams its 12 bytes with the redundancy: 17,170,432 * 12 / 1e10 = 2.06045184e-2.
@@ -856,8 +861,9 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
 TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
   // carry=off: every tile computes its margins and nothing is copied. heat3d 256^3, k = 4, 32
   // rows, one thread (CacheFootprintPenalty carried): redundancy 1 + 3 / 32 = 1.09375,
-  // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3, T_memory the state's only,
-  // 3.3554432e-3; they add: 4.8234496e-3.
+  // T_compute = 16,777,216 * 8 * 1.09375 / 1e11 = 1.4680064e-3, T_memory the state's only, its
+  // rows read (32 + 2 * 4) / 32 = 1.25 times: 16,777,216 * (4 * 1.25 + 4) / 4 / 1e10 =
+  // 3.7748736e-3; they add: 5.24288e-3.
   const auto c = heat3d_cpu(256, 256, 256);
   auto off = rows_plan(4, 32);
   off.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, false};
@@ -865,9 +871,9 @@ TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
   const auto t = model::predict(c, m, off);
   expect_close(t.redundancy, 1.09375);
   expect_close(t.t_compute, 1.4680064e-3);
-  expect_close(t.t_memory, 3.3554432e-3);
-  expect_close(t.seconds_per_step, 4.8234496e-3);
-  // Carried, 5.26385152e-3: the copies from memory cost more here than the rows they save.
+  expect_close(t.t_memory, 3.7748736e-3);
+  expect_close(t.seconds_per_step, 5.24288e-3);
+  // Carried, 5.40803072e-3: the copies from memory cost more here than the rows they save.
   EXPECT_GT(model::predict(c, m, rows_plan(4, 32)).seconds_per_step, t.seconds_per_step);
   // Both are candidates where a thread has tiles to carry: 32 rows of 256 on one thread, not
   // 256 rows (one tile).
@@ -890,16 +896,16 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(6, 0), 6.0); // steps unknown
   EXPECT_DOUBLE_EQ(model::effective_k(1, 7), 1.0);
   // heat3d 256^3, k = 4, 32 rows, 10 steps: 3 blocks, 10/3 steps each; the state's trip costs
-  // 16,777,216 * 8 / (10 / 3) / 1e10 = 4.02653184e-3 per step instead of 3.3554432e-3; the
-  // carried rows' 5.505024e-4 (CacheFootprintPenalty) are per step already.
+  // 16,777,216 * (4 * 1.0859375 + 4) / (10 / 3) / 1e10 = 4.19954688e-3 per step instead of
+  // 3.4996224e-3 (CacheFootprintPenalty); the carried rows' 5.505024e-4 are per step already.
   auto c = heat3d_cpu(256, 256, 256);
   c.steps = 10;
   const auto p = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32));
-  expect_close(p.t_memory, 4.02653184e-3 + 5.505024e-4);
-  expect_close(p.seconds_per_step, 1.35790592e-3 + 4.02653184e-3 + 5.505024e-4);
+  expect_close(p.t_memory, 4.75004928e-3);
+  expect_close(p.seconds_per_step, 1.35790592e-3 + 4.75004928e-3);
   // The barrier is shared by the steps of a block too: 4e-6 / (10 / 3) = 1.2e-6.
   const auto b = model::predict(c, cpu(1e11, 1e10, 1 << 20, 4e-6), rows_plan(4, 32));
-  expect_close(b.seconds_per_step, 1.35790592e-3 + 4.02653184e-3 + 5.505024e-4 + 1.2e-6);
+  expect_close(b.seconds_per_step, 1.35790592e-3 + 4.75004928e-3 + 1.2e-6);
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
@@ -1001,18 +1007,19 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   c.readonly_bytes_per_cell = 4;
   c.grids = 2;
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32), 536640.0);
-  // Once per block from memory: the state (4 B), the results with streaming stores (4 B) and
-  // the weights' first reading (4 B): 16,777,216 * 12 / 4 / 1e10 = 5.0331648e-3. Every stage
+  // Once per block from memory: the state (4 B, its rows 1.0859375 times: CacheFootprintPenalty),
+  // the results with streaming stores (4 B) and the weights' first reading (4 B):
+  // 16,777,216 * (4 * 1.0859375 + 8) / 4 / 1e10 = 5.177344e-3. Every stage
   // reads the weights again, with the redundancy, from the L3 (here without an L3 bandwidth:
   // memory's): 16,777,216 * 4 * 1.01171875 / 1e10 = 6.7895296e-3. The carried rows (only the
   // state's results: CacheFootprintPenalty) 5.505024e-4. T_compute = 16,777,216 * 10 *
   // 1.01171875 / 1e11 = 1.6973824e-3; no barrier. The block's part and the carried rows add
-  // to max(T_compute, the stages' weights): 1.23731968e-2.
+  // to max(T_compute, the stages' weights): 1.2517376e-2.
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
-  expect_close(t.t_memory, 1.23731968e-2);
+  expect_close(t.t_memory, 1.2517376e-2);
   expect_close(t.t_compute, 1.6973824e-3);
-  expect_close(t.seconds_per_step, 1.23731968e-2);
+  expect_close(t.seconds_per_step, 1.2517376e-2);
   EXPECT_EQ(t.bound, "memory");
   // Naive streams all 16 bytes every step: 16,777,216 * 16 / 1e10 = 2.68435456e-2. The
   // weights keep temporal blocking from a 4x gain (2.17x here).
@@ -1020,11 +1027,11 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   expect_close(n.seconds_per_step, 2.68435456e-2);
   EXPECT_LT(t.seconds_per_step, n.seconds_per_step);
   // An L3 of B_3 = 2e10: the stages' weights take 16,777,216 * 4 * 1.01171875 / 2e10 =
-  // 3.3947648e-3, still more than T_compute: + 5.0331648e-3 + 5.505024e-4 (the carried rows
-  // at memory's bandwidth) = 8.978432e-3.
+  // 3.3947648e-3, still more than T_compute: + 5.177344e-3 + 5.505024e-4 (the carried rows
+  // at memory's bandwidth) = 9.1226112e-3.
   auto l3 = m;
   l3.l3_bandwidth = 2e10;
-  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 8.978432e-3);
+  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 9.1226112e-3);
 }
 
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
@@ -1040,11 +1047,12 @@ TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // 64^3 = 262,144 cells: T_compute = 262,144 * 8 * 1.03125 / 1e11 = 2.162688e-5.
   expect_close(p.t_compute, 2.162688e-5);
   // Working set: (2*2 - 1) * 3 + 1 + 3 = 13 planes * (8 + 8) rows * 66 * 4 = 54,912 B: fits;
-  // the state once per block: 262,144 * (4 + 4) / 2 / 1e10 = 1.048576e-4; the carried rows,
-  // 2R = 4 of 8 rows on 7 tiles of 8, 3 of the 4 stages' results: 7/8 * 4/8 * 8 * 3/4 = 2.625
-  // B per cell, 6.88128e-5.
+  // the state once per block, its rows 7/8 * (8 + 4)/8 + 1/8 * (8 + 2 * 2 * 2)/8 = 1.5625
+  // times: 262,144 * (4 * 1.5625 + 4) / 2 / 1e10 = 1.343488e-4; the carried rows, 2R = 4 of
+  // 8 rows on 7 tiles of 8, 3 of the 4 stages' results: 7/8 * 4/8 * 8 * 3/4 = 2.625 B per
+  // cell, 6.88128e-5.
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 2, 8), 54912.0);
-  expect_close(p.t_memory, 1.048576e-4 + 6.88128e-5);
+  expect_close(p.t_memory, 1.343488e-4 + 6.88128e-5);
 }
 
 TEST(ModelCpuTemporal, NoRowsMeansTheWholeExtent) {
@@ -1095,15 +1103,15 @@ TEST(ModelCpuTemporal, TilesAreEvenAndShareTheThreads) {
 
 TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
   // 200 flops per cell: T_compute = 16,777,216 * 200 * 1.01171875 / 1e11 = 3.3947648e-2,
-  // T_memory as above 3.9059456e-3 (CacheFootprintPenalty), added: 3.78535936e-2:
+  // T_memory as above 4.0501248e-3 (CacheFootprintPenalty), added: 3.79977728e-2:
   // compute-bound, slower than naive's 16,777,216 * 200 / 1e11 = 3.3554432e-2 (its memory
   // time 2.01e-2 is less).
   auto c = heat3d_cpu(256, 256, 256);
   c.flops_per_cell = 200;
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
-  expect_close(t.t_memory, 3.9059456e-3);
-  expect_close(t.seconds_per_step, 3.78535936e-2);
+  expect_close(t.t_memory, 4.0501248e-3);
+  expect_close(t.seconds_per_step, 3.79977728e-2);
   EXPECT_EQ(t.bound, "compute");
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 3.3554432e-2);
