@@ -242,8 +242,9 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
                   "' reads (the compiler's schedule does not match the step)");
   }
   // Carried rows: a carried tile's reader computes from t0 + m_r and reads |d1| rows below;
-  // a result needs rows from t0 on.
-  if (dm.t >= 0)
+  // a result needs rows from t0 on. None without carried tiles (carry=off): no store, no copies.
+  const bool carries = dm.t >= 0 && o.carry;
+  if (carries)
     for (const Stage &st : sc.stages) {
       if (st.m_t < 0)
         continue;
@@ -261,7 +262,7 @@ Schedule plan(const Step &step, const Options &o, const std::vector<View> &grids
     }
   for (Stage &st : sc.stages)
     for (int v : st.out)
-      if (st.m_t >= 0 && sc.versions[v].final_of >= 0 && dm.t >= 0)
+      if (st.m_t >= 0 && sc.versions[v].final_of >= 0 && carries)
         st.carry = std::max(st.carry, st.m_t);
   // Lags: a stage runs halo_s planes behind every stage whose output it uses, so those planes
   // (and the low ghost planes a Neumann face mirrors from them) exist when it reads them.
@@ -684,11 +685,10 @@ private:
       }
     // The top rows, finished, for the thread's next tile (it is carried if there is one).
     if (dm.t >= 0 && st.carry > 0)
-      for (std::size_t i = 0; i < nout; ++i) {
+      for (std::size_t i = 0; i < nout; ++i)
         for (std::int64_t r = 0; r < st.carry; ++r)
           copy_row(sc_.versions[st.out[i]].grid, carry_row(st.out[i], s, r),
                    at(oc[i], rhi - st.carry + r));
-      }
   }
 
   const Step &step_;
