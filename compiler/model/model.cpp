@@ -75,13 +75,15 @@ double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double 
   return carried * (rows_avg + 2.0 * c.step_radius) / rows_avg + (1 - carried) * whole;
 }
 
-double ring_working_set(const Cost &c, int k, int rows) {
+double ring_working_set(const Cost &c, int k, int rows, bool carried) {
   // Coefficient grids stream through (their planes need not stay); the state's input planes do.
   const double coefficients = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
   const double inputs = std::max(1.0, c.grids - coefficients);
   const double planes = (static_cast<double>(k) * c.stages - 1) * (2 * c.radius + 1) + 1 +
                         (2 * c.radius + 1) * inputs;
-  const double plane_rows = c.rank >= 3 ? rows + 2.0 * c.step_radius * k : 1.0;
+  // A carried tile's stages touch only their rows and the 2R below them (taken from the tile
+  // before), not the widest ghost zone the rings are sized for.
+  const double plane_rows = c.rank >= 3 ? rows + 2.0 * c.step_radius * (carried ? 1 : k) : 1.0;
   return planes * plane_rows * (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
 }
 
@@ -209,7 +211,14 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     const std::int64_t chunks = std::min<std::int64_t>(c.extent[2], (threads + tiles - 1) / tiles);
     r.redundancy *= row_redundancy(k, c.step_radius, static_cast<double>(c.extent[2]) / chunks);
   }
+  // The rings are sized for a lone tile (every thread's first); the carried tiles after it
+  // touch only ws_carried of them, so fewer of their planes leave the L2. The stages' rate
+  // mixes the two by tiles.
   const double ws = ring_working_set(c, k, rows);
+  const double lone = c.rank == 3 && carry && tiles > threads
+                          ? static_cast<double>(threads) / static_cast<double>(tiles)
+                          : 1.0;
+  const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
   // vec=512: the row functions compute at calibrate's 512-bit rate in the L2 (F_w); what a
   // missed plane costs is the same bytes' (tau from F and F_3).
   const double f2 = p.get<stencilc::scheme::CpuTemporal>()->vec == 512 && m.wide_flops > 0
@@ -217,7 +226,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                         : m.flops;
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
-    at.flops = ring_flops(c, m, ws, f2);
+    at.flops =
+        1 / (lone / ring_flops(c, m, ws, f2) + (1 - lone) / ring_flops(c, m, ws_carried, f2));
     at.level = at.flops < f2 * cpu_lanes(c) ? 3 : 2;
   }
   CacheLevel resident = cpu_resident(c, m, cells);
@@ -251,12 +261,15 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     }
     r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);
-    const double miss = l2_miss(ws / (2 * c.radius + 1), m);
+    const double miss = lone * l2_miss(ws / (2 * c.radius + 1), m) +
+                        (1 - lone) * l2_miss(ws_carried / (2 * c.radius + 1), m);
+    const std::string touched =
+        lone < 1 ? fmt::format(" ({:.2g} MB touched when carried)", ws_carried / 1e6) : "";
     if (m.shared_cache_bytes > 0 && miss > 0)
-      r.note = fmt::format("rings {:.2g} MB per thread, {:.0f}% of their planes from L3", ws / 1e6,
-                           100 * miss);
+      r.note = fmt::format("rings {:.2g} MB per thread{}, {:.0f}% of their planes from L3",
+                           ws / 1e6, touched, 100 * miss);
     else if (m.shared_cache_bytes > 0)
-      r.note = fmt::format("rings {:.2g} MB per thread in L2", ws / 1e6);
+      r.note = fmt::format("rings {:.2g} MB per thread{} in L2", ws / 1e6, touched);
   } else {
     r.t_compute = cells * c.flops_per_cell * r.redundancy / (f2 * cpu_lanes(c));
     r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;

@@ -175,7 +175,8 @@ double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double 
 
 /// Bytes an openmp temporal tile keeps in cache: the stages' rings ((2r+1) planes each, one
 /// for the last), plus (2r+1) planes of its input, each plane rows + 2Rk rows of whole x-rows.
-double ring_working_set(const Cost &c, int k, int rows);
+/// carried: what a carried tile touches of them, planes of rows + 2R rows (rank 3).
+double ring_working_set(const Cost &c, int k, int rows, bool carried = false);
 
 /// The fraction of a thread's reads of ring planes that miss the L2 when a plane-step (a new
 /// plane of every ring) touches `bytes`: none up to 0.25 M_c, all from 0.6 M_c, linear between

@@ -643,6 +643,10 @@ TEST(ModelCpuTemporal, RingWorkingSetByHand) {
   // k = 1 keeps no ring but the output plane: (0 + 1 + 3) = 4 planes of 32 + 2 = 34 rows:
   // 4 * 34 * 258 * 4 = 140,352 B.
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 1, 32), 140352.0);
+  // What a carried tile touches of them: planes of 32 + 2 rows, 13 * 34 * 258 * 4 = 456,144 B
+  // whatever k (k = 1 the same as a lone tile).
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32, true), 456144.0);
+  EXPECT_DOUBLE_EQ(model::ring_working_set(c, 1, 32, true), 140352.0);
   // Two stages of reach 1 each (R = 2), two grids read, doubles, N0 = 100, k = 2, 16 rows:
   // (2*2 - 1) * 3 + 1 + 3 * 2 = 16 planes of 16 + 2*2*2 = 24 rows of 102 doubles:
   // 16 * 24 * 102 * 8 = 313,344 B.
@@ -816,17 +820,20 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // of the working set, 178,880 B.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
-  // An L2 of 357,760 B (twice the plane-step): (0.5 - 0.25) / 0.35 = 5/7 of the planes miss;
-  // a computed cell takes 8 / 1e11 + 3 * 5/7 * 4 * 5e-12 = 86/7 e-11 s: T_compute =
-  // 17,170,432 * 86/7 e-11. The state crosses memory once per block, its rows
+  // An L2 of 357,760 B (twice the plane-step): in a thread's first tile (1 of its 4)
+  // (0.5 - 0.25) / 0.35 = 5/7 of the planes miss, a computed cell takes
+  // 8 / 1e11 + 3 * 5/7 * 4 * 5e-12 = 86/7 e-11 s; the carried tiles touch planes of 32 + 2 rows
+  // (456,144 B, plane-steps of 152,048 B): (152,048 - 89,440) / 125,216 = 1/2 of them miss,
+  // 8 / 1e11 + 3 * 1/2 * 4 * 5e-12 = 11e-11 s; mixed by tiles 1/4 * 86/7 + 3/4 * 11 = 317/28:
+  // T_compute = 17,170,432 * 317/28 e-11. The state crosses memory once per block, its rows
   // 3/4 * 34/32 + 1/4 * 40/32 = 1.109375 times: 16,777,216 * (4 * 1.109375 + 4) / 4 / 1e10 =
   // 3.538944e-3; the carried rows (3 of 4 tiles, 2 rows of 32, 3 of 4 stages):
   // 3/4 * 2/32 * 8 * 3/4 = 0.28125 B per cell, at memory's bandwidth: 4.718592e-4. T_memory =
   // 4.0108032e-3; they add.
   const auto mid = model::predict(c, cpu_l3(357760, 32 << 20), p);
-  expect_close(mid.t_compute, 17170432.0 * 86e-11 / 7);
+  expect_close(mid.t_compute, 17170432.0 * 317e-11 / 28);
   expect_close(mid.t_memory, 4.0108032e-3);
-  expect_close(mid.seconds_per_step, 17170432.0 * 86e-11 / 7 + 4.0108032e-3);
+  expect_close(mid.seconds_per_step, 17170432.0 * 317e-11 / 28 + 4.0108032e-3);
   // The carry store would fit the thread's 8 MiB of L3 (4 steps of 2 rows of 256 x 256 cells,
   // 2 MiB), but its copies are priced at memory's bandwidth all the same (measured), whatever
   // the L3's.
@@ -834,7 +841,16 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   with_b3.l3_bandwidth = 4e10;
   expect_close(model::predict(c, with_b3, p).t_memory, 4.0108032e-3);
   EXPECT_EQ(mid.bound, "memory");
-  EXPECT_EQ(mid.note, "rings 0.54 MB per thread, 71% of their planes from L3");
+  // carry=off: every tile touches its whole rings, 5/7 of the planes miss in all of them, and
+  // computes 16,777,216 * 1.09375 = 18,350,080 cells.
+  auto off = p;
+  off.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, false};
+  const auto mid_off = model::predict(c, cpu_l3(357760, 32 << 20), off);
+  expect_close(mid_off.t_compute, 18350080.0 * 86e-11 / 7);
+  EXPECT_EQ(mid_off.note, "rings 0.54 MB per thread, 71% of their planes from L3");
+  // 1/4 * 5/7 + 3/4 * 1/2 of the planes miss: 55%.
+  EXPECT_EQ(mid.note,
+            "rings 0.54 MB per thread (0.46 MB touched when carried), 55% of their planes from L3");
   // Beyond the L2 the rings live in the thread's share of the L3 (0.5 * L3 / 2 threads): a
   // share of exactly the working set (L3 = 536,640 * 2 / 0.5 = 2,146,560 B) still holds them;
   // one byte less and they spill.
@@ -845,7 +861,7 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   const auto l2 = model::predict(c, cpu_l3(1 << 20), p);
   expect_close(l2.t_compute, 1.37363456e-3);
   expect_close(l2.seconds_per_step, 1.37363456e-3 + 4.0108032e-3);
-  EXPECT_EQ(l2.note, "rings 0.54 MB per thread in L2");
+  EXPECT_EQ(l2.note, "rings 0.54 MB per thread (0.46 MB touched when carried) in L2");
   // A 1 MiB L3 leaves 1,048,576 * 0.5 / 2 = 262,144 B per thread: the rings spill, every stage
   // streams its 12 bytes with the redundancy: 17,170,432 * 12 / 1e10 = 2.06045184e-2.
   const auto spill = model::predict(c, cpu_l3(512 * 1024, 1 << 20), p);
