@@ -241,17 +241,21 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     // the grids' cache rate, as naive sweeps do, and pay the redundant rows on top.
     r.t_compute = cells * c.flops_per_cell * r.redundancy /
                   (resident.level > 0 ? resident.flops * cpu_lanes(c) : at.flops);
+    // Once per block from memory: the state, the results (streaming stores: no read for
+    // ownership, half of b_w) and the coefficients' first reading. Even grids that would stay
+    // in cache go: the streaming stores send the results past the caches, and the next block
+    // reads them back from memory (measured: heat3d 126x126x62, k=2, 16 rows at 0.48 of a
+    // naive loop whose grids stay in the L3).
+    // A tile's first stage reads the state's rows under its widest ghost zone, rows read by
+    // the neighbouring tile too, a whole sweep apart: from memory again (input_rows).
+    t_state =
+        cells *
+        (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
+         c.written_bytes_per_cell / 2 + (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
+        k_eff / m.bandwidth;
     if (resident.level == 0) {
-      // Once per block from memory: the state, the results (streaming stores: no read for
-      // ownership, half of b_w) and the coefficients' first reading. Every stage then reads
-      // the coefficients again, by then evicted from the L2: from the L3 (its bandwidth B_3,
-      // memory's without one).
-      // A tile's first stage reads the state's rows under its widest ghost zone, rows read by
-      // the neighbouring tile too, a whole sweep apart: from memory again (input_rows).
-      t_state = cells *
-                (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
-                 c.written_bytes_per_cell / 2 + c.readonly_bytes_per_cell) /
-                k_eff / m.bandwidth;
+      // Every stage then reads the coefficients again, by then evicted from the L2: from the L3
+      // (its bandwidth B_3, memory's without one).
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
       // The carried rows go out to the thread's carry store and come back a whole tile later:
