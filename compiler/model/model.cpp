@@ -117,6 +117,22 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   return c.flops_per_cell / t;
 }
 
+double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
+                          double ws_carried) {
+  const double grids = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
+  if (grids <= 0 || c.rank < 3 || m.shared_cache_bytes <= 0)
+    return 1;
+  // Stage j + 1 reads a coefficient plane one plane-step after stage j: in between, every ring
+  // gets a plane and every stage reads its own coefficient plane (rows + 2R(k - j) rows in a
+  // lone tile, rows in a carried one).
+  const double row = (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
+  const double stages = static_cast<double>(k) * std::max(1, c.stages);
+  const double lone_rows = rows + static_cast<double>(c.step_radius) * (k - 1);
+  const double step_lone = ws / (2 * c.radius + 1) + stages * grids * lone_rows * row;
+  const double step_carried = ws_carried / (2 * c.radius + 1) + stages * grids * rows * row;
+  return lone * l2_miss(step_lone, m) + (1 - lone) * l2_miss(step_carried, m);
+}
+
 double effective_k(int k, std::int64_t steps) {
   if (steps < 1 || k < 1)
     return std::max(k, 1);
@@ -256,7 +272,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     if (resident.level == 0) {
       // Every stage then reads the coefficients again, by then evicted from the L2: from the L3
       // (its bandwidth B_3, memory's without one).
-      t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy /
+      t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy *
+                       coefficient_misses(c, m, k, rows, lone, ws, ws_carried) /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
       // The carried rows go out to the thread's carry store and come back a whole tile later:
       // at memory's bandwidth, even where the store would fit the L3 (measured: the copies'

@@ -191,6 +191,14 @@ double l2_miss(double bytes, const Machine &m);
 /// l2_flops: F of the plan's row functions (the machine's wide_flops for vec=512; 0: m.flops).
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 
+/// The fraction of a temporal plan's per-stage coefficient re-reads that miss the L2 (1 without
+/// coefficients, below rank 3 or without a shared cache): l2_miss of the bytes one plane-step
+/// touches between two stages' reads of the same coefficient plane (the rings' planes, ws /
+/// (2r+1), and every stage's coefficient plane), mixed by tiles (lone: the fraction of lone
+/// tiles, with ws; the carried ones with ws_carried and planes of `rows` rows).
+double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
+                          double ws_carried);
+
 /// How much more a byte of ring planes costs from the L3 when a thread's rings hold `ws` bytes:
 /// 1 up to where calibrate measured F_3 and B_3 (8 L2s per thread, at most the thread's share of
 /// the L3), then growing linearly to B_3 / B (memory's cost) at the share, beyond which the plan

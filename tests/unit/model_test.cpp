@@ -1053,6 +1053,38 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 9.1226112e-3);
 }
 
+TEST(ModelCpuTemporal, CoefficientsStayInTheL2WhenAPlaneStepFits) {
+  // The weight grid of CoefficientsStreamAtEveryStage (one coefficient grid of 4 B), k = 4,
+  // 32 rows, rows of 258 floats (1,032 B). Between two stages' reads of a weight plane, a
+  // plane-step touches the rings' planes and every stage's weight plane: in a lone tile
+  // 536,640 / 3 + 4 * (32 + 3) * 1,032 = 323,360 B, in a carried one 456,144 / 3 +
+  // 4 * 32 * 1,032 = 284,144 B. An L2 of 800,000 B misses from 200,000 to 480,000:
+  // 123,360 / 280,000 and 84,144 / 280,000 of the re-reads, by tiles (a quarter lone)
+  // (123,360 + 3 * 84,144) / 1,120,000.
+  auto c = heat3d_cpu(256, 256, 256);
+  c.flops_per_cell = 10;
+  c.bytes_per_cell = 16;
+  c.readonly_bytes_per_cell = 4;
+  c.grids = 2;
+  const auto m = cpu_l3(800000, 64 << 20);
+  EXPECT_NEAR(model::coefficient_misses(c, m, 4, 32, 0.25, 536640, 456144), 375792.0 / 1120000,
+              1e-15);
+  // All lone: 123,360 / 280,000.
+  EXPECT_NEAR(model::coefficient_misses(c, m, 4, 32, 1, 536640, 456144), 123360.0 / 280000, 1e-15);
+  // No coefficients, or no shared cache to tell the levels apart: every re-read from the L3.
+  auto none = c;
+  none.readonly_bytes_per_cell = 0;
+  EXPECT_EQ(model::coefficient_misses(none, m, 4, 32, 0.25, 536640, 456144), 1);
+  EXPECT_EQ(model::coefficient_misses(c, cpu(1e11, 1e10, 800000), 4, 32, 0.25, 536640, 456144), 1);
+  // An 8 MiB L2 holds them: the stages' weights cost nothing; what is left of the memory time
+  // is the block's trip (the state's rows 3/4 * 34/32 + 1/4 * 40/32 = 1.109375 times):
+  // 16,777,216 * (4 * 1.109375 + 4 + 4) / 4 / 1e10 = 5.2166656e-3, and the carried rows
+  // (3/4 * 2/32 * 8 * 3/4 = 0.28125 B per cell) 4.718592e-4: 5.6885248e-3.
+  const auto big = cpu_l3(8 << 20, 64 << 20);
+  EXPECT_EQ(model::coefficient_misses(c, big, 4, 32, 0.25, 536640, 456144), 0);
+  expect_close(model::predict(c, big, rows_plan(4, 32)).t_memory, 5.6885248e-3);
+}
+
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // Two kernel calls per step, each reaching 1 row (R = 2): the ghost zone grows by 2 rows
   // per step. k = 2, 8 rows, one thread: 8 tiles carried as one of 64 rows: redundancy
