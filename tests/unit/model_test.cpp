@@ -1015,16 +1015,23 @@ TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
   expect_close(q.t_compute, 4e6 * 8 / interpolated);
 }
 
-TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
-  // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
-  // two grids read, 10 flops. k = 4, 32 rows, one thread: redundancy 1.01171875.
-  // Working set: the weights stream through, so only u's input planes stay:
-  // (3 * 3 + 1 + 3 * 1) = 13 planes * 40 rows * 258 * 4 = 536,640 B < 1 MiB.
+// heat3d 256^3 with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4
+// weights; two grids read, 10 flops.
+model::Cost weighted_heat3d() {
   auto c = heat3d_cpu(256, 256, 256);
   c.flops_per_cell = 10;
   c.bytes_per_cell = 16;
   c.readonly_bytes_per_cell = 4;
   c.grids = 2;
+  return c;
+}
+
+TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
+  // heat3d with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4 weights;
+  // two grids read, 10 flops. k = 4, 32 rows, one thread: redundancy 1.01171875.
+  // Working set: the weights stream through, so only u's input planes stay:
+  // (3 * 3 + 1 + 3 * 1) = 13 planes * 40 rows * 258 * 4 = 536,640 B < 1 MiB.
+  auto c = weighted_heat3d();
   EXPECT_DOUBLE_EQ(model::ring_working_set(c, 4, 32), 536640.0);
   // Once per block from memory: the state (4 B, its rows 1.0859375 times: CacheFootprintPenalty),
   // the results with streaming stores (4 B) and the weights' first reading (4 B):
@@ -1061,11 +1068,7 @@ TEST(ModelCpuTemporal, CoefficientsStayInTheL2WhenAPlaneStepFits) {
   // 4 * 32 * 1,032 = 284,144 B. An L2 of 800,000 B misses from 200,000 to 480,000:
   // 123,360 / 280,000 and 84,144 / 280,000 of the re-reads, by tiles (a quarter lone)
   // (123,360 + 3 * 84,144) / 1,120,000.
-  auto c = heat3d_cpu(256, 256, 256);
-  c.flops_per_cell = 10;
-  c.bytes_per_cell = 16;
-  c.readonly_bytes_per_cell = 4;
-  c.grids = 2;
+  auto c = weighted_heat3d();
   const auto m = cpu_l3(800000, 64 << 20);
   EXPECT_NEAR(model::coefficient_misses(c, m, 4, 32, 0.25, 536640, 456144), 375792.0 / 1120000,
               1e-15);
