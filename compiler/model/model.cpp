@@ -270,8 +270,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
          c.written_bytes_per_cell / 2 + (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
         k_eff / m.bandwidth;
     if (resident.level == 0) {
-      // Every stage then reads the coefficients again, by then evicted from the L2: from the L3
-      // (its bandwidth B_3, memory's without one).
+      // Every stage then reads the coefficients again: from the L2 if a plane-step left them
+      // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one).
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy *
                        coefficient_misses(c, m, k, rows, lone, ws, ws_carried) /
                        (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
