@@ -126,6 +126,11 @@ int calibrate(const CalibrateOptions &opts) {
   m.flops = j["stencil_flops"].get<double>();
   m.barrier_seconds = j["barrier_seconds"].get<double>();
   m.cache_bytes = cache;
+  // The L3 the calibration program found this process gets (a VM's cpuid may report the
+  // socket's): at most the reported size.
+  const double l3_reported = l3;
+  if (j.contains("l3_bytes") && j["l3_bytes"].get<double>() > 0)
+    l3 = std::min(l3, j["l3_bytes"].get<double>());
   m.shared_cache_bytes = l3;
   // Data in the L3 is not faster than in the L2; a measurement that says so caught the L2 run
   // in a slow spell.
@@ -143,7 +148,18 @@ int calibrate(const CalibrateOptions &opts) {
     stream_list += fmt::format("{}{} thread{}: {}", t ? ", " : "", t + 1, t ? "s" : "",
                                si(stream[t], "B/s"));
   std::printf("  streaming bandwidth: %s\n", stream_list.c_str());
-  std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
+  std::string probe;
+  if (j.contains("l3_probe"))
+    for (const auto &pt : j["l3_probe"])
+      probe += fmt::format("{}{} {}", probe.empty() ? "" : ", ", si(pt[0].get<double>(), "B"),
+                           si(pt[1].get<double>(), "B/s"));
+  if (l3 < l3_reported)
+    std::printf("  caches: L2 %s per core, L3 %s (%s reported; loads over all threads' buffers: "
+                "%s)\n",
+                si(l2, "B").c_str(), si(l3, "B").c_str(), si(l3_reported, "B").c_str(),
+                probe.c_str());
+  else
+    std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (m.wide_flops > 0)
@@ -177,6 +193,13 @@ int calibrate(const CalibrateOptions &opts) {
       "/ threads); caches: " +
           std::string(from_sysfs ? "sysfs (cpu0)"
                                  : "sysconf (glibc, cpuid: no sysfs cache directory)") +
+          (l3 < l3_reported
+               ? fmt::format(", the L3 measured ({} reported): the largest of each thread's "
+                             "load-summed buffers, doubling from twice its L2, whose rate stays "
+                             "above halfway between the first's and the slowest's, times the "
+                             "threads",
+                             si(l3_reported, "B"))
+               : std::string()) +
           "; peak_flops: 12 FMA chains of native vectors per "
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "

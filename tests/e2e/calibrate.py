@@ -53,6 +53,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,
           f"explain's memory roofline bound is bandwidth / bytes per cell: {mem:.4g} cells/s")
     check("roofline: vector peak" in out.stdout, "calibrate reports the roofline")
+    # The L3: at most what sysfs or cpuid reports (a VM's cpuid may report the whole socket's;
+    # calibrate measures the share it gets), more than the L2 where there is one.
+    gc = subprocess.run(["getconf", "LEVEL3_CACHE_SIZE"], capture_output=True, text=True)
+    reported = int(gc.stdout.strip() or 0) if gc.returncode == 0 and gc.stdout.strip().isdigit() else 0
+    sysfs = "/sys/devices/system/cpu/cpu0/cache"
+    if reported > 0 and not os.path.isdir(sysfs):
+        l3 = m["shared_cache_bytes"]
+        check(m["cache_bytes"] < l3 <= reported,
+              f"L3 {l3:.4g} B measured within (L2 {m['cache_bytes']:.4g}, reported {reported:.4g}]")
+        check((l3 < reported) == ("reported;" in out.stdout),
+              "calibrate prints its L3 sweep when it found less than reported")
 
     prof2 = os.path.join(tmp, "n.json")
     out = subprocess.run([stencilc, "calibrate", "--no-mpi", "-o", prof2], capture_output=True,
