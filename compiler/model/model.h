@@ -214,6 +214,9 @@ double cpu_lanes(const Cost &c);
 /// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the
 /// planes streaming through and other processes' lines (PERFORMANCE.md measures the knee).
 constexpr double kSharedCacheShare = 0.5;
+/// A CPU's naive plan is chosen over a temporal one predicted less than this fraction faster:
+/// the model prices the engine's stages less surely than a plain sweep (MODEL.md §5).
+constexpr double kNaiveMargin = 0.03;
 
 /// Steps per block on average when a run of `steps` steps is split into the fewest blocks of at
 /// most k (runtime: block_steps): steps / ceil(steps / k); k when steps is unknown (< 1).
@@ -228,6 +231,10 @@ double tail_factor(std::int64_t blocks, const Machine &m);
 double period(double t_inner, double t_boundary, double t_comm, bool overlap);
 
 Prediction predict(const Cost &c, const Machine &m, const Plan &p);
+
+/// Candidates sorted fastest first: on a CPU, moves the naive plan to the front when it is
+/// predicted within kNaiveMargin of the fastest (a temporal one), with a note saying so.
+void prefer_naive(std::vector<Prediction> &sorted, const Machine &m);
 
 /// Every candidate plan of a target with these rules (`ranks` MPI processes for a distributed
 /// one), predicted and sorted fastest first; ties go to the smaller k, then the plan's text, so

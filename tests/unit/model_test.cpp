@@ -1815,3 +1815,37 @@ TEST(ModelMpi, HostSplitUnderTheTemporalPlanCountsTheHostsLevels) {
   EXPECT_GT(r.t_inner, 0);
   EXPECT_LT(r.t_inner, o.t_inner + o.t_boundary);
 }
+
+TEST(ModelCandidates, NearTiesGoToTheNaiveSweepOnACpu) {
+  // Sorted fastest first: a temporal plan at 1.00 s per step, naive at 1.02 (within 3%): naive
+  // goes first and says why; at 1.04 the order stays.
+  auto sorted = [](double naive_seconds) {
+    model::Prediction t, n, u;
+    t.plan = rows_plan(4, 16);
+    t.seconds_per_step = 1.0;
+    u.plan = rows_plan(8, 16);
+    u.seconds_per_step = 1.01;
+    n.plan = plan("openmp", "naive", 1);
+    n.seconds_per_step = naive_seconds;
+    n.note = "grids in L3";
+    return std::vector<model::Prediction>{t, u, n};
+  };
+  const auto m = cpu_l3(512 * 1024, 10 << 20);
+  auto near = sorted(1.02);
+  model::prefer_naive(near, m);
+  ASSERT_EQ(near.size(), 3u);
+  EXPECT_EQ(key(near[0].plan), "scheme=naive");
+  EXPECT_EQ(near[0].note, "grids in L3; chosen: temporal plans predicted under 3% faster");
+  EXPECT_EQ(key(near[1].plan), key(rows_plan(4, 16)));
+  EXPECT_EQ(key(near[2].plan), key(rows_plan(8, 16)));
+  auto far = sorted(1.04);
+  model::prefer_naive(far, m);
+  EXPECT_EQ(key(far[0].plan), key(rows_plan(4, 16)));
+  EXPECT_EQ(far[2].note, "grids in L3");
+  // A GPU keeps its order.
+  auto gpu = sorted(1.02);
+  auto g = m;
+  g.kind = "gpu";
+  model::prefer_naive(gpu, g);
+  EXPECT_EQ(key(gpu[0].plan), key(rows_plan(4, 16)));
+}
