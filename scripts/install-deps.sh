@@ -8,6 +8,7 @@ packages=(
   build-essential         # gcc, g++, make, libc headers
   cmake
   ninja-build
+  ccache                  # the tests' builds of generated code (STENCILC_COMPILER_LAUNCHER)
   g++
   clang-14                # clang++-14, a second compiler for the generated code
   llvm-14-tools           # FileCheck, not, lit (tests/lit)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -153,30 +154,68 @@ void compile_sources(const Compiled &c, const BuildOptions &opts, const EmitRequ
   req.cxxflags.insert(req.cxxflags.end(), extra_flags.begin(), extra_flags.end());
   req.cpu_layer = opts.cpu_layer;
   req.archs = archs;
-  const std::vector<std::string> cmd = target.compile_command(req);
-  if (opts.verbose)
-    std::fprintf(stderr, "stencilc: %s\n", command_line(cmd).c_str());
-  const int rc = run_process(cmd, "", log);
-  if (rc == 127)
-    throw stencilc::Error(
-        fmt::format("cannot run the C++ compiler '{}' (set CXX or --cxx)", cmd[0]));
-  if (!log.empty()) {
-    // The compiler's messages as they would have been shown, less the ptxas report stencilc
-    // asked for (unless the user's flags asked for it too, or the compile failed).
-    bool asked = rc != 0;
-    for (const auto &f : opts.cxxflags)
-      asked = asked || f.find("ptxas") != std::string::npos;
-    static const std::regex report(R"(^(ptxas info|\s+\d+ bytes stack frame))");
-    std::ifstream in(log, std::ios::binary);
-    for (std::string line; std::getline(in, line);)
-      if (asked || !std::regex_search(line, report))
-        std::fprintf(stderr, "%s\n", line.c_str());
+  // Runs one command; its stderr into `log` (if not empty) and shown again as the compiler
+  // would have shown it, less the ptxas report stencilc asked for.
+  auto run = [&](const std::vector<std::string> &cmd, const std::string &cwd) {
+    if (opts.verbose)
+      std::fprintf(stderr, "stencilc: %s%s\n", cwd.empty() ? "" : ("(in " + cwd + ") ").c_str(),
+                   command_line(cmd).c_str());
+    const int rc = run_process(cmd, "", log, cwd);
+    if (rc == 127)
+      throw stencilc::Error(fmt::format(
+          "cannot run the C++ compiler '{}' (set CXX or --cxx{})", cmd[0],
+          std::getenv("STENCILC_COMPILER_LAUNCHER") ? ", or STENCILC_COMPILER_LAUNCHER" : ""));
+    if (!log.empty()) {
+      bool asked = rc != 0;
+      for (const auto &f : opts.cxxflags)
+        asked = asked || f.find("ptxas") != std::string::npos;
+      static const std::regex report(R"(^(ptxas info|\s+\d+ bytes stack frame))");
+      std::ifstream in(log, std::ios::binary);
+      for (std::string line; std::getline(in, line);)
+        if (asked || !std::regex_search(line, report))
+          std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    if (rc != 0)
+      throw stencilc::Error(fmt::format("the C++ compiler failed (exit {}) on the generated code; "
+                                        "command: {}{}",
+                                        rc, cwd.empty() ? "" : "cd " + cwd + " && ",
+                                        command_line(cmd)));
+  };
+  const bool device = target.plan_rules().platform == stencilc::Platform::Gpu && !opts.cpu_layer;
+  if (device) { // nvcc and hipcc: compiled and linked in one command
+    run(target.compile_command(req), "");
+    return;
   }
-  if (rc != 0) {
-    throw stencilc::Error(fmt::format("the C++ compiler failed (exit {}) on the generated code; "
-                                      "command: {}",
-                                      rc, command_line(cmd)));
+  // A host build compiles each source by itself, in its directory under its own name (so that
+  // the command and what it reads are the same for the same program wherever the sources are:
+  // STENCILC_COMPILER_LAUNCHER=ccache then finds earlier builds of it), then links.
+  std::vector<std::string> launcher;
+  if (const char *l = std::getenv("STENCILC_COMPILER_LAUNCHER")) {
+    std::istringstream words(l);
+    for (std::string w; words >> w;)
+      launcher.push_back(w);
   }
+  CompileRequest link = req;
+  link.sources.clear();
+  std::vector<std::string> objects;
+  for (const auto &source : req.sources) {
+    CompileRequest one = req;
+    one.compile_only = true;
+    const fs::path path(source);
+    one.sources = {path.filename().string()};
+    one.exe = path.stem().string() + ".o";
+    std::vector<std::string> cmd = launcher;
+    for (auto &word : target.compile_command(one)) {
+      // A compiler named by a relative path (CXX=./bin/g++) from where stencilc was started.
+      if (cmd.size() == launcher.size() && word.find('/') != std::string::npos)
+        word = fs::absolute(word).string();
+      cmd.push_back(word);
+    }
+    run(cmd, path.parent_path().empty() ? "." : path.parent_path().string());
+    objects.push_back((path.parent_path() / one.exe).string());
+  }
+  link.objects.insert(link.objects.begin(), objects.begin(), objects.end());
+  run(target.compile_command(link), "");
 }
 
 // The model's choice again with the registers ptxas reported in `log` for the profile's

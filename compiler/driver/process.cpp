@@ -17,7 +17,7 @@ extern char **environ;
 namespace stc {
 
 int run_process(const std::vector<std::string> &argv, const std::string &stdout_path,
-                const std::string &stderr_path) {
+                const std::string &stderr_path, const std::string &cwd) {
   std::vector<char *> args;
   for (const auto &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
@@ -30,6 +30,8 @@ int run_process(const std::vector<std::string> &argv, const std::string &stdout_
   if (!stderr_path.empty())
     posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
+  if (!cwd.empty())
+    posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

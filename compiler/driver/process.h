@@ -8,10 +8,11 @@
 namespace stc {
 
 /// Runs argv[0] (looked up in PATH) with argv; stdout goes to `stdout_path` and stderr to
-/// `stderr_path` if not empty.
+/// `stderr_path` if not empty, in the directory `cwd` if not empty (the output paths are opened
+/// before it changes directory).
 /// Returns the exit code, 128+signal if killed, or 127 if it could not be started.
 int run_process(const std::vector<std::string> &argv, const std::string &stdout_path = "",
-                const std::string &stderr_path = "");
+                const std::string &stderr_path = "", const std::string &cwd = "");
 
 /// A fresh private directory under $TMPDIR (or /tmp), removed by the destructor unless kept.
 class TempDir {

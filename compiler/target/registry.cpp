@@ -43,6 +43,16 @@ std::vector<std::string> cpu_compiler(const CompileRequest &r) {
   return cmd;
 }
 
+// A host build's compile step (CompileRequest::compile_only): `cmd` (the compiler and its
+// flags) with the user's flags, then -c SOURCE -o OBJECT.
+std::vector<std::string> compile_step(std::vector<std::string> cmd, const CompileRequest &r) {
+  cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
+  cmd.push_back("-c");
+  cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
+  cmd.insert(cmd.end(), {"-o", r.exe});
+  return cmd;
+}
+
 // What links the runtime core after the sources: the core, then what it links (libhdf5, the
 // paths separated by spaces: the serial library, or for the MPI targets the Open MPI flavour,
 // never both), then the runtime's link flags (sanitizers).
@@ -100,6 +110,8 @@ public:
   }
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
     std::vector<std::string> cmd = cpu_compiler(r);
+    if (r.compile_only)
+      return compile_step(cmd, r);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
@@ -152,6 +164,8 @@ public:
   std::vector<std::string> compile_command(const CompileRequest &r) const override {
     std::vector<std::string> cmd = cpu_compiler(r);
     add_words(cmd, "STENCILC_MPI_COMPILE_FLAGS", STENCILC_MPI_COMPILE_FLAGS);
+    if (r.compile_only)
+      return compile_step(cmd, r);
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     cmd.insert(cmd.end(), r.objects.begin(), r.objects.end());
@@ -286,6 +300,11 @@ public:
     // libomp-14-dev of clang 14; mpi-hip's host part runs on one thread.)
     if (distributed_ && !r.cpu_layer && api_ == Api::Cuda)
       cmd.push_back("-Xcompiler=-fopenmp");
+    if (r.compile_only) {
+      if (!r.cpu_layer)
+        throw stencilc::Error("internal: a device build compiles and links in one command");
+      return compile_step(cmd, r);
+    }
     cmd.insert(cmd.end(), r.cxxflags.begin(), r.cxxflags.end());
     cmd.insert(cmd.end(), r.sources.begin(), r.sources.end());
     if (r.cpu_layer || api_ == Api::Hip) {

@@ -23,6 +23,9 @@ struct CompileRequest {
   std::vector<std::string> cxxflags; // the user's extra flags, after the target's
   bool link_runtime = true;         // false: a standalone program (calibrate)
   bool cpu_layer = false;           // GPU targets: build for the CPU execution layer
+  // Host builds (the CPU targets, the CPU layer) only: compile the one source into the object
+  // `exe` (-c), no libraries; the link is a second request with the objects and no sources.
+  bool compile_only = false;
   // GPU targets: the device architectures (empty: $STENCILC_CUDA_ARCH or $STENCILC_HIP_ARCH,
   // else sm_80 or gfx90a).
   std::vector<std::string> archs;
