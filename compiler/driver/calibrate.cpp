@@ -123,6 +123,7 @@ int calibrate(const CalibrateOptions &opts) {
   m.threads = j["threads"].get<int>();
   const auto stream = j["stream"].get<std::vector<double>>();
   m.bandwidth = *std::max_element(stream.begin(), stream.end());
+  m.sweep_bandwidth = j.value("sweep_bandwidth", 0.0);
   m.flops = j["stencil_flops"].get<double>();
   m.barrier_seconds = j["barrier_seconds"].get<double>();
   m.cache_bytes = cache;
@@ -148,6 +149,10 @@ int calibrate(const CalibrateOptions &opts) {
     stream_list += fmt::format("{}{} thread{}: {}", t ? ", " : "", t + 1, t ? "s" : "",
                                si(stream[t], "B/s"));
   std::printf("  streaming bandwidth: %s\n", stream_list.c_str());
+  if (m.sweep_bandwidth > 0)
+    std::printf("  naive 7-point sweep from memory: %s (%.2f of the best streaming; %s cells/s)\n",
+                si(m.sweep_bandwidth, "B/s").c_str(), m.sweep_bandwidth / m.bandwidth,
+                si(m.sweep_bandwidth / 12, "").c_str());
   std::string probe;
   if (j.contains("l3_probe"))
     for (const auto &pt : j["l3_probe"])
@@ -186,7 +191,9 @@ int calibrate(const CalibrateOptions &opts) {
   std::ofstream out(path);
   out << model::machine_to_json(
       m, "this machine, measured by stencilc calibrate",
-      "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; flops: 7-point stencil "
+      "bandwidth: best scale-kernel pass of a second's over 128 MiB arrays; sweep_bandwidth: "
+      "best naive 7-point sweep pass of a second's over two 257 MiB grids, 12 bytes per cell; "
+      "flops: 7-point stencil "
       "on 512-cell rows, per thread two grids of four planes in half its L2 (wide_flops: the same "
       "on 512-bit vectors); shared_cache_flops: "
       "the same with 8 times its L2 of planes per thread (at most its share of the L3, half of it "

@@ -102,6 +102,10 @@ double l3_depth_factor(double ws, const Machine &m) {
   return 1 + (m.l3_bandwidth / m.bandwidth - 1) * x;
 }
 
+double sweep_bandwidth(const Machine &m) {
+  return m.sweep_bandwidth > 0 ? m.sweep_bandwidth : m.bandwidth;
+}
+
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
@@ -268,7 +272,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
         cells *
         (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
          c.written_bytes_per_cell / 2 + (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
-        k_eff / m.bandwidth;
+        k_eff / sweep_bandwidth(m);
     if (resident.level == 0) {
       // Every stage then reads the coefficients again: from the L2 if a plane-step left them
       // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one).
@@ -278,7 +282,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       // The carried rows go out to the thread's carry store and come back a whole tile later:
       // at memory's bandwidth, even where the store would fit the L3 (measured: the copies'
       // share of a heat3d 510^3 k=8, 16-row run moved its bytes at 24 GB/s, PERFORMANCE.md).
-      t_carry = carry ? cells * carry_bytes(c, k, tiles, threads, rows_avg) / m.bandwidth : 0;
+      t_carry =
+          carry ? cells * carry_bytes(c, k, tiles, threads, rows_avg) / sweep_bandwidth(m) : 0;
     }
     r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);
@@ -293,7 +298,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       r.note = fmt::format("rings {:.2g} MB per thread{} in L2", ws / 1e6, touched);
   } else {
     r.t_compute = cells * c.flops_per_cell * r.redundancy / (f2 * cpu_lanes(c));
-    r.t_memory = cells * c.bytes_per_cell * r.redundancy / m.bandwidth;
+    r.t_memory = cells * c.bytes_per_cell * r.redundancy / sweep_bandwidth(m);
     r.bound = "cache";
     r.note = m.shared_cache_bytes > 0
                  ? fmt::format("working set {:.2g} MB > {:.2g} MB of L3 per thread", ws / 1e6,
@@ -455,7 +460,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     const double bytes =
         m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : c.bytes_per_cell;
     r.t_compute = cells * c.flops_per_cell / (m.kind == "gpu" ? m.flops : m.flops * cpu_lanes(c));
-    r.t_memory = cells * bytes / m.bandwidth;
+    r.t_memory = cells * bytes / (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m));
     if (m.kind == "gpu") {
       r.global_bytes = bytes;
       if (c.naive_kernel.registers > 0)
@@ -483,9 +488,10 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // The ghost fills and reductions of a CPU step stream beside the sweep, not under it
     // (boundary.h's fills, the reductions' loops), from where the grids live.
     if (m.kind != "gpu") {
-      const double level_bandwidth = resident.level == 2 && m.l2_bandwidth > 0   ? m.l2_bandwidth
-                                     : resident.level == 3 && m.l3_bandwidth > 0 ? m.l3_bandwidth
-                                                                                 : m.bandwidth;
+      const double level_bandwidth = resident.level == 2 && m.l2_bandwidth > 0 ? m.l2_bandwidth
+                                     : resident.level == 3 && m.l3_bandwidth > 0
+                                         ? m.l3_bandwidth
+                                         : sweep_bandwidth(m);
       r.t_extra = cells * (c.fill_bytes_per_cell + c.reduce_bytes_per_cell) / level_bandwidth;
     }
     r.seconds_per_step = std::max(r.t_compute, r.t_memory) + r.t_extra +
@@ -568,6 +574,7 @@ Machine rank_share(const Machine &m, int ranks) {
   Machine r = m;
   r.flops /= per_node;
   r.bandwidth /= per_node;
+  r.sweep_bandwidth /= per_node;
   r.shared_cache_bytes /= per_node;
   r.shared_cache_flops /= per_node;
   r.wide_flops /= per_node;

@@ -20,6 +20,8 @@ struct Machine {
   double flops = 0;           // F: sustained flop/s of stencil code on data in cache (all cores;
                               // CPU: in the private L2)
   double bandwidth = 0;       // B: sustained streaming bandwidth, bytes/s (all cores)
+  double sweep_bandwidth = 0; // CPU: B_s, the memory rate a stencil sweep gets, in the model's
+                              // bytes (a write counts its read for ownership); 0: B
   int threads = 1;            // CPU: threads the measurement used
   double cache_bytes = 0;     // CPU: the private cache of one core (L2)
   double shared_cache_bytes = 0; // CPU: the cache all threads share (L3; 0: none)
@@ -210,6 +212,9 @@ double l3_depth_factor(double ws, const Machine &m);
 /// A CPU's stencil rates F and F_3 are measured on 4-byte cells; its vectors hold half as many
 /// 8-byte ones, so kernels on doubles (or 64-bit integers) compute at 4 / e of them.
 double cpu_lanes(const Cost &c);
+/// The memory rate of a CPU sweep's streams: the profile's B_s (calibrate's naive 7-point
+/// sweep), else B.
+double sweep_bandwidth(const Machine &m);
 
 /// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the
 /// planes streaming through and other processes' lines (PERFORMANCE.md measures the knee).

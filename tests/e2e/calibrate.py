@@ -48,6 +48,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(m["l1_bandwidth"] > m["bandwidth"],
           f"l1_bandwidth {m['l1_bandwidth']:.3g} > memory bandwidth {m['bandwidth']:.3g}")
     check(m["l2_bandwidth"] > 0 and m["l3_bandwidth"] > 0, "L2 and L3 load bandwidths measured")
+    # A naive sweep's memory rate (model bytes: a write counts its read for ownership, which the
+    # scale loop's figure leaves out): measured, and not beyond what 12 bytes per 8 allow.
+    check(0 < m.get("sweep_bandwidth", 0) <= 1.5 * m["bandwidth"] * 1.2,
+          f"sweep_bandwidth {m.get('sweep_bandwidth', 0):.3g} measured, at most 1.5 B (+20%)")
+    check("naive 7-point sweep from memory" in out.stdout, "calibrate reports the sweep's rate")
     roof = json.loads(ex.stdout)["roofline"] if ex.returncode == 0 else {}
     mem = roof.get("memory", {}).get("cells_per_second", 0)
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,

@@ -996,6 +996,30 @@ TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   EXPECT_EQ(model::predict(c, m, rows_plan(4, 32)).t_extra, 0);
 }
 
+// calibrate's naive sweep rate B_s (sweep_bandwidth) prices a CPU sweep's streams instead of the
+// scale loop's B: naive sweeps from memory, their fills, a temporal block's state and carried
+// rows, spilled rings. The roofline and the L3's depth factor keep B; without B_s, B.
+TEST(ModelCpuNaive, SweepsStreamAtTheSweepBandwidth) {
+  auto c = heat3d_cpu(512, 512, 512);
+  c.fill_bytes_per_cell = 1.5;
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  const auto before = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(before.t_memory, 134217728.0 * 12 / 1e10);
+  m.sweep_bandwidth = 0.6e10;
+  EXPECT_DOUBLE_EQ(model::sweep_bandwidth(m), 0.6e10);
+  const auto naive = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(naive.t_memory, 134217728.0 * 12 / 0.6e10);
+  expect_close(naive.t_extra, 134217728.0 * 1.5 / 0.6e10);
+  EXPECT_DOUBLE_EQ(model::roofline(1e6, 8, 12, m), 1e6 * 12 / 1e10);
+  // A temporal block's trip through memory (BlocksShareOutTheSteps, 256^3, k = 4, 32 rows,
+  // 10 steps: 4.75004928e-3 s at 1e10 B/s): at B_s = 0.5e10 twice that.
+  auto t = heat3d_cpu(256, 256, 256);
+  t.steps = 10;
+  auto slow = cpu(1e11, 1e10, 1 << 20, 0);
+  slow.sweep_bandwidth = 0.5e10;
+  expect_close(model::predict(t, slow, rows_plan(4, 32)).t_memory, 2 * 4.75004928e-3);
+}
+
 TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
   // heat3d 200 x 200 x 100 on 2 threads: 24 MB per thread, in a 512 MiB L3 (a share of
   // 134,217,728 B per thread): F interpolated to 1e11 - 5e10 * (24e6 - 1e6) / (134217728 - 1e6).
@@ -1457,6 +1481,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.l1_bandwidth = 4e11;
   m.l2_bandwidth = 2e11;
   m.l3_bandwidth = 1e11;
+  m.sweep_bandwidth = 1.2e10;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1473,6 +1498,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.l1_bandwidth, 4e11);
   EXPECT_DOUBLE_EQ(back.l2_bandwidth, 2e11);
   EXPECT_DOUBLE_EQ(back.l3_bandwidth, 1e11);
+  EXPECT_DOUBLE_EQ(back.sweep_bandwidth, 1.2e10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
