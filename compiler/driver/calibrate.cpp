@@ -12,8 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/codegen.h"
+#include "driver/build.h"
+#include "driver/pipeline.h"
 #include "driver/process.h"
 #include "model/machine.h"
+#include "optimizer/planner.h"
+#include "sema/params.h"
 #include "stencilc/error.h"
 #include "support/units.h"
 #include "target/target.h"
@@ -63,6 +67,98 @@ bool measure_mpi(const CalibrateOptions &opts, const TempDir &tmp, model::Machin
   m.net_bandwidth = bandwidth;
   std::printf("  MPI, 2 ranks under %s: %.3g us per message, %s\n", run.front().c_str(),
               latency * 1e6, si(bandwidth, "B/s").c_str());
+  return true;
+}
+
+// How fast the CPU engine's stages run against the row benchmark the model prices them with
+// (F, or F_w for vec=512): the engine fills x ghosts, streams results, copies carried and ghost
+// rows and walks its rings besides the row functions (perf on the AMD EPYC VM: a third to a
+// half of their time). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256, 64
+// steps, is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row
+// tiles (rings in the L2, grids not in cache), alternately. The naive median sets B_s; with
+// the temporal median, the model's terms of that plan other than the stages' (the state's trip
+// through memory at B_s, the carried rows, the barrier) leave the stages' time, and
+// engine_efficiency = predicted / measured stages.
+// Returns false (and says why) when it cannot be measured: the other figures still stand.
+bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
+  const std::string src = tmp.path() + "/engine.stn", exe = tmp.path() + "/engine";
+  {
+    std::ofstream out(src);
+    out << template_text("calibrate/engine.stn.mustache");
+  }
+  const auto c = compile(src, PipelineOptions{});
+  if (!c) {
+    std::printf("  CPU engine: not measured (its program did not compile)\n");
+    return false;
+  }
+  BuildOptions b;
+  b.target = "openmp";
+  b.cxx = opts.cxx;
+  b.verbose = opts.verbose;
+  b.emit.plan = "scheme=naive";
+  try {
+    build_executable(*c, b, exe);
+  } catch (const stencilc::Error &e) {
+    std::printf("  CPU engine: not measured (%s)\n", e.what());
+    return false;
+  }
+  const std::int64_t steps = 64;
+  stencilc::RunOptions run;
+  run.sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
+  const Target &target = code_target("openmp");
+  const std::string text =
+      fmt::format("scheme=temporal,k=4,rows=16{}", m.wide_flops > m.flops ? ",vec=512" : "");
+  const stencilc::Plan plan = stencilc::parse_plan(text, target.plan_rules());
+  // The naive plan and the temporal one alternately, so a slow spell of the machine's memory
+  // hits both: the model chooses between them by their ratio.
+  auto command = [&](const std::string &plan_text) {
+    std::vector<std::string> cmd = {
+        exe, "--json", "--steps", std::to_string(steps), "--init-random", "1", "--plan", plan_text};
+    for (const auto &[k, v] : run.sets)
+      cmd.insert(cmd.end(), {"--set", k + "=" + v});
+    return cmd;
+  };
+  std::vector<double> naive_seconds, seconds;
+  for (int r = 0; r < 5; ++r)
+    for (const bool naive : {true, false}) {
+      const std::vector<std::string> cmd = command(naive ? "scheme=naive" : text);
+      const std::string out = tmp.path() + "/engine.json";
+      if (run_process(cmd, out) != 0) {
+        std::printf("  CPU engine: not measured (%s failed)\n", command_line(cmd).c_str());
+        return false;
+      }
+      const auto j = read_json_line(out, "cannot read the engine measurement's summary");
+      (naive ? naive_seconds : seconds).push_back(j.value("seconds", 0.0) / steps);
+    }
+  std::sort(naive_seconds.begin(), naive_seconds.end());
+  std::sort(seconds.begin(), seconds.end());
+  const double naive = naive_seconds[naive_seconds.size() / 2];
+  const double measured = seconds[seconds.size() / 2];
+  const model::Cost cost =
+      program_cost(c->program, c->analysis, param_values(c->program, run), steps);
+  // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
+  // sweeps of generated programs get, measured beside the temporal plan.
+  if (naive > m.barrier_seconds) {
+    const double bytes =
+        cost.bytes_per_cell + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
+    m.sweep_bandwidth = cost.cells() * bytes / (naive - m.barrier_seconds);
+    std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
+                si(cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
+  }
+  model::Machine plain = m;
+  plain.engine_efficiency = 0;
+  const model::Prediction p = model::predict(cost, plain, plan);
+  const double stages = measured - (p.seconds_per_step - p.t_compute);
+  if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
+    std::printf("  CPU engine: not measured (%s ran %.3g s per step, the model's memory terms "
+                "alone %.3g s)\n",
+                text.c_str(), measured, p.seconds_per_step - p.t_compute);
+    return false;
+  }
+  m.engine_efficiency = std::clamp(p.t_compute / stages, 0.1, 2.0);
+  std::printf("  CPU engine, heat3d %s: %s cells/s; its stages at %.2f of the row benchmark's "
+              "rate\n",
+              text.c_str(), si(cost.cells() / measured, "").c_str(), m.engine_efficiency);
   return true;
 }
 
@@ -182,6 +278,7 @@ int calibrate(const CalibrateOptions &opts) {
               si(m.l1_bandwidth, "B/s").c_str(), si(m.l2_bandwidth, "B/s").c_str(),
               si(m.l3_bandwidth, "B/s").c_str(), si(m.bandwidth, "B/s").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
+  const bool engine = measure_engine(opts, tmp, m);
   const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
   if (!opts.mpi)
     std::printf("  MPI: not measured (--no-mpi); network figures are defaults\n");
@@ -212,6 +309,12 @@ int calibrate(const CalibrateOptions &opts) {
           "the L2, "
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
           "over 20000" +
+          std::string(engine ? "; sweep_bandwidth and engine_efficiency: heat3d 510x256x256 fp32, "
+                               "64 steps, built by the openmp target, naive and k=4, 16 rows "
+                               "alternately, medians of 5: B_s from the naive one (model bytes), "
+                               "the temporal stages' predicted time over what the rest of the "
+                               "model leaves of the measured"
+                             : "") +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"
                           : "; net: defaults, not measured"));

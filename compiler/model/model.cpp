@@ -241,9 +241,12 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
   // vec=512: the row functions compute at calibrate's 512-bit rate in the L2 (F_w); what a
   // missed plane costs is the same bytes' (tau from F and F_3).
-  const double f2 = p.get<stencilc::scheme::CpuTemporal>()->vec == 512 && m.wide_flops > 0
-                        ? m.wide_flops
-                        : m.flops;
+  // The engine's stages run at engine_efficiency of the row benchmark (calibrate measures it
+  // through the engine: its ghosts, copies and result streams besides the row functions).
+  const double f2 =
+      (p.get<stencilc::scheme::CpuTemporal>()->vec == 512 && m.wide_flops > 0 ? m.wide_flops
+                                                                              : m.flops) *
+      (m.engine_efficiency > 0 ? m.engine_efficiency : 1.0);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops =

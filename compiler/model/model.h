@@ -30,6 +30,8 @@ struct Machine {
   double barrier_seconds = 0; // CPU: one OpenMP barrier
   double wide_flops = 0;      // CPU: F of row functions on 512-bit vectors (a temporal plan's
                               // vec=512; 0: not to be had, or not measured)
+  double engine_efficiency = 0; // CPU: the engine's stages' rate over the row benchmark's (F or
+                                // F_w), measured by calibrate through the engine; 0: 1
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.

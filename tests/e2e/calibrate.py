@@ -53,6 +53,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(0 < m.get("sweep_bandwidth", 0) <= 1.5 * m["bandwidth"] * 1.2,
           f"sweep_bandwidth {m.get('sweep_bandwidth', 0):.3g} measured, at most 1.5 B (+20%)")
     check("naive 7-point sweep from memory" in out.stdout, "calibrate reports the sweep's rate")
+    # The CPU engine, run through a generated program: its stages' rate against the row
+    # benchmark's (some fraction of it: the engine does more than the row functions).
+    check(0.1 <= m.get("engine_efficiency", 0) <= 2.0,
+          f"engine_efficiency {m.get('engine_efficiency', 0):.3g} measured, within 0.1..2")
+    check("CPU engine, heat3d scheme=temporal" in out.stdout, "calibrate reports the engine's rate")
     roof = json.loads(ex.stdout)["roofline"] if ex.returncode == 0 else {}
     mem = roof.get("memory", {}).get("cells_per_second", 0)
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,

@@ -814,6 +814,31 @@ TEST(ModelCpuTemporal, WidePlansComputeAtTheWideRate) {
   EXPECT_EQ(count(slower).second, 0);
 }
 
+// engine_efficiency (calibrate's run of a temporal plan through the engine) scales the rate the
+// stages compute at, F or F_w, wherever the temporal model uses it; 0 leaves it alone, naive
+// sweeps never use it.
+TEST(ModelCpuTemporal, EngineEfficiencyScalesTheStagesRate) {
+  const auto c = heat3d_cpu(256, 256, 256);
+  auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  const auto full = model::predict(c, m, rows_plan(4, 32));
+  const auto naive = model::predict(c, m, plan("openmp", "naive", 1));
+  m.engine_efficiency = 0.5;
+  const auto half = model::predict(c, m, rows_plan(4, 32));
+  expect_close(half.t_compute, 2 * full.t_compute);
+  expect_close(half.t_memory, full.t_memory);
+  expect_close(half.seconds_per_step - half.t_compute, full.seconds_per_step - full.t_compute);
+  EXPECT_DOUBLE_EQ(model::predict(c, m, plan("openmp", "naive", 1)).seconds_per_step,
+                   naive.seconds_per_step);
+  // Rings that spill compute at F too (bound "cache"): the same factor.
+  const auto spill =
+      model::predict(heat3d_cpu(4096, 4096, 64), cpu(1e11, 1e10, 1 << 14, 0), rows_plan(16, 256));
+  auto slow = cpu(1e11, 1e10, 1 << 14, 0);
+  slow.engine_efficiency = 0.5;
+  const auto spill_half = model::predict(heat3d_cpu(4096, 4096, 64), slow, rows_plan(16, 256));
+  EXPECT_EQ(spill.bound, "cache");
+  expect_close(spill_half.t_compute, 2 * spill.t_compute);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // heat3d 256^3, k = 4, 32 rows: working set 536,640 B (above), 2 threads of 4 carried tiles:
   // redundancy 1.0234375 (16,777,216 cells: 17,170,432 computed); a plane-step touches a third
@@ -1482,6 +1507,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.l2_bandwidth = 2e11;
   m.l3_bandwidth = 1e11;
   m.sweep_bandwidth = 1.2e10;
+  m.engine_efficiency = 0.6;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1499,6 +1525,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.l2_bandwidth, 2e11);
   EXPECT_DOUBLE_EQ(back.l3_bandwidth, 1e11);
   EXPECT_DOUBLE_EQ(back.sweep_bandwidth, 1.2e10);
+  EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
