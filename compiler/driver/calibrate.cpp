@@ -278,7 +278,10 @@ int calibrate(const CalibrateOptions &opts) {
               si(m.l1_bandwidth, "B/s").c_str(), si(m.l2_bandwidth, "B/s").c_str(),
               si(m.l3_bandwidth, "B/s").c_str(), si(m.bandwidth, "B/s").c_str());
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
-  const bool engine = measure_engine(opts, tmp, m);
+  const bool engine = opts.engine && measure_engine(opts, tmp, m);
+  if (!opts.engine)
+    std::printf("  CPU engine: not measured (--no-engine); B_s is the naive sweep's above, the "
+                "engine's efficiency 1\n");
   const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
   if (!opts.mpi)
     std::printf("  MPI: not measured (--no-mpi); network figures are defaults\n");
@@ -314,7 +317,7 @@ int calibrate(const CalibrateOptions &opts) {
                                "alternately, medians of 5: B_s from the naive one (model bytes), "
                                "the temporal stages' predicted time over what the rest of the "
                                "model leaves of the measured"
-                             : "") +
+                             : "; engine_efficiency: not measured") +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"
                           : "; net: defaults, not measured"));

@@ -13,6 +13,7 @@ struct CalibrateOptions {
   std::string target = kDefaultTarget; // whose compiler builds the measuring program
   bool verbose = false;
   bool mpi = true; // also measure messages between 2 ranks under mpirun
+  bool engine = true; // also time a generated heat3d program (B_s and engine_efficiency)
 };
 
 int calibrate(const CalibrateOptions &opts);

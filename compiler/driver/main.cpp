@@ -230,6 +230,9 @@ int main(int argc, char **argv) {
   calib->add_flag("!--no-mpi", copts.mpi,
                   "do not measure the latency and bandwidth between MPI ranks (2 processes under "
                   "mpirun; the network figures stay the defaults)");
+  calib->add_flag("!--no-engine", copts.engine,
+                  "do not time a generated heat3d program (~15 s): the sweeps' memory rate stays "
+                  "the calibration loop's naive sweep and the engine's efficiency stays 1");
 
   std::string ptxas_log;
   auto *ptxasc = app.add_subcommand(

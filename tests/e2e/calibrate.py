@@ -6,7 +6,8 @@ measured between 2 MPI ranks under mpirun (issue #15: calibrate under mpirun).
 Checks: the roofline (vector peak, L1/L2/L3 load bandwidths) is there and ordered as a
 roofline must be, explain --json shows the kernel's bound at each level; the profile's net_latency and net_bandwidth are measured (plausible for loopback, not
 the built-in defaults, its sources say how) and explain reads the profile back; with --no-mpi
-they are the defaults and the sources say they were not measured. Exits 1 at the first failure.
+they are the defaults and the sources say they were not measured; with --no-engine there is no
+engine_efficiency and B_s is the calibration loop's sweep. Exits 1 at the first failure.
 """
 import json
 import os
@@ -76,12 +77,17 @@ with tempfile.TemporaryDirectory() as tmp:
               "calibrate prints its L3 sweep when it found less than reported")
 
     prof2 = os.path.join(tmp, "n.json")
-    out = subprocess.run([stencilc, "calibrate", "--no-mpi", "-o", prof2], capture_output=True,
-                         text=True)
-    check(out.returncode == 0, "calibrate --no-mpi exits 0")
+    # --no-engine as well: the engine's figures are checked above, and this run takes half the time.
+    out = subprocess.run([stencilc, "calibrate", "--no-mpi", "--no-engine", "-o", prof2],
+                         capture_output=True, text=True)
+    check(out.returncode == 0, "calibrate --no-mpi --no-engine exits 0")
     n = json.load(open(prof2))
     check(n["net_latency"] == 1e-6 and n["net_bandwidth"] == 1e10,
           "--no-mpi keeps the default network figures")
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
+    check("engine_efficiency" not in n and "engine_efficiency: not measured" in n["sources"],
+          "--no-engine: no engine_efficiency, and sources say not measured")
+    check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")
+    check("CPU engine: not measured (--no-engine)" in out.stdout, "--no-engine: calibrate says so")
 sys.exit(1 if failed else 0)
