@@ -22,8 +22,10 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   std::string from;
   const model::Machine m = model::load_machine(opts.explain.machine, target.plan_rules().platform, from);
   const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, opts.steps);
-  // What to measure: the model's best few, the best it predicts for every k and for every tile
-  // height (so a mistake of the model in either shows), and naive.
+  // What to measure: the model's best few, the best it predicts for every k among the plans
+  // whose rings stay in a cache and among all, the best for every tile height (so a mistake
+  // of the model in any of them shows), and naive. Plans whose rings spill are priced near a
+  // naive sweep and can fill the best few; the ones in cache are what blocking is for.
   std::vector<model::Prediction> runnable;
   auto take = [&](const model::Prediction &p) {
     for (const auto &q : runnable)
@@ -34,7 +36,11 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   };
   for (std::size_t i = 0; i < cands.size() && i < 4; ++i)
     take(cands[i]);
-  std::set<int> ks, rows;
+  std::set<int> ks, cached_ks, rows;
+  for (const auto &p : cands)
+    if (p.plan.get<stencilc::scheme::CpuTemporal>() && p.bound != "cache" &&
+        cached_ks.insert(p.plan.k()).second)
+      take(p);
   for (const auto &p : cands)
     if (ks.insert(p.plan.k()).second)
       take(p);
