@@ -280,8 +280,8 @@ int calibrate(const CalibrateOptions &opts) {
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   const bool engine = opts.engine && measure_engine(opts, tmp, m);
   if (!opts.engine)
-    std::printf("  CPU engine: not measured (--no-engine); B_s is the naive sweep's above, the "
-                "engine's efficiency 1\n");
+    std::printf("  CPU engine: not measured (--no-engine); B_s is %s, the engine's efficiency 1\n",
+                m.sweep_bandwidth > 0 ? "the naive sweep's above" : "B (the sweep gave none)");
   const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
   if (!opts.mpi)
     std::printf("  MPI: not measured (--no-mpi); network figures are defaults\n");

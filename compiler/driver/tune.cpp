@@ -14,33 +14,22 @@
 
 namespace stc {
 
-int tune(const Compiled &c, const TuneOptions &opts) {
-  const Target &target = code_target(opts.explain.target);
-  const auto params = param_values(c.program, opts.explain.run);
-  // The model predicts runs of the steps measured (blocks of at most k share them out).
-  const model::Cost cost = program_cost(c.program, c.analysis, params, opts.steps);
-  std::string from;
-  const model::Machine m = model::load_machine(opts.explain.machine, target.plan_rules().platform, from);
-  const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, opts.steps);
-  // What to measure: the model's best few, the best it predicts for every k among the plans
-  // whose rings stay in a cache and among all, the best for every tile height (so a mistake
-  // of the model in any of them shows), and naive. Plans whose rings spill are priced near a
-  // naive sweep and can fill the best few; the ones in cache are what blocking is for.
-  std::vector<model::Prediction> runnable;
+// What to measure: the model's best few, the best it predicts for every k and for every tile
+// height (so a mistake of the model in any of them shows), and naive; at most `max`, in that
+// order (the model's choice first).
+std::vector<model::Prediction> tune_selection(const std::vector<model::Prediction> &cands,
+                                              int max) {
+  std::vector<model::Prediction> out;
   auto take = [&](const model::Prediction &p) {
-    for (const auto &q : runnable)
+    for (const auto &q : out)
       if (q.plan == p.plan)
         return;
-    if (static_cast<int>(runnable.size()) < opts.max_candidates)
-      runnable.push_back(p);
+    if (static_cast<int>(out.size()) < max)
+      out.push_back(p);
   };
   for (std::size_t i = 0; i < cands.size() && i < 4; ++i)
     take(cands[i]);
-  std::set<int> ks, cached_ks, rows;
-  for (const auto &p : cands)
-    if (p.plan.get<stencilc::scheme::CpuTemporal>() && p.bound != "cache" &&
-        cached_ks.insert(p.plan.k()).second)
-      take(p);
+  std::set<int> ks, rows;
   for (const auto &p : cands)
     if (ks.insert(p.plan.k()).second)
       take(p);
@@ -51,6 +40,19 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   for (const auto &p : cands)
     if (p.plan.naive())
       take(p);
+  return out;
+}
+
+int tune(const Compiled &c, const TuneOptions &opts) {
+  const Target &target = code_target(opts.explain.target);
+  const auto params = param_values(c.program, opts.explain.run);
+  // The model predicts runs of the steps measured (blocks of at most k share them out).
+  const model::Cost cost = program_cost(c.program, c.analysis, params, opts.steps);
+  std::string from;
+  const model::Machine m =
+      model::load_machine(opts.explain.machine, target.plan_rules().platform, from);
+  const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, opts.steps);
+  const auto runnable = tune_selection(cands, opts.max_candidates);
   std::printf("tune %s on %s, machine %s: %zu candidate plans, measuring %zu (%d round%s)\n",
               c.program.name.c_str(), opts.explain.target.c_str(), m.name.c_str(), cands.size(),
               runnable.size(), opts.rounds, opts.rounds == 1 ? "" : "s");

@@ -1,10 +1,12 @@
 // `stencilc tune`: measures the model's candidate plans on this machine and compares.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "driver/build.h"
 #include "driver/explain.h"
 #include "driver/pipeline.h"
+#include "model/model.h"
 
 namespace stc {
 
@@ -15,6 +17,10 @@ struct TuneOptions {
   int rounds = 3;          // measure every candidate this often, keep its median
   int max_candidates = 12; // measured at most
 };
+
+// The candidates `tune` measures, from the model's sorted list: the best four, then the best
+// for every k, for every CPU tile height, and naive, without repeats, at most `max`.
+std::vector<model::Prediction> tune_selection(const std::vector<model::Prediction> &cands, int max);
 
 int tune(const Compiled &c, const TuneOptions &opts);
 

@@ -921,7 +921,11 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
   std::vector<Prediction> out;
   for (const auto &p : plans) {
     Prediction pr = predict(c, m, p);
-    if (std::isfinite(pr.seconds_per_step))
+    // A CPU temporal plan whose rings spill from every cache moves a naive sweep's bytes and
+    // computes its redundant rows on top: never ahead of naive, and measured 1.02-1.65 times
+    // slower than even that (heat3d 510^3, AMD EPYC VM, PERFORMANCE.md). Not offered; --plan
+    // still runs and prices one.
+    if (std::isfinite(pr.seconds_per_step) && pr.bound != "cache")
       out.push_back(pr);
   }
   std::sort(out.begin(), out.end(), [](const Prediction &a, const Prediction &b) {

@@ -11,10 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "driver/tune.h"
 #include "model/machine.h"
+#include "stencilc/error.h"
 #include "stencilc/plan.h"
 #include "target/target.h"
-#include "stencilc/error.h"
 
 namespace {
 
@@ -918,8 +919,9 @@ TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
   EXPECT_GT(model::predict(c, m, rows_plan(4, 32)).seconds_per_step, t.seconds_per_step);
   // Both are candidates where a thread has tiles to carry: 32 rows of 256 on one thread, not
   // 256 rows (one tile).
+  // (A cache the 256-row rings fit: plans whose rings spill are not offered.)
   auto has = [&](const model::Cost &cost, const std::string &text) {
-    for (const auto &p : model::candidates(cost, m, rules("openmp"), 1))
+    for (const auto &p : model::candidates(cost, cpu(1e11, 1e10, 1 << 26, 0), rules("openmp"), 1))
       if (key(p.plan) == text)
         return true;
     return false;
@@ -1275,8 +1277,10 @@ TEST(ModelCandidates, CountsPerTarget) {
   // openmp 256^3, one thread: naive + temporal k in {2,3,4,6,8,10,12,16} x rows in
   // {8,16,32,48,64,96,128,160,192,256} <= 256, where rows giving the same tiles count once:
   // 160 and 192 make 2 tiles as 128 does, so 8 tilings: 1 + 8 * 8 = 65; and carry=off twins
-  // of the 7 tilings with more than one tile for the thread: + 8 * 7 = 121.
-  const auto omp = model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10), rules("openmp"));
+  // of the 7 tilings with more than one tile for the thread: + 8 * 7 = 121. (A 64 MiB cache:
+  // every ring fits; ModelCandidates.SpilledRingsAreNotOffered has the rest.)
+  const auto roomy = cpu(5e10, 2e10, 1 << 26);
+  const auto omp = model::candidates(heat3d(256, 256, 256), roomy, rules("openmp"));
   EXPECT_EQ(omp.size(), 121u);
   for (const auto &p : omp) {
     EXPECT_TRUE(p.plan.naive() || p.plan.get<stencilc::scheme::CpuTemporal>())
@@ -1287,7 +1291,7 @@ TEST(ModelCandidates, CountsPerTarget) {
   }
   // 256 x 100 x 256: rows <= 100 leaves {8,16,32,48,64,96}, and 96 tiles as 64 (2 tiles):
   // 1 + 8 * 5 * 2 = 81 (every one with its carry=off twin).
-  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), cpu(5e10, 2e10), rules("openmp")).size(), 81u);
+  EXPECT_EQ(model::candidates(heat3d(256, 100, 256), roomy, rules("openmp")).size(), 81u);
   // Rank 2: rows (of the streamed y) in {64, 256, 1024}: 256 x 256 keeps 64 and 256,
   // 1 + 8 * 2 = 17; 2048 x 2048 keeps all three, 1 + 8 * 3 = 25.
   auto h2 = heat3d(256, 256, 1);
@@ -1323,6 +1327,92 @@ TEST(ModelCandidates, CountsPerTarget) {
     if (p.plan.distribution->overlap)
       EXPECT_EQ(key(p.plan), "scheme=naive,procs=1x4x1,overlap=on");
   }
+}
+
+TEST(ModelCandidates, SpilledRingsAreNotOffered) {
+  // heat3d 256^3 on one thread with 1 MiB of cache and no L3: of the 121 plans a roomy cache
+  // offers (CountsPerTarget), the ones whose rings spill (bound "cache") are left out, and only
+  // they: naive and every plan that fits stay, in the same order.
+  const auto c = heat3d(256, 256, 256);
+  const auto small = cpu(5e10, 2e10);
+  const auto offered = model::candidates(c, small, rules("openmp"));
+  std::set<std::string> kept;
+  for (const auto &p : offered) {
+    EXPECT_NE(p.bound, "cache") << key(p.plan);
+    kept.insert(key(p.plan));
+  }
+  int spilled = 0;
+  for (const auto &p : model::candidates(c, cpu(5e10, 2e10, 1 << 26), rules("openmp"))) {
+    const auto here = model::predict(c, small, p.plan);
+    EXPECT_EQ(kept.count(key(p.plan)) == 0, here.bound == "cache") << key(p.plan);
+    spilled += here.bound == "cache";
+  }
+  EXPECT_GT(spilled, 0);
+  EXPECT_EQ(offered.size() + static_cast<std::size_t>(spilled), 121u);
+  EXPECT_TRUE(kept.count("scheme=naive"));
+  EXPECT_TRUE(kept.count("scheme=temporal,k=4,rows=32"));
+  // --plan still prices one: k = 16 on 256 rows spills from 1 MiB, priced as before.
+  EXPECT_EQ(kept.count("scheme=temporal,k=16,rows=256"), 0u);
+  EXPECT_EQ(model::predict(c, small, rows_plan(16, 256)).bound, "cache");
+}
+
+TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
+  // heat3d 256^3, one thread, a roomy cache: the 121 candidates of CountsPerTarget, k in
+  // {1 (naive), 2, 3, 4, 6, 8, 10, 12, 16}, rows in {8, 16, 32, 48, 64, 96, 128, 256}.
+  const auto cands =
+      model::candidates(heat3d(256, 256, 256), cpu(5e10, 2e10, 1 << 26), rules("openmp"));
+  ASSERT_EQ(cands.size(), 121u);
+  auto depths = [](const std::vector<model::Prediction> &ps) {
+    std::set<int> out;
+    for (const auto &p : ps)
+      out.insert(p.plan.k());
+    return out;
+  };
+  auto heights = [](const std::vector<model::Prediction> &ps) {
+    std::set<int> out;
+    for (const auto &p : ps)
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        out.insert(t->rows);
+    return out;
+  };
+  // Room for all: the model's four best first, in its order, then every k (9) and every tile
+  // height (8) at least once, naive, no plan twice.
+  const auto all = stc::tune_selection(cands, 100);
+  ASSERT_GE(all.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(key(all[i].plan), key(cands[i].plan)) << i;
+  EXPECT_EQ(depths(all), depths(cands));
+  EXPECT_EQ(depths(all).size(), 9u);
+  EXPECT_EQ(heights(all), heights(cands));
+  EXPECT_EQ(heights(all).size(), 8u);
+  const auto ks = keys(all);
+  EXPECT_EQ(std::set<std::string>(ks.begin(), ks.end()).size(), ks.size());
+  EXPECT_LE(all.size(), 4u + 9u + 8u);
+  // Each k's entry is the model's best of that k (the first in its sorted list).
+  for (int k : depths(cands)) {
+    const model::Prediction *first = nullptr;
+    for (const auto &p : cands)
+      if (!first && p.plan.k() == k)
+        first = &p;
+    bool found = false;
+    for (const auto &p : all)
+      found = found || p.plan == first->plan;
+    EXPECT_TRUE(found) << k;
+  }
+  // tune's default of 12: the best four and every k still fit (the four cover one k at least).
+  const auto twelve = stc::tune_selection(cands, 12);
+  EXPECT_LE(twelve.size(), 12u);
+  EXPECT_EQ(depths(twelve), depths(cands));
+  bool naive = false;
+  for (const auto &p : twelve)
+    naive = naive || p.plan.naive();
+  EXPECT_TRUE(naive);
+  // A cap below four: the model's best, in order.
+  const auto three = stc::tune_selection(cands, 3);
+  ASSERT_EQ(three.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(key(three[i].plan), key(cands[i].plan));
+  EXPECT_TRUE(stc::tune_selection({}, 12).empty());
 }
 
 TEST(ModelCandidates, OpenmpRankOneAndFourAreNaiveOnly) {
