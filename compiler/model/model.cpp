@@ -121,20 +121,51 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   return c.flops_per_cell / t;
 }
 
+namespace {
+
+// What a tile touches between two stages' reads of one coefficient plane (one plane-step):
+// every ring gets a plane and every stage reads its own coefficient plane (rows + 2R(k - j) rows
+// in a lone tile, rows in a carried one). step: the bytes that push the plane out of the L2
+// (the rings' newest planes, ws / (2r+1)); touched: all it reads meanwhile (the rings whole).
+struct CoefficientReuse {
+  double step = 0, touched = 0;
+};
+
+CoefficientReuse coefficient_reuse(const Cost &c, int k, int rows, double ws, bool carried) {
+  const double grids = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
+  const double row = (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
+  const double stages = static_cast<double>(k) * std::max(1, c.stages);
+  const double plane_rows = carried ? rows : rows + static_cast<double>(c.step_radius) * (k - 1);
+  const double planes = stages * grids * plane_rows * row;
+  return {ws / (2 * c.radius + 1) + planes, ws + planes};
+}
+
+} // namespace
+
 double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                           double ws_carried) {
   const double grids = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
   if (grids <= 0 || c.rank < 3 || m.shared_cache_bytes <= 0)
     return 1;
-  // Stage j + 1 reads a coefficient plane one plane-step after stage j: in between, every ring
-  // gets a plane and every stage reads its own coefficient plane (rows + 2R(k - j) rows in a
-  // lone tile, rows in a carried one).
-  const double row = (static_cast<double>(c.extent[0]) + 2 * c.radius) * c.elem_bytes;
-  const double stages = static_cast<double>(k) * std::max(1, c.stages);
-  const double lone_rows = rows + static_cast<double>(c.step_radius) * (k - 1);
-  const double step_lone = ws / (2 * c.radius + 1) + stages * grids * lone_rows * row;
-  const double step_carried = ws_carried / (2 * c.radius + 1) + stages * grids * rows * row;
-  return lone * l2_miss(step_lone, m) + (1 - lone) * l2_miss(step_carried, m);
+  return lone * l2_miss(coefficient_reuse(c, k, rows, ws, false).step, m) +
+         (1 - lone) * l2_miss(coefficient_reuse(c, k, rows, ws_carried, true).step, m);
+}
+
+double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
+                           double ws_carried) {
+  const double l3 = m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth;
+  const double grids = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
+  if (grids <= 0 || c.rank < 3 || m.shared_cache_bytes <= 0)
+    return 1 / l3;
+  // A thread's share of the L3 holds the plane until its next reading only if all it touches
+  // meanwhile fits there; the planes are read cyclically, so past the share LRU keeps none of
+  // them and every re-read comes from memory.
+  const double share = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  auto one = [&](double ws_tile, bool carried) {
+    const CoefficientReuse u = coefficient_reuse(c, k, rows, ws_tile, carried);
+    return l2_miss(u.step, m) / (u.touched <= share ? l3 : sweep_bandwidth(m));
+  };
+  return lone * one(ws, false) + (1 - lone) * one(ws_carried, true);
 }
 
 double effective_k(int k, std::int64_t steps) {
@@ -278,10 +309,10 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
         k_eff / sweep_bandwidth(m);
     if (resident.level == 0) {
       // Every stage then reads the coefficients again: from the L2 if a plane-step left them
-      // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one).
+      // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one)
+      // if the thread's share holds them until then, else from memory (coefficient_seconds).
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy *
-                       coefficient_misses(c, m, k, rows, lone, ws, ws_carried) /
-                       (m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth);
+                       coefficient_seconds(c, m, k, rows, lone, ws, ws_carried);
       // The carried rows go out to the thread's carry store and come back a whole tile later:
       // at memory's bandwidth, even where the store would fit the L3 (measured: the copies'
       // share of a heat3d 510^3 k=8, 16-row run moved its bytes at 24 GB/s, PERFORMANCE.md).

@@ -203,6 +203,15 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 
 double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                           double ws_carried);
 
+/// Seconds per byte of a temporal plan's per-stage coefficient re-reads, mixed by tiles as
+/// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) where what a tile
+/// touches in a plane-step (its rings whole and every stage's coefficient plane) fits the
+/// thread's share of the L3 (kSharedCacheShare of it / threads), else from memory at B_s
+/// (measured: himeno M, k=10, 64 rows, 11.9 MB a plane-step, ran 20-25% below 32 rows, 6.8 MB,
+/// where both were predicted alike; MODEL.md 3.3). 1/B_3 without coefficients or an L3.
+double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
+                           double ws_carried);
+
 /// How much more a byte of ring planes costs from the L3 when a thread's rings hold `ws` bytes:
 /// 1 up to where calibrate measured F_3 and B_3 (8 L2s per thread, at most the thread's share of
 /// the L3), then growing linearly to B_3 / B (memory's cost) at the share, beyond which the plan

@@ -1139,6 +1139,39 @@ TEST(ModelCpuTemporal, CoefficientsStayInTheL2WhenAPlaneStepFits) {
   expect_close(model::predict(c, big, rows_plan(4, 32)).t_memory, 5.6885248e-3);
 }
 
+TEST(ModelCpuTemporal, CoefficientsComeFromMemoryPastTheThreadsShareOfTheL3) {
+  // CoefficientsStayInTheL2WhenAPlaneStepFits's tiles: a plane-step touches the rings whole and
+  // every stage's weight plane, 536,640 + 4 * 35 * 1,032 = 681,120 B in a lone tile, 456,144 +
+  // 4 * 32 * 1,032 = 588,240 B in a carried one. Its L2 misses (123,360 / 280,000 of a lone
+  // tile's re-reads, 84,144 / 280,000 of a carried one's) come from the L3 at B_3 = 2e10 where
+  // that fits a thread's share (L3 / 2 / 2 threads), else from memory at B_s = 8e9.
+  auto c = weighted_heat3d();
+  auto m = cpu_l3(800000, 4e6); // share 1,000,000: both fit
+  m.l3_bandwidth = 2e10;
+  m.sweep_bandwidth = 8e9;
+  const double lone = 123360.0 / 280000, carried = 84144.0 / 280000;
+  expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
+               (0.25 * lone + 0.75 * carried) / 2e10);
+  m.shared_cache_bytes = 2.5e6; // share 625,000: the lone tiles' from memory
+  expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
+               0.25 * lone / 8e9 + 0.75 * carried / 2e10);
+  m.shared_cache_bytes = 2e6; // share 500,000: all from memory
+  expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
+               (0.25 * lone + 0.75 * carried) / 8e9);
+  // And the plan's memory term moves by the difference: cells * 4 B * redundancy times it.
+  const auto p = model::predict(c, m, rows_plan(4, 32));
+  m.shared_cache_bytes = 4e6;
+  const auto q = model::predict(c, m, rows_plan(4, 32));
+  expect_close(p.t_memory - q.t_memory, 16777216.0 * 4 * p.redundancy *
+                                            (0.25 * lone + 0.75 * carried) * (1 / 8e9 - 1 / 2e10));
+  // Without coefficients or an L3: the L3's (here B_3) rate, as before.
+  auto none = c;
+  none.readonly_bytes_per_cell = 0;
+  expect_close(model::coefficient_seconds(none, m, 4, 32, 0.25, 536640, 456144), 1 / 2e10);
+  m.shared_cache_bytes = 0;
+  expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144), 1 / 2e10);
+}
+
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // Two kernel calls per step, each reaching 1 row (R = 2): the ghost zone grows by 2 rows
   // per step. k = 2, 8 rows, one thread: 8 tiles carried as one of 64 rows: redundancy
