@@ -207,8 +207,9 @@ double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, doub
 /// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) where what a tile
 /// touches in a plane-step (its rings whole and every stage's coefficient plane) fits the
 /// thread's share of the L3 (kSharedCacheShare of it / threads), else from memory at B_s
-/// (measured: himeno M, k=10, 64 rows, 11.9 MB a plane-step, ran 20-25% below 32 rows, 6.8 MB,
-/// where both were predicted alike; MODEL.md 3.3). 1/B_3 without coefficients or an L3.
+/// (measured: himeno M, k=10, 32 rows, 6.8 MB a plane-step, ran 1.16-1.25 times the rate of 64
+/// rows, 11.9 MB, where both were predicted alike; MODEL.md 3.3). 1/B_3 without coefficients or an
+/// L3.
 double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                            double ws_carried);
 
