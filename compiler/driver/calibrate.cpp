@@ -71,15 +71,18 @@ bool measure_mpi(const CalibrateOptions &opts, const TempDir &tmp, model::Machin
 }
 
 // How fast the CPU engine's stages run against the row benchmark the model prices them with
-// (F, or F_w for vec=512): the engine fills x ghosts, streams results, copies carried and ghost
-// rows and walks its rings besides the row functions (perf on the AMD EPYC VM: a third to a
-// half of their time). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256, 64
-// steps, is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row
-// tiles (rings in the L2, grids not in cache), alternately. The naive median sets B_s; with
-// the temporal median, the model's terms of that plan other than the stages' (the state's trip
-// through memory at B_s, the carried rows, the barrier) leave the stages' time, and
-// engine_efficiency = predicted / measured stages.
-// Returns false (and says why) when it cannot be measured: the other figures still stand.
+// (F for 256-bit row functions, F_w for vec=512): the engine fills x ghosts, streams results,
+// copies carried and ghost rows and walks its rings besides the row functions (perf on the AMD
+// EPYC VM: a third to a half of their time), and the row benchmark cannot say how the vectors'
+// width changes that (there 512-bit rows ran 1.24x the 256-bit ones; through the engine they
+// ran slower in six of six rounds: PERFORMANCE.md). heat3d
+// (templates/calibrate/engine.stn.mustache) 510 x 256 x 256, 64 steps, is built by the openmp
+// target and run 5 times naive and 5 times with k=4 and 16-row tiles (rings in the L2, grids not in
+// cache) on each vector width, alternately. The naive median sets B_s; with each temporal median,
+// the model's terms of that plan other than the stages' (the state's trip through memory at B_s,
+// the carried rows, the barrier) leave the stages' time, and engine_efficiency
+// (wide_engine_efficiency for vec=512) = predicted / measured stages. Returns false (and says why)
+// when it cannot be measured: the other figures still stand.
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
   const std::string src = tmp.path() + "/engine.stn", exe = tmp.path() + "/engine";
   {
@@ -106,11 +109,11 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   stencilc::RunOptions run;
   run.sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   const Target &target = code_target("openmp");
-  const std::string text =
-      fmt::format("scheme=temporal,k=4,rows=16{}", m.wide_flops > m.flops ? ",vec=512" : "");
-  const stencilc::Plan plan = stencilc::parse_plan(text, target.plan_rules());
-  // The naive plan and the temporal one alternately, so a slow spell of the machine's memory
-  // hits both: the model chooses between them by their ratio.
+  // The naive plan and the temporal ones alternately, so a slow spell of the machine's memory
+  // hits all: the model chooses between them by their ratios.
+  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16"};
+  if (m.wide_flops > 0)
+    plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
   auto command = [&](const std::string &plan_text) {
     std::vector<std::string> cmd = {
         exe, "--json", "--steps", std::to_string(steps), "--init-random", "1", "--plan", plan_text};
@@ -118,26 +121,27 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
       cmd.insert(cmd.end(), {"--set", k + "=" + v});
     return cmd;
   };
-  std::vector<double> naive_seconds, seconds;
+  std::vector<std::vector<double>> seconds(plans.size());
   for (int r = 0; r < 5; ++r)
-    for (const bool naive : {true, false}) {
-      const std::vector<std::string> cmd = command(naive ? "scheme=naive" : text);
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const std::vector<std::string> cmd = command(plans[i]);
       const std::string out = tmp.path() + "/engine.json";
       if (run_process(cmd, out) != 0) {
         std::printf("  CPU engine: not measured (%s failed)\n", command_line(cmd).c_str());
         return false;
       }
       const auto j = read_json_line(out, "cannot read the engine measurement's summary");
-      (naive ? naive_seconds : seconds).push_back(j.value("seconds", 0.0) / steps);
+      seconds[i].push_back(j.value("seconds", 0.0) / steps);
     }
-  std::sort(naive_seconds.begin(), naive_seconds.end());
-  std::sort(seconds.begin(), seconds.end());
-  const double naive = naive_seconds[naive_seconds.size() / 2];
-  const double measured = seconds[seconds.size() / 2];
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double naive = median(seconds[0]);
   const model::Cost cost =
       program_cost(c->program, c->analysis, param_values(c->program, run), steps);
   // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
-  // sweeps of generated programs get, measured beside the temporal plan.
+  // sweeps of generated programs get, measured beside the temporal plans.
   if (naive > m.barrier_seconds) {
     const double bytes =
         cost.bytes_per_cell + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
@@ -146,20 +150,30 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
                 si(cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
   model::Machine plain = m;
-  plain.engine_efficiency = 0;
-  const model::Prediction p = model::predict(cost, plain, plan);
-  const double stages = measured - (p.seconds_per_step - p.t_compute);
-  if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
-    std::printf("  CPU engine: not measured (%s ran %.3g s per step, the model's memory terms "
-                "alone %.3g s)\n",
-                text.c_str(), measured, p.seconds_per_step - p.t_compute);
-    return false;
-  }
-  m.engine_efficiency = std::clamp(p.t_compute / stages, 0.1, 2.0);
-  std::printf("  CPU engine, heat3d %s: %s cells/s; its stages at %.2f of the row benchmark's "
-              "rate\n",
-              text.c_str(), si(cost.cells() / measured, "").c_str(), m.engine_efficiency);
-  return true;
+  plain.engine_efficiency = plain.wide_engine_efficiency = 0;
+  // eta of one temporal plan: the model's stages at eta = 1 over the measured step less the
+  // model's other terms; 0 where those terms alone take most of the step.
+  auto efficiency = [&](std::size_t i) {
+    const stencilc::Plan plan = stencilc::parse_plan(plans[i], target.plan_rules());
+    const double measured = median(seconds[i]);
+    const model::Prediction p = model::predict(cost, plain, plan);
+    const double stages = measured - (p.seconds_per_step - p.t_compute);
+    if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
+      std::printf("  CPU engine: %s not measured (it ran %.3g s per step, the model's memory "
+                  "terms alone %.3g s)\n",
+                  plans[i].c_str(), measured, p.seconds_per_step - p.t_compute);
+      return 0.0;
+    }
+    const double eta = std::clamp(p.t_compute / stages, 0.1, 2.0);
+    std::printf("  CPU engine, heat3d %s: %s cells/s; its stages at %.2f of the row benchmark's "
+                "rate\n",
+                plans[i].c_str(), si(cost.cells() / measured, "").c_str(), eta);
+    return eta;
+  };
+  m.engine_efficiency = efficiency(1);
+  if (plans.size() > 2)
+    m.wide_engine_efficiency = efficiency(2);
+  return m.engine_efficiency > 0;
 }
 
 } // namespace
@@ -312,10 +326,11 @@ int calibrate(const CalibrateOptions &opts) {
           "the L2, "
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
           "over 20000" +
-          std::string(engine ? "; sweep_bandwidth and engine_efficiency: heat3d 510x256x256 fp32, "
-                               "64 steps, built by the openmp target, naive and k=4, 16 rows "
-                               "alternately, medians of 5: B_s from the naive one (model bytes), "
-                               "the temporal stages' predicted time over what the rest of the "
+          std::string(engine ? "; sweep_bandwidth and (wide_)engine_efficiency: heat3d "
+                               "510x256x256 fp32, 64 steps, built by the openmp target, naive "
+                               "and k=4, 16 rows on 256- (and 512-)bit vectors alternately, "
+                               "medians of 5: B_s from the naive one (model bytes), each "
+                               "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured"
                              : "; engine_efficiency: not measured") +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "

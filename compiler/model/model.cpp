@@ -108,6 +108,14 @@ double sweep_bandwidth(const Machine &m) {
 
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
+double stage_flops(const Machine &m, int vec) {
+  const bool wide = vec == 512 && m.wide_flops > 0;
+  const double eta = wide && m.wide_engine_efficiency > 0 ? m.wide_engine_efficiency
+                     : m.engine_efficiency > 0            ? m.engine_efficiency
+                                                          : 1.0;
+  return (wide ? m.wide_flops : m.flops) * eta;
+}
+
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   const double f = (l2_flops > 0 ? l2_flops : m.flops) * cpu_lanes(c);
   const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
@@ -270,14 +278,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                           ? static_cast<double>(threads) / static_cast<double>(tiles)
                           : 1.0;
   const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
-  // vec=512: the row functions compute at calibrate's 512-bit rate in the L2 (F_w); what a
-  // missed plane costs is the same bytes' (tau from F and F_3).
-  // The engine's stages run at engine_efficiency of the row benchmark (calibrate measures it
-  // through the engine: its ghosts, copies and result streams besides the row functions).
-  const double f2 =
-      (p.get<stencilc::scheme::CpuTemporal>()->vec == 512 && m.wide_flops > 0 ? m.wide_flops
-                                                                              : m.flops) *
-      (m.engine_efficiency > 0 ? m.engine_efficiency : 1.0);
+  // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
+  const double f2 = stage_flops(m, p.get<stencilc::scheme::CpuTemporal>()->vec);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops =
@@ -931,7 +933,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
                                                   std::max(1, m.threads)) > std::max(1, m.threads);
           for (int vec : {256, 512})
             for (bool carry : {true, false})
-              if ((vec == 256 || m.wide_flops > m.flops) && (carry || carries))
+              if ((vec == 256 || stage_flops(m, 512) > stage_flops(m, 256)) && (carry || carries))
                 add(sch::CpuTemporal{k, rows, 0, vec, carry});
         }
   } else {

@@ -30,8 +30,10 @@ struct Machine {
   double barrier_seconds = 0; // CPU: one OpenMP barrier
   double wide_flops = 0;      // CPU: F of row functions on 512-bit vectors (a temporal plan's
                               // vec=512; 0: not to be had, or not measured)
-  double engine_efficiency = 0; // CPU: the engine's stages' rate over the row benchmark's (F or
-                                // F_w), measured by calibrate through the engine; 0: 1
+  double engine_efficiency = 0; // CPU: the engine's 256-bit stages' rate over the row
+                                // benchmark's F, measured by calibrate through the engine; 0: 1
+  double wide_engine_efficiency = 0; // CPU: the same for vec=512 stages over F_w (0: as
+                                     // engine_efficiency)
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -187,12 +189,17 @@ double ring_working_set(const Cost &c, int k, int rows, bool carried = false);
 /// (the rest of the L2 holds the planes streaming in and out; measured: PERFORMANCE.md).
 double l2_miss(double bytes, const Machine &m);
 
+/// F of a temporal plan's stages on vec-bit vectors: the row benchmark's rate (F_w for vec=512
+/// where calibrate measured it, else F) times the engine's efficiency on those vectors (calibrate
+/// runs the engine on each width: its ghosts, copies and result streams besides the rows).
+double stage_flops(const Machine &m, int vec);
+
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
 /// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
 /// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
 /// f / (f/F + stages m e tau). F when nothing misses.
-/// l2_flops: F of the plan's row functions (the machine's wide_flops for vec=512; 0: m.flops).
+/// l2_flops: F of the plan's stages (stage_flops; 0: m.flops).
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 
 /// The fraction of a temporal plan's per-stage coefficient re-reads that miss the L2 (1 without

@@ -59,6 +59,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check(0.1 <= m.get("engine_efficiency", 0) <= 2.0,
           f"engine_efficiency {m.get('engine_efficiency', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat3d scheme=temporal" in out.stdout, "calibrate reports the engine's rate")
+    # Where 512-bit row functions were measured, the engine is run on them too.
+    if "wide_flops" in m:
+        check(0.1 <= m.get("wide_engine_efficiency", 0) <= 2.0,
+              f"wide_engine_efficiency {m.get('wide_engine_efficiency', 0):.3g} measured, within 0.1..2")
+        check("CPU engine, heat3d scheme=temporal,k=4,rows=16,vec=512" in out.stdout,
+              "calibrate reports the engine's 512-bit rate")
     roof = json.loads(ex.stdout)["roofline"] if ex.returncode == 0 else {}
     mem = roof.get("memory", {}).get("cells_per_second", 0)
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,
@@ -86,7 +92,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "--no-mpi keeps the default network figures")
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
-    check("engine_efficiency" not in n and "engine_efficiency: not measured" in n["sources"],
+    check("engine_efficiency" not in n and "wide_engine_efficiency" not in n
+          and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")
     check("CPU engine: not measured (--no-engine)" in out.stdout, "--no-engine: calibrate says so")

@@ -840,6 +840,44 @@ TEST(ModelCpuTemporal, EngineEfficiencyScalesTheStagesRate) {
   expect_close(spill_half.t_compute, 2 * spill.t_compute);
 }
 
+// Each vector width's stages run at that width's engine efficiency (calibrate runs the engine
+// on both): F_w 1.5e11 at 0.5 is 7.5e10, below F 1e11 at 0.9 (9e10), so the 512-bit plan is
+// priced slower and not offered. Without a wide efficiency, the 256-bit one stands for both.
+TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
+  const auto c = heat3d_cpu(256, 256, 256);
+  auto m = cpu_l3(1 << 20);
+  m.wide_flops = 1.5e11;
+  m.engine_efficiency = 0.9;
+  m.wide_engine_efficiency = 0.5;
+  expect_close(model::stage_flops(m, 256), 9e10);
+  expect_close(model::stage_flops(m, 512), 7.5e10);
+  auto wide = rows_plan(4, 32);
+  wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
+  // Nothing misses the L2 (WidePlansComputeAtTheWideRate): 17,170,432 cells of 8 flops.
+  expect_close(model::predict(c, m, wide).t_compute, 17170432.0 * 8 / 7.5e10);
+  expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 17170432.0 * 8 / 9e10);
+  auto offered = [&](const model::Machine &mm) {
+    int n512 = 0;
+    for (const auto &p : model::candidates(c, mm, rules("openmp"), 1))
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        n512 += t->vec == 512;
+    return n512;
+  };
+  EXPECT_EQ(offered(m), 0);
+  auto no_wide_eta = m;
+  no_wide_eta.wide_engine_efficiency = 0;
+  expect_close(model::stage_flops(no_wide_eta, 512), 1.35e11);
+  EXPECT_GT(offered(no_wide_eta), 0);
+  auto faster = m;
+  faster.wide_engine_efficiency = 0.7; // 1.05e11 > 9e10
+  EXPECT_GT(offered(faster), 0);
+  // No efficiency measured at all: the row benchmark's rates as they are.
+  auto none = m;
+  none.engine_efficiency = none.wide_engine_efficiency = 0;
+  expect_close(model::stage_flops(none, 256), m.flops);
+  expect_close(model::stage_flops(none, 512), 1.5e11);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // heat3d 256^3, k = 4, 32 rows: working set 536,640 B (above), 2 threads of 4 carried tiles:
   // redundancy 1.0234375 (16,777,216 cells: 17,170,432 computed); a plane-step touches a third
@@ -1631,6 +1669,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.l3_bandwidth = 1e11;
   m.sweep_bandwidth = 1.2e10;
   m.engine_efficiency = 0.6;
+  m.wide_engine_efficiency = 0.45;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1649,6 +1688,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.l3_bandwidth, 1e11);
   EXPECT_DOUBLE_EQ(back.sweep_bandwidth, 1.2e10);
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
+  EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
