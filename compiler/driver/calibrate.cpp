@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <unistd.h>
 
@@ -70,29 +71,30 @@ bool measure_mpi(const CalibrateOptions &opts, const TempDir &tmp, model::Machin
   return true;
 }
 
-// How fast the CPU engine's stages run against the row benchmark the model prices them with
-// (F for 256-bit row functions, F_w for vec=512): the engine fills x ghosts, streams results,
-// copies carried and ghost rows and walks its rings besides the row functions (perf on the AMD
-// EPYC VM: a third to a half of their time), and the row benchmark cannot say how the vectors'
-// width changes that (there 512-bit rows ran 1.24x the 256-bit ones; through the engine they
-// ran slower in six of six rounds: PERFORMANCE.md). heat3d
-// (templates/calibrate/engine.stn.mustache) 510 x 256 x 256, 64 steps, is built by the openmp
-// target and run 5 times naive and 5 times with k=4 and 16-row tiles (rings in the L2, grids not in
-// cache) on each vector width, alternately. The naive median sets B_s; with each temporal median,
-// the model's terms of that plan other than the stages' (the state's trip through memory at B_s,
-// the carried rows, the barrier) leave the stages' time, and engine_efficiency
-// (wide_engine_efficiency for vec=512) = predicted / measured stages. Returns false (and says why)
-// when it cannot be measured: the other figures still stand.
-bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
-  const std::string src = tmp.path() + "/engine.stn", exe = tmp.path() + "/engine";
+// Medians of a program's plans run alternately through the openmp target, so a slow spell of
+// the machine's memory hits all: the model chooses between plans by their ratios.
+struct EngineRuns {
+  std::optional<Compiled> c;
+  model::Cost cost;
+  std::vector<double> seconds; // per step, one per plan
+};
+
+// Builds templates/calibrate/<name>.stn.mustache and runs each plan 5 times, alternately, with
+// `sets`; nullopt (and says why) where it cannot.
+std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir &tmp,
+                                     const std::string &name,
+                                     const std::vector<std::pair<std::string, std::string>> &sets,
+                                     const std::vector<std::string> &plans) {
+  const std::string src = tmp.path() + "/" + name + ".stn", exe = tmp.path() + "/" + name;
   {
     std::ofstream out(src);
-    out << template_text("calibrate/engine.stn.mustache");
+    out << template_text("calibrate/" + name + ".stn.mustache");
   }
-  const auto c = compile(src, PipelineOptions{});
-  if (!c) {
-    std::printf("  CPU engine: not measured (its program did not compile)\n");
-    return false;
+  EngineRuns r;
+  r.c = compile(src, PipelineOptions{});
+  if (!r.c) {
+    std::printf("  CPU engine: not measured (its program %s did not compile)\n", name.c_str());
+    return std::nullopt;
   }
   BuildOptions b;
   b.target = "openmp";
@@ -100,20 +102,14 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   b.verbose = opts.verbose;
   b.emit.plan = "scheme=naive";
   try {
-    build_executable(*c, b, exe);
+    build_executable(*r.c, b, exe);
   } catch (const stencilc::Error &e) {
     std::printf("  CPU engine: not measured (%s)\n", e.what());
-    return false;
+    return std::nullopt;
   }
   const std::int64_t steps = 64;
   stencilc::RunOptions run;
-  run.sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
-  const Target &target = code_target("openmp");
-  // The naive plan and the temporal ones alternately, so a slow spell of the machine's memory
-  // hits all: the model chooses between them by their ratios.
-  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16"};
-  if (m.wide_flops > 0)
-    plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
+  run.sets = sets;
   auto command = [&](const std::string &plan_text) {
     std::vector<std::string> cmd = {
         exe, "--json", "--steps", std::to_string(steps), "--init-random", "1", "--plan", plan_text};
@@ -122,57 +118,86 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     return cmd;
   };
   std::vector<std::vector<double>> seconds(plans.size());
-  for (int r = 0; r < 5; ++r)
+  for (int round = 0; round < 5; ++round)
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const std::vector<std::string> cmd = command(plans[i]);
       const std::string out = tmp.path() + "/engine.json";
       if (run_process(cmd, out) != 0) {
         std::printf("  CPU engine: not measured (%s failed)\n", command_line(cmd).c_str());
-        return false;
+        return std::nullopt;
       }
       const auto j = read_json_line(out, "cannot read the engine measurement's summary");
       seconds[i].push_back(j.value("seconds", 0.0) / steps);
     }
-  auto median = [](std::vector<double> v) {
+  for (auto &v : seconds) {
     std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  const double naive = median(seconds[0]);
-  const model::Cost cost =
-      program_cost(c->program, c->analysis, param_values(c->program, run), steps);
+    r.seconds.push_back(v[v.size() / 2]);
+  }
+  r.cost = program_cost(r.c->program, r.c->analysis, param_values(r.c->program, run), steps);
+  return r;
+}
+
+// eta of one temporal plan of `r`: the model's stages at eta = 1 over the measured step less the
+// model's other terms (the state's trip through memory at B_s, the carried rows, the barrier);
+// 0 (and says why) where those terms alone take most of the step.
+double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_text,
+                  const std::string &what, const model::Machine &m) {
+  model::Machine plain = m;
+  plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
+  const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
+  const double measured = r.seconds[i];
+  const model::Prediction p = model::predict(r.cost, plain, plan);
+  const double stages = measured - (p.seconds_per_step - p.t_compute);
+  if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
+    std::printf("  CPU engine: %s %s not measured (it ran %.3g s per step, the model's memory "
+                "terms alone %.3g s)\n",
+                what.c_str(), plan_text.c_str(), measured, p.seconds_per_step - p.t_compute);
+    return 0.0;
+  }
+  const double eta = std::clamp(p.t_compute / stages, 0.1, 2.0);
+  std::printf("  CPU engine, %s %s: %s cells/s; its stages at %.2f of the row benchmark's rate\n",
+              what.c_str(), plan_text.c_str(), si(r.cost.cells() / measured, "").c_str(), eta);
+  return eta;
+}
+
+// How fast the CPU engine's stages run against the row benchmark the model prices them with
+// (F for 256-bit row functions, F_w for vec=512): the engine fills x ghosts, streams results,
+// copies carried and ghost rows and walks its rings besides the row functions (perf on the AMD
+// EPYC VM: a third to a half of their time), and the row benchmark cannot say how the vectors'
+// width or the grid's rank changes that (there 512-bit rows ran 1.24x the 256-bit ones; through
+// the engine they ran slower in six of six rounds; heat2d's stages ran 1.2x what heat3d's eta
+// gave them: PERFORMANCE.md). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256
+// is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
+// (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps; heat2d
+// (engine2d.stn.mustache) 4094 x 4094 naive and with k=4, 1024-row tiles the same way. The
+// heat3d naive median sets B_s; each temporal median gives its eta (engine_eta):
+// engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d.
+// Returns false (and says why) when it cannot be measured: the other figures still stand.
+bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
+  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16"};
+  if (m.wide_flops > 0)
+    plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
+  const auto r =
+      run_engine(opts, tmp, "engine", {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}}, plans);
+  if (!r)
+    return false;
   // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
   // sweeps of generated programs get, measured beside the temporal plans.
+  const double naive = r->seconds[0];
   if (naive > m.barrier_seconds) {
     const double bytes =
-        cost.bytes_per_cell + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
-    m.sweep_bandwidth = cost.cells() * bytes / (naive - m.barrier_seconds);
+        r->cost.bytes_per_cell + r->cost.fill_bytes_per_cell + r->cost.reduce_bytes_per_cell;
+    m.sweep_bandwidth = r->cost.cells() * bytes / (naive - m.barrier_seconds);
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
-                si(cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
+                si(r->cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
-  model::Machine plain = m;
-  plain.engine_efficiency = plain.wide_engine_efficiency = 0;
-  // eta of one temporal plan: the model's stages at eta = 1 over the measured step less the
-  // model's other terms; 0 where those terms alone take most of the step.
-  auto efficiency = [&](std::size_t i) {
-    const stencilc::Plan plan = stencilc::parse_plan(plans[i], target.plan_rules());
-    const double measured = median(seconds[i]);
-    const model::Prediction p = model::predict(cost, plain, plan);
-    const double stages = measured - (p.seconds_per_step - p.t_compute);
-    if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
-      std::printf("  CPU engine: %s not measured (it ran %.3g s per step, the model's memory "
-                  "terms alone %.3g s)\n",
-                  plans[i].c_str(), measured, p.seconds_per_step - p.t_compute);
-      return 0.0;
-    }
-    const double eta = std::clamp(p.t_compute / stages, 0.1, 2.0);
-    std::printf("  CPU engine, heat3d %s: %s cells/s; its stages at %.2f of the row benchmark's "
-                "rate\n",
-                plans[i].c_str(), si(cost.cells() / measured, "").c_str(), eta);
-    return eta;
-  };
-  m.engine_efficiency = efficiency(1);
+  m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   if (plans.size() > 2)
-    m.wide_engine_efficiency = efficiency(2);
+    m.wide_engine_efficiency = engine_eta(*r, 2, plans[2], "heat3d", m);
+  const std::string plan2d = "scheme=temporal,k=4,rows=1024";
+  if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "4094"}},
+                                 {"scheme=naive", plan2d}))
+    m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
   return m.engine_efficiency > 0;
 }
 
@@ -331,7 +356,8 @@ int calibrate(const CalibrateOptions &opts) {
                                "and k=4, 16 rows on 256- (and 512-)bit vectors alternately, "
                                "medians of 5: B_s from the naive one (model bytes), each "
                                "temporal plan's predicted stages over what the rest of the "
-                               "model leaves of the measured"
+                               "model leaves of the measured; engine_efficiency_2d: the same "
+                               "with heat2d 4094x4094, k=4, 1024 rows"
                              : "; engine_efficiency: not measured") +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"

@@ -65,6 +65,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("sweep_bandwidth", m.sweep_bandwidth, false);
   num("engine_efficiency", m.engine_efficiency, false);
   num("wide_engine_efficiency", m.wide_engine_efficiency, false);
+  num("engine_efficiency_2d", m.engine_efficiency_2d, false);
   num("peak_flops", m.peak_flops, false);
   num("l1_bandwidth", m.l1_bandwidth, false);
   num("l2_bandwidth", m.l2_bandwidth, false);
@@ -126,6 +127,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["engine_efficiency"] = m.engine_efficiency;
   if (m.wide_engine_efficiency > 0)
     j["wide_engine_efficiency"] = m.wide_engine_efficiency;
+  if (m.engine_efficiency_2d > 0)
+    j["engine_efficiency_2d"] = m.engine_efficiency_2d;
   if (m.peak_flops > 0) { // measured by calibrate (CPU)
     j["peak_flops"] = m.peak_flops;
     j["l1_bandwidth"] = m.l1_bandwidth;

@@ -108,12 +108,15 @@ double sweep_bandwidth(const Machine &m) {
 
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
-double stage_flops(const Machine &m, int vec) {
-  const bool wide = vec == 512 && m.wide_flops > 0;
-  const double eta = wide && m.wide_engine_efficiency > 0 ? m.wide_engine_efficiency
-                     : m.engine_efficiency > 0            ? m.engine_efficiency
-                                                          : 1.0;
-  return (wide ? m.wide_flops : m.flops) * eta;
+double stage_flops(const Machine &m, int vec, int rank) {
+  const double eta = m.engine_efficiency > 0 ? m.engine_efficiency : 1.0;
+  // heat2d's stages lose less to the engine than heat3d's (no ghost planes, no carried rows).
+  const double rank_factor =
+      rank == 2 && m.engine_efficiency_2d > 0 ? m.engine_efficiency_2d / eta : 1.0;
+  if (vec == 512 && m.wide_flops > 0)
+    return m.wide_flops * (m.wide_engine_efficiency > 0 ? m.wide_engine_efficiency : eta) *
+           rank_factor;
+  return m.flops * eta * rank_factor;
 }
 
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
@@ -279,7 +282,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                           : 1.0;
   const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
   // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
-  const double f2 = stage_flops(m, p.get<stencilc::scheme::CpuTemporal>()->vec);
+  const double f2 = stage_flops(m, p.get<stencilc::scheme::CpuTemporal>()->vec, c.rank);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops =
@@ -933,7 +936,8 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
                                                   std::max(1, m.threads)) > std::max(1, m.threads);
           for (int vec : {256, 512})
             for (bool carry : {true, false})
-              if ((vec == 256 || stage_flops(m, 512) > stage_flops(m, 256)) && (carry || carries))
+              if ((vec == 256 || stage_flops(m, 512, c.rank) > stage_flops(m, 256, c.rank)) &&
+                  (carry || carries))
                 add(sch::CpuTemporal{k, rows, 0, vec, carry});
         }
   } else {

@@ -34,6 +34,8 @@ struct Machine {
                                 // benchmark's F, measured by calibrate through the engine; 0: 1
   double wide_engine_efficiency = 0; // CPU: the same for vec=512 stages over F_w (0: as
                                      // engine_efficiency)
+  double engine_efficiency_2d = 0;   // CPU: engine_efficiency of rank-2 programs' stages (0: as
+                                     // engine_efficiency)
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -192,7 +194,9 @@ double l2_miss(double bytes, const Machine &m);
 /// F of a temporal plan's stages on vec-bit vectors: the row benchmark's rate (F_w for vec=512
 /// where calibrate measured it, else F) times the engine's efficiency on those vectors (calibrate
 /// runs the engine on each width: its ghosts, copies and result streams besides the rows).
-double stage_flops(const Machine &m, int vec);
+/// A rank-2 program's stages run at engine_efficiency_2d instead of engine_efficiency where it
+/// was measured, and on 512 bits at wide_engine_efficiency scaled by the same ratio.
+double stage_flops(const Machine &m, int vec, int rank = 3);
 
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read

@@ -59,6 +59,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(0.1 <= m.get("engine_efficiency", 0) <= 2.0,
           f"engine_efficiency {m.get('engine_efficiency', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat3d scheme=temporal" in out.stdout, "calibrate reports the engine's rate")
+    # ... and on a 2D program (heat2d), whose stages lose less to the engine.
+    check(0.1 <= m.get("engine_efficiency_2d", 0) <= 2.0,
+          f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
+    check("CPU engine, heat2d scheme=temporal,k=4,rows=1024" in out.stdout,
+          "calibrate reports the engine's 2D rate")
     # Where 512-bit row functions were measured, the engine is run on them too.
     if "wide_flops" in m:
         check(0.1 <= m.get("wide_engine_efficiency", 0) <= 2.0,
@@ -92,7 +97,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "--no-mpi keeps the default network figures")
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
-    check("engine_efficiency" not in n and "wide_engine_efficiency" not in n
+    check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
+                                   "engine_efficiency_2d"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")

@@ -871,6 +871,20 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   auto faster = m;
   faster.wide_engine_efficiency = 0.7; // 1.05e11 > 9e10
   EXPECT_GT(offered(faster), 0);
+  // A rank-2 program's stages at engine_efficiency_2d (calibrate's heat2d run), and on 512 bits
+  // at the wide efficiency scaled by the same ratio: 0.9 -> 1.08 is 1.2x.
+  auto plate = m;
+  plate.engine_efficiency_2d = 1.08;
+  expect_close(model::stage_flops(plate, 256, 2), 1.08e11);
+  expect_close(model::stage_flops(plate, 512, 2), 1.5e11 * 0.5 * 1.2);
+  expect_close(model::stage_flops(plate, 256, 3), 9e10);
+  expect_close(model::stage_flops(plate, 256), 9e10);
+  model::Cost plate_cost = heat3d_cpu(8192, 8192, 1);
+  plate_cost.rank = 2;
+  const auto h2 = model::predict(plate_cost, plate, rows_plan(4, 1024));
+  const auto h2_3d_eta = model::predict(plate_cost, m, rows_plan(4, 1024));
+  EXPECT_GT(h2.t_compute, 0);
+  expect_close(h2_3d_eta.t_compute, 1.2 * h2.t_compute);
   // No efficiency measured at all: the row benchmark's rates as they are.
   auto none = m;
   none.engine_efficiency = none.wide_engine_efficiency = 0;
@@ -1670,6 +1684,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.sweep_bandwidth = 1.2e10;
   m.engine_efficiency = 0.6;
   m.wide_engine_efficiency = 0.45;
+  m.engine_efficiency_2d = 0.7;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1689,6 +1704,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.sweep_bandwidth, 1.2e10);
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
+  EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
