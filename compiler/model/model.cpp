@@ -110,7 +110,8 @@ double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes :
 
 double stage_flops(const Machine &m, int vec, int rank) {
   const double eta = m.engine_efficiency > 0 ? m.engine_efficiency : 1.0;
-  // heat2d's stages lose less to the engine than heat3d's (no ghost planes, no carried rows).
+  // calibrate measured heat2d's stages losing less to the engine than heat3d's; why (rank, row
+  // length) is not settled (PERFORMANCE.md, 2026-12-01 11:18).
   const double rank_factor =
       rank == 2 && m.engine_efficiency_2d > 0 ? m.engine_efficiency_2d / eta : 1.0;
   if (vec == 512 && m.wide_flops > 0)
