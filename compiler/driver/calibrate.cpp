@@ -277,6 +277,15 @@ int calibrate(const CalibrateOptions &opts) {
   m.l1_bandwidth = j["l1_bandwidth"].get<double>();
   m.l2_bandwidth = j["l2_bandwidth"].get<double>();
   m.l3_bandwidth = j["l3_bandwidth"].get<double>();
+  // Short copies: t(S) = a + b S through the two chunk sizes measured.
+  if (j.contains("short_copy") && j["short_copy"].size() == 2) {
+    const double s1 = j["short_copy"][0][0].get<double>(), t1 = j["short_copy"][0][1].get<double>();
+    const double s2 = j["short_copy"][1][0].get<double>(), t2 = j["short_copy"][1][1].get<double>();
+    if (s2 > s1 && t2 > t1 && t1 > 0) {
+      m.short_copy_byte_seconds = (t2 - t1) / (s2 - s1);
+      m.short_copy_seconds = std::max(0.0, t1 - s1 * m.short_copy_byte_seconds);
+    }
+  }
   m.net_latency = 1e-6;
   m.net_bandwidth = 1e10;
   std::string stream_list;
@@ -316,6 +325,16 @@ int calibrate(const CalibrateOptions &opts) {
               si(m.peak_flops, "flop/s").c_str(), j["vector_bytes"].get<int>(),
               si(m.l1_bandwidth, "B/s").c_str(), si(m.l2_bandwidth, "B/s").c_str(),
               si(m.l3_bandwidth, "B/s").c_str(), si(m.bandwidth, "B/s").c_str());
+  if (m.short_copy_byte_seconds > 0) {
+    // Against both copies' bytes at the memory rate of a sweep, the threads' share each.
+    auto pair = [&](double s) { return m.short_copy_seconds + s * m.short_copy_byte_seconds; };
+    auto streamed = [&](double s) { return 2 * s * m.threads / model::sweep_bandwidth(m); };
+    std::printf("  short copies in from and out to memory (carried rows), a pair per thread: "
+                "%.3g us for 4 KiB, %.3g us for 16 KiB (%.1f and %.1f times their bytes at "
+                "%s)\n",
+                1e6 * pair(4096), 1e6 * pair(16384), pair(4096) / streamed(4096),
+                pair(16384) / streamed(16384), m.sweep_bandwidth > 0 ? "B_s" : "B");
+  }
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   const bool engine = opts.engine && measure_engine(opts, tmp, m);
   if (!opts.engine)
@@ -350,7 +369,9 @@ int calibrate(const CalibrateOptions &opts) {
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
-          "over 20000" +
+          "over 20000; short_copy_(byte_)seconds: a line through a thread's pair of 4 KiB and "
+          "of 16 KiB copies, in from and out to random blocks of 64 MiB (at least twice its L3 "
+          "share), all threads at once, best of 3 turns of 5 passes" +
           std::string(engine ? "; sweep_bandwidth and (wide_)engine_efficiency: heat3d "
                                "510x256x256 fp32, 64 steps, built by the openmp target, naive "
                                "and k=4, 16 rows on 256- (and 512-)bit vectors alternately, "

@@ -64,6 +64,23 @@ double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double
          (1 - 1.0 / (static_cast<double>(k) * c.stages));
 }
 
+double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles, double rows_avg,
+                     double cells) {
+  const int threads = std::max(1, m.threads);
+  const double bytes = cells * carry_bytes(c, k, tiles, threads, rows_avg);
+  if (bytes <= 0)
+    return 0;
+  if (m.short_copy_byte_seconds <= 0)
+    return bytes / sweep_bandwidth(m);
+  // The bytes are 2 elements per carried cell and output (out and back in); a chunk holds the
+  // 2R rows of one plane, x ghosts included. Measured (PERFORMANCE.md, 2026-12-01 15:00): a
+  // 4 KiB pair takes 2-3 times its bytes at B_s, the prefetchers never reaching speed on it.
+  const double row = static_cast<double>(c.extent[0]);
+  const double chunk = 2.0 * c.step_radius * (row + 2 * c.radius) * c.elem_bytes;
+  const double pairs = bytes / (2 * c.elem_bytes * 2.0 * c.step_radius * row);
+  return pairs * (m.short_copy_seconds + chunk * m.short_copy_byte_seconds) / threads;
+}
+
 double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg,
                   bool carry) {
   if (c.rank != 3)
@@ -320,10 +337,10 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       t_coefficients = cells * c.readonly_bytes_per_cell * r.redundancy *
                        coefficient_seconds(c, m, k, rows, lone, ws, ws_carried);
       // The carried rows go out to the thread's carry store and come back a whole tile later:
-      // at memory's bandwidth, even where the store would fit the L3 (measured: the copies'
-      // share of a heat3d 510^3 k=8, 16-row run moved its bytes at 24 GB/s, PERFORMANCE.md).
-      t_carry =
-          carry ? cells * carry_bytes(c, k, tiles, threads, rows_avg) / sweep_bandwidth(m) : 0;
+      // from memory, even where the store would fit the L3 (measured: the copies' share of a
+      // heat3d 510^3 k=8, 16-row run moved its bytes at 24 GB/s, PERFORMANCE.md), in chunks too
+      // short for the prefetchers (carry_seconds).
+      t_carry = carry ? carry_seconds(c, m, k, tiles, rows_avg, cells) : 0;
     }
     r.t_memory = t_state + t_coefficients + t_carry;
     r.bound = bound_of(r.t_compute, r.t_memory);

@@ -36,6 +36,10 @@ struct Machine {
                                      // engine_efficiency)
   double engine_efficiency_2d = 0;   // CPU: engine_efficiency of rank-2 programs' stages (0: as
                                      // engine_efficiency)
+  // CPU: one thread's pair of short copies, a chunk of S bytes in from memory no prefetcher saw
+  // coming and one out to it, all threads at once (a carried tile's rows, per plane):
+  // short_copy_seconds + S * short_copy_byte_seconds (0: the carried bytes at B_s instead).
+  double short_copy_seconds = 0, short_copy_byte_seconds = 0;
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -173,6 +177,13 @@ double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int 
 /// rows out and back in per stage output and tile, for `rows_avg` rows computed, on the tiles
 /// that are not a thread's first; the last stage's results are not carried. 0 for rank 2.
 double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg);
+
+/// Seconds per step of those copies on `cells` cells: per stage output, carried tile and plane
+/// one chunk of the 2R rows (x ghosts included) goes out to the carry store and one comes back,
+/// a pair of short copies from memory (Machine::short_copy_seconds and _byte_seconds), the
+/// threads' at once; without those figures the bytes at B_s.
+double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles, double rows_avg,
+                     double cells);
 
 /// How many times a block reads the state's rows from memory (rank 3): a lone tile of rho
 /// rows reads rho + 2Rk of them (its first stage's ghost zone, which the tiles beside it read

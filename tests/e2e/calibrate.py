@@ -75,6 +75,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,
           f"explain's memory roofline bound is bandwidth / bytes per cell: {mem:.4g} cells/s")
     check("roofline: vector peak" in out.stdout, "calibrate reports the roofline")
+    # Carried rows: a line through a thread's pair of short copies to and from memory. A pair
+    # moves 2 S bytes per thread, all threads at once: it cannot beat the best streaming rate.
+    a, b = m.get("short_copy_seconds", -1), m.get("short_copy_byte_seconds", 0)
+    pair4 = a + 4096 * b
+    check(a >= 0 and b > 0, f"short copies measured: {a:.3g} s + {b:.3g} s per byte")
+    check(pair4 >= 2 * 4096 * m["threads"] / m["bandwidth"],
+          f"a 4 KiB pair ({pair4:.3g} s) no faster than its bytes at the streaming bandwidth")
+    check("short copies in from and out to memory" in out.stdout, "calibrate reports the short copies")
     # The L3: at most what sysfs or cpuid reports (a VM's cpuid may report the whole socket's;
     # calibrate measures the share it gets), more than the L2 where there is one.
     gc = subprocess.run(["getconf", "LEVEL3_CACHE_SIZE"], capture_output=True, text=True)

@@ -952,6 +952,40 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   expect_close(model::predict(c, no_rate, p).t_compute, 1.37363456e-3);
 }
 
+TEST(ModelCpuTemporal, CarriedRowsCostAShortCopyPairPerPlane) {
+  // As RingsInTheSharedCache: heat3d 256^3, k = 4, 32 rows, 2 threads of 4 tiles, 3 of each
+  // thread's carried: per step 6 tiles x 256 planes x 3 of the 4 stages = 1152 pairs of chunks
+  // of 2 rows of 258 cells (2,064 B), the 4,718,592 carried bytes of the 0.28125 B per cell.
+  const auto c = heat3d_cpu(256, 256, 256);
+  const auto p = rows_plan(4, 32);
+  auto m = cpu_l3(357760, 32 << 20);
+  const double cells = 256.0 * 256 * 256;
+  // Without calibrate's short copies: those bytes at memory's bandwidth, 4.718592e-4 s.
+  expect_close(model::carry_seconds(c, m, 4, 8, 32, cells), 4.718592e-4);
+  const auto bytes_only = model::predict(c, m, p);
+  // A pair takes 1e-7 + 2064 * 1e-10 = 3.064e-7 s on each thread, the two threads' at once:
+  // 1152 * 3.064e-7 / 2 = 1.764864e-4 s, in place of the bytes' time in T_memory and the step.
+  m.short_copy_seconds = 1e-7;
+  m.short_copy_byte_seconds = 1e-10;
+  expect_close(model::carry_seconds(c, m, 4, 8, 32, cells), 1.764864e-4);
+  const auto copies = model::predict(c, m, p);
+  expect_close(copies.t_memory, bytes_only.t_memory - 4.718592e-4 + 1.764864e-4);
+  expect_close(copies.seconds_per_step, bytes_only.seconds_per_step - 4.718592e-4 + 1.764864e-4);
+  // fp64: chunks of 4,128 B, the same 1152 pairs: 1152 * (1e-7 + 4128e-10) / 2.
+  auto c64 = c;
+  c64.elem_bytes = 8;
+  c64.written_bytes_per_cell = 16;
+  expect_close(model::carry_seconds(c64, m, 4, 8, 32, cells), 1152 * (1e-7 + 4128e-10) / 2);
+  // Nothing carried (carry=off, one tile per thread): no copies.
+  EXPECT_EQ(model::carry_seconds(c, m, 4, 2, 128, cells), 0);
+  auto off = p;
+  off.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, false};
+  auto no_copies = m;
+  no_copies.short_copy_seconds = no_copies.short_copy_byte_seconds = 0;
+  expect_close(model::predict(c, m, off).seconds_per_step,
+               model::predict(c, no_copies, off).seconds_per_step);
+}
+
 TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
   // carry=off: every tile computes its margins and nothing is copied. heat3d 256^3, k = 4, 32
   // rows, one thread (CacheFootprintPenalty carried): redundancy 1 + 3 / 32 = 1.09375,
@@ -1685,6 +1719,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.engine_efficiency = 0.6;
   m.wide_engine_efficiency = 0.45;
   m.engine_efficiency_2d = 0.7;
+  m.short_copy_seconds = 1.5e-7;
+  m.short_copy_byte_seconds = 1.2e-10;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1705,6 +1741,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
+  EXPECT_DOUBLE_EQ(back.short_copy_seconds, 1.5e-7);
+  EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
