@@ -185,8 +185,8 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   // sweeps of generated programs get, measured beside the temporal plans.
   const double naive = r->seconds[0];
   if (naive > m.barrier_seconds) {
-    const double bytes =
-        r->cost.bytes_per_cell + r->cost.fill_bytes_per_cell + r->cost.reduce_bytes_per_cell;
+    const double bytes = model::cpu_sweep_bytes(r->cost) + r->cost.fill_bytes_per_cell +
+                         r->cost.reduce_bytes_per_cell;
     m.sweep_bandwidth = r->cost.cells() * bytes / (naive - m.barrier_seconds);
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
                 si(r->cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());

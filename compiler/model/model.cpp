@@ -15,6 +15,10 @@
 
 namespace stc::model {
 
+double cpu_sweep_bytes(const Cost &c) {
+  return c.padded_bytes_per_cell > 0 ? c.padded_bytes_per_cell : c.bytes_per_cell;
+}
+
 double gpu_min_bytes(const Cost &c) {
   return c.bytes_per_cell - c.written_bytes_per_cell / 2 + c.ghost_read_bytes_per_cell;
 }
@@ -515,7 +519,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
   if (p.naive()) {
     // A GPU moves each input and output once, times the re-reads of neighbours that miss L2.
     const double bytes =
-        m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : c.bytes_per_cell;
+        m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : cpu_sweep_bytes(c);
     r.t_compute = cells * c.flops_per_cell / (m.kind == "gpu" ? m.flops : m.flops * cpu_lanes(c));
     r.t_memory = cells * bytes / (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m));
     if (m.kind == "gpu") {

@@ -86,6 +86,9 @@ struct Cost {
                                          // read at the centre only, without)
   double ghost_read_bytes_per_cell = 0; // inputs read at offsets also read their ghost ring:
                                         // sum over such reads of elem * sum_d 2 r_d / n_d
+  double padded_bytes_per_cell = 0;     // bytes_per_cell as a CPU sweep moves them: whole padded
+                                        // rows (x ghosts and alignment), and the ghost rows and
+                                        // planes of grids read at offsets (0: bytes_per_cell)
   double readonly_bytes_per_cell = 0; // the part of bytes_per_cell read from grids no kernel
                                       // of the step writes (coefficients): a temporal tile
                                       // streams these at every stage
@@ -152,6 +155,9 @@ constexpr double kSaturatingOccupancy = 0.5;
 /// whole sectors back without reading them first: no write-allocate). The CPU execution layer
 /// counts the same bytes per launch (tests/e2e/gpu_traffic.py checks the two agree).
 double gpu_min_bytes(const Cost &c);
+/// Bytes per cell a naive CPU sweep moves through memory: Cost::padded_bytes_per_cell (the
+/// planner's), else bytes_per_cell.
+double cpu_sweep_bytes(const Cost &c);
 
 /// Roofline time of `cells` cells: max(cells f / F, cells b / B).
 double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m);
