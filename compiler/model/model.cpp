@@ -77,8 +77,8 @@ double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles,
   if (m.short_copy_byte_seconds <= 0)
     return bytes / sweep_bandwidth(m);
   // The bytes are 2 elements per carried cell and output (out and back in); a chunk holds the
-  // 2R rows of one plane, x ghosts included. Measured (PERFORMANCE.md, 2026-12-01 15:00): a
-  // 4 KiB pair takes 2-3 times its bytes at B_s, the prefetchers never reaching speed on it.
+  // 2R rows of one plane, x ghosts included. Measured (PERFORMANCE.md, 2026-12-01 14:39): a
+  // 4 KiB pair takes 1.4-2 times its bytes at B_s, the prefetchers never reaching speed on it.
   const double row = static_cast<double>(c.extent[0]);
   const double chunk = 2.0 * c.step_radius * (row + 2 * c.radius) * c.elem_bytes;
   const double pairs = bytes / (2 * c.elem_bytes * 2.0 * c.step_radius * row);
