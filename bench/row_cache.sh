@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cxx=${CXX:-c++}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-O3 -march=native -fopenmp -ffp-contract=fast)
+flags=(-O3 -march=native -fopenmp -ffp-contract=off)
 "$cxx" "${flags[@]}" "$here/row_cache.cpp" -o "$work/row_cache"
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $("$cxx" --version | head -n 1); ${flags[*]}"
 echo "   one thread; 4 planes of ROWS rows of 510 cells (fp32, 528-cell pitch): 3 read, 1 written"

@@ -167,8 +167,11 @@ std::string cxx_plan(const stencilc::Plan &plan) {
   namespace sch = stencilc::scheme;
   std::string scheme = "stencilc::scheme::Naive{}";
   if (const auto *t = plan.get<sch::CpuTemporal>())
-    scheme = !t->carry ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}, false}}", t->k,
-                                     t->rows, t->chunk, t->vec)
+    // The fields up to the last that differs from its default.
+    scheme = t->xreg     ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}, {}, true}}",
+                                       t->k, t->rows, t->chunk, t->vec, t->carry)
+             : !t->carry ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}, false}}",
+                                       t->k, t->rows, t->chunk, t->vec)
              : t->vec == 256 ? fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}}}", t->k,
                                            t->rows, t->chunk)
                              : fmt::format("stencilc::scheme::CpuTemporal{{{}, {}, {}, {}}}", t->k,

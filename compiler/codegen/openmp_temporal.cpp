@@ -10,24 +10,17 @@
 
 #include <fmt/format.h>
 
+#include "analysis/x_shifts.h"
 #include "codegen/c_like.h"
 #include "codegen/codegen.h"
 #include "codegen/deep_halos.h"
 #include "codegen/openmp_temporal.h"
+#include "codegen/temporal_rows.h"
+#include "codegen/x_shift_rows.h"
 #include "stencilc/cpu/engine.h"
 
 namespace stc {
 namespace {
-
-using Slot = std::tuple<int, int, int>; // grid, offset in dimension 1, offset in dimension 2
-
-// A read of a grid the kernel writes, in the same row: the naive sweep reads it from the row
-// it stores to (the value stored earlier in the body, or the old one), and so does the row
-// function, from its output row (which then starts as a copy of the old row).
-bool own_row(const ir::Kernel &k, const ir::Expr &e) {
-  return ir::grids_written(k.body).count(e.id) && (k.rank < 2 || e.offset[1] == 0) &&
-         (k.rank < 3 || e.offset[2] == 0);
-}
 
 // Whether the kernel reads old values of a grid it writes in the same row (before storing to
 // the cell, or a neighbour in the row, as a colour kernel does): then the output row must
@@ -38,7 +31,7 @@ bool reads_old_row(const ir::Kernel &k) {
       [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
         for (const auto &st : body) {
           ir::walk(st.value, [&](const ir::Expr &e) {
-            old |= e.op == ir::Op::GridRead && own_row(k, e) &&
+            old |= e.op == ir::Op::GridRead && reads_own_row(k, e) &&
                    (e.offset[0] != 0 || !stored.count(e.id));
           });
           if (st.kind == ir::Stmt::Kind::Assign) {
@@ -59,122 +52,12 @@ bool reads_old_row(const ir::Kernel &k) {
   return old;
 }
 
-std::map<Slot, int> slots_of(const ir::Kernel &k) {
-  std::map<Slot, int> slots;
-  ir::walk(k.body, [&](const ir::Expr &e) {
-    if (e.op != ir::Op::GridRead || own_row(k, e))
-      return;
-    const Slot s{e.id, k.rank > 1 ? e.offset[1] : 0, k.rank > 2 ? e.offset[2] : 0};
-    if (!slots.count(s)) {
-      const int n = static_cast<int>(slots.size());
-      slots[s] = n;
-    }
-  });
-  return slots;
-}
-
-class RowEmitter : public BodyEmitter {
-public:
-  RowEmitter(const ir::Program &p, const ir::Kernel &k, const std::map<Slot, int> &slots,
-             bool global)
-      : BodyEmitter(p, k.indices, &k.locals), k_(k), slots_(slots), global_(global) {}
-
-protected:
-  // mpi: the engine's coordinates are the widened block's; the program's are global.
-  std::string index(const ir::Expr &e) const override {
-    return global_ ? fmt::format("({} + off{}__)", indices_[e.id], e.id) : indices_[e.id];
-  }
-  std::string grid_read(const ir::Expr &e) const override {
-    const std::string x = x_index(e);
-    if (own_row(k_, e))
-      return fmt::format("{}__r[{}]", prog_.grids[e.id].name, x);
-    const Slot s{e.id, k_.rank > 1 ? e.offset[1] : 0, k_.rank > 2 ? e.offset[2] : 0};
-    return fmt::format("{}__t{}[{}]", prog_.grids[e.id].name, slots_.at(s), x);
-  }
-
-private:
-  const ir::Kernel &k_;
-  const std::map<Slot, int> &slots_;
-  bool global_;
-};
-
-// mpi: what the row and ghost functions get as ctx (RowContext__ of the generated code).
-std::string context_preamble(bool mpi, const char *params) {
-  if (!mpi)
-    return fmt::format("  [[maybe_unused]] const Params &{} = *static_cast<const Params *>(ctx__);\n",
-                       params);
-  return fmt::format("  const RowContext__ &rc__ = *static_cast<const RowContext__ *>(ctx__);\n"
-                     "  [[maybe_unused]] const Params &{} = *rc__.params;\n"
-                     "  [[maybe_unused]] const std::int64_t off0__ = rc__.off[0], off1__ = "
-                     "rc__.off[1], off2__ = rc__.off[2];\n",
-                     params);
-}
-
 // wide: the vec=512 variant, row__K__wide: STENCILC_WIDE_VECTORS (engine.h) and simdlen of
 // 512-bit vectors; the same statements, so the same bits.
 std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide) {
-  const auto slots = slots_of(k);
-  RowEmitter em(p, k, slots, mpi);
-  const std::string y = k.indices[1], z = k.rank > 2 ? k.indices[2] : "z__";
-  std::string s = fmt::format(
-      "// Kernel '{}', a run of x-rows, for the temporal plan{}.\n"
-      "{}void row__{}{}(void *const *out__, const std::int64_t *out_step__, const void *const "
-      "*in__, "
-      "const std::int64_t *in_step__, [[maybe_unused]] std::int64_t lo0__, std::int64_t hi0__, "
-      "std::int64_t y0__, std::int64_t rows__, [[maybe_unused]] std::int64_t {}, "
-      "const void *ctx__) {{\n{}",
-      k.name, wide ? " on 512-bit vectors (vec=512)" : "", wide ? "STENCILC_WIDE_VECTORS " : "",
-      k.name, wide ? "__wide" : "", z, context_preamble(mpi, "params_"));
-  s += param_copies(p, params_of(k.body));
-  // Row r of a slot is r row steps (bytes) past its first row.
-  for (const auto &[slot, i] : slots)
-    s += fmt::format("  const char *const in{0}__ = static_cast<const char *>(in__[{0}]);\n"
-                     "  const std::int64_t in{0}s__ = in_step__[{0}];\n",
-                     i);
-  const auto written = ir::grids_written(k.body);
-  for (std::size_t o = 0; o < written.size(); ++o)
-    s += fmt::format("  char *const out{0}__ = static_cast<char *>(out__[{0}]);\n"
-                     "  const std::int64_t out{0}s__ = out_step__[{0}];\n",
-                     o);
-  s += fmt::format("  for (std::int64_t {0} = y0__; {0} < y0__ + rows__; ++{0}) {{\n"
-                   "    const std::int64_t r__ = {0} - y0__;\n",
-                   y);
-  for (const auto &[slot, i] : slots) {
-    const auto &g = p.grids[std::get<0>(slot)];
-    s +=
-        fmt::format("    const {0} *__restrict {1}__t{2} = reinterpret_cast<const {0} *>(in{2}__ + "
-                    "r__ * in{2}s__);\n",
-                    ir::elem_name(g), g.name, i);
-  }
-  int o = 0;
-  for (int w : written) {
-    s += fmt::format(
-        "    {0} *__restrict {1}__r = reinterpret_cast<{0} *>(out{2}__ + r__ * out{2}s__);\n",
-        ir::elem_name(p.grids[w]), p.grids[w].name, o);
-    ++o;
-  }
-  // The naive sweep's x loop, colours with the same parity of global coordinates.
-  std::string xloop = x_loop(k.domain, k.indices, k.rank);
-  if (mpi) {
-    std::vector<std::string> global = k.indices;
-    for (int d = 1; d < k.rank; ++d)
-      global[d] = fmt::format("({} + off{}__)", k.indices[d], d);
-    xloop = x_loop(k.domain, global, k.rank, "off0__");
-  }
-  // 256-bit vectors (simdlen: lanes of the widest element), or 512-bit ones (wide): on AVX-512
-  // machines that run 512-bit operations as two halves (Zen 4), a 512-bit load at x +- 1
-  // straddles two cache lines every time, and the temporal plan's rows are read from cache,
-  // where that is what limits them (measured there: heat3d fp32 510^3, k=10, 256 bits 7%
-  // faster); a core with two 512-bit units (this Intel VM) computes 5-9% faster on 512. So the
-  // plan chooses (vec), by calibrate's measurement of both.
-  std::size_t widest = 1;
-  for (const auto &[slot, i] : slots)
-    widest = std::max(widest, ir::elem_bytes(p.grids[std::get<0>(slot)]));
-  for (int w : written)
-    widest = std::max(widest, ir::elem_bytes(p.grids[w]));
-  s += fmt::format("#pragma omp simd simdlen({})\n", (wide ? 64 : 32) / widest) + xloop + " {\n" +
-       em.kernel_statements(k) + "}\n  }\n}\n\n";
-  return s;
+  return row_head(p, k, mpi, wide, wide ? "__wide" : "",
+                  wide ? " on 512-bit vectors (vec=512)" : "") +
+         row_x_loop(p, k, mpi, wide, "") + "  }\n}\n\n";
 }
 
 // Dirichlet ghosts of dimension 0 of one row, computed as the naive plan's fill computes them
@@ -187,7 +70,7 @@ std::string x_dirichlet_function(const ir::Program &p, const ir::Grid &g, bool m
       "[[maybe_unused]] std::int64_t {}, const void *ctx__) {{\n{}"
       "  [[maybe_unused]] const std::int64_t x3__ = 0;\n"
       "  {} *r__ = static_cast<{} *>(row__);\n",
-      g.name, mpi ? "l1__" : "x1__", mpi ? "l2__" : "x2__", context_preamble(mpi, "prm__"), t, t);
+      g.name, mpi ? "l1__" : "x1__", mpi ? "l2__" : "x2__", row_context(mpi, "prm__"), t, t);
   if (mpi)
     s += "  [[maybe_unused]] const std::int64_t x1__ = l1__ + off1__, x2__ = l2__ + off2__;\n";
   const std::string x0 = mpi ? "l0__" : "x0__";
@@ -288,7 +171,7 @@ std::string why_not(const ir::Program &p, const std::vector<int> &grids) {
         return fmt::format("kernel '{}' reads grid '{}' at an absolute index, which the temporal "
                            "engine's tiles do not hold (not supported yet)",
                            k.name, absolute);
-      if (ir::grids_written(k.body).size() > 16 || slots_of(k).size() > 64)
+      if (ir::grids_written(k.body).size() > 16 || row_slots(k).size() > 64)
         return fmt::format("kernel '{}' writes more than 16 grids or reads more than 64 rows",
                            k.name);
     } else if (r.kind == ir::RunStmt::Kind::Reduce) {
@@ -572,20 +455,22 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     switch (r.kind) {
     case ir::RunStmt::Kind::Call: {
       const auto &k = p.kernels[r.a];
+      const bool xreg = why_no_x_shifts(p, k).empty();
       if (!kernels_done.count(r.a))
-        tc.row_fns += row_function(p, k, mpi, false) + row_function(p, k, mpi, true);
+        tc.row_fns += row_function(p, k, mpi, false) + row_function(p, k, mpi, true) +
+                      (xreg ? x_shift_row_function(p, k, mpi) : "");
       kernels_done.insert(r.a);
       d += fmt::format("  {{\n    Call c;\n    c.name = \"{0}\";\n    c.fn = row__{0};\n"
-                       "    c.fn_wide = row__{0}__wide;\n",
-                       k.name);
+                       "    c.fn_wide = row__{0}__wide;\n{1}",
+                       k.name, xreg ? fmt::format("    c.fn_xreg = row__{}__xreg;\n", k.name) : "");
       std::string writes;
       for (int w : ir::grids_written(k.body)) {
         writes += fmt::format("{}{}", writes.empty() ? "" : ", ", index.at(w));
       }
       d += fmt::format("    c.writes = {{{}}};\n    c.margin = {{{}}};\n", writes,
                        dims3(l.schedule.margin.at(call_index++)));
-      const auto slots = slots_of(k);
-      std::vector<Slot> ordered(slots.size());
+      const auto slots = row_slots(k);
+      std::vector<RowSlot> ordered(slots.size());
       for (const auto &[s, i] : slots)
         ordered[i] = s;
       std::string reads;
@@ -712,7 +597,7 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
                         : "  s.emplace_back();\n";
   b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
        "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
-       "  o.wide = blocked__()->vec == 512;\n"
+       "  o.wide = blocked__()->vec == 512;\n  o.xreg = blocked__()->xreg;\n"
        "  o.carry = blocked__()->carry;\n";
   if (mpi)
     b += "  const RowContext__ ctx__{&params_, {eoff__[0], eoff__[1], eoff__[2]}};\n"

@@ -144,6 +144,7 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
                   const std::string &what, const model::Machine &m) {
   model::Machine plain = m;
   plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
+  plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   const double measured = r.seconds[i];
   const model::Prediction p = model::predict(r.cost, plain, plan);
@@ -171,10 +172,12 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
 // (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps; heat2d
 // (engine2d.stn.mustache) 4094 x 4094 naive and with k=4, 1024-row tiles the same way. The
 // heat3d naive median sets B_s; each temporal median gives its eta (engine_eta):
-// engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d.
+// engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d, and
+// with x-shifts in registers (xshift=reg) xreg_engine_efficiency(_2d).
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
-  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16"};
+  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16",
+                                    "scheme=temporal,k=4,rows=16,xshift=reg"};
   if (m.wide_flops > 0)
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
   const auto r =
@@ -192,12 +195,15 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
                 si(r->cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
-  if (plans.size() > 2)
-    m.wide_engine_efficiency = engine_eta(*r, 2, plans[2], "heat3d", m);
+  m.xreg_engine_efficiency = engine_eta(*r, 2, plans[2], "heat3d", m);
+  if (plans.size() > 3)
+    m.wide_engine_efficiency = engine_eta(*r, 3, plans[3], "heat3d", m);
   const std::string plan2d = "scheme=temporal,k=4,rows=1024";
   if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "4094"}},
-                                 {"scheme=naive", plan2d}))
+                                 {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
     m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
+    m.xreg_engine_efficiency_2d = engine_eta(*r2, 2, plan2d + ",xshift=reg", "heat2d", m);
+  }
   return m.engine_efficiency > 0;
 }
 
@@ -372,13 +378,14 @@ int calibrate(const CalibrateOptions &opts) {
           "over 20000; short_copy_(byte_)seconds: a line through a thread's pair of 4 KiB and "
           "of 16 KiB copies, in from and out to random blocks of 64 MiB (at least twice its L3 "
           "share), all threads at once, best of 3 turns of 5 passes" +
-          std::string(engine ? "; sweep_bandwidth and (wide_)engine_efficiency: heat3d "
+          std::string(engine ? "; sweep_bandwidth and (wide_, xreg_)engine_efficiency: heat3d "
                                "510x256x256 fp32, 64 steps, built by the openmp target, naive "
-                               "and k=4, 16 rows on 256- (and 512-)bit vectors alternately, "
+                               "and k=4, 16 rows on 256- (and 512-)bit vectors and with "
+                               "xshift=reg alternately, "
                                "medians of 5: B_s from the naive one (model bytes), each "
                                "temporal plan's predicted stages over what the rest of the "
-                               "model leaves of the measured; engine_efficiency_2d: the same "
-                               "with heat2d 4094x4094, k=4, 1024 rows"
+                               "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
+                               "same with heat2d 4094x4094, k=4, 1024 rows"
                              : "; engine_efficiency: not measured") +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/x_shifts.h"
 #include "model/machine.h"
 #include "optimizer/planner.h"
 #include "optimizer/ptxas_registers.h"
@@ -76,6 +77,17 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
   const int ranks = rules.distributed ? opts.ranks : 1;
   auto cands = plan_candidates(c.program, target, m, cost, ranks);
   const std::string why_naive = target.why_not_blocked(c.program);
+  // The step's kernels without xshift=reg row functions, and why (CPU temporal plans only).
+  std::vector<std::pair<std::string, std::string>> no_x_shifts;
+  if (why_naive.empty() && rules.platform == stencilc::Platform::Cpu) {
+    std::set<int> seen;
+    for (const auto &r : c.program.run)
+      if (r.kind == ir::RunStmt::Kind::Call && seen.insert(r.a).second) {
+        const std::string why = why_no_x_shifts(c.program, c.program.kernels[r.a]);
+        if (!why.empty())
+          no_x_shifts.emplace_back(c.program.kernels[r.a].name, why);
+      }
+  }
   model::Prediction chosen = cands.front();
   bool overridden = false;
   if (!opts.plan.empty()) {
@@ -138,6 +150,8 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
     j["chosen"] = row(chosen);
     if (!why_naive.empty())
       j["temporal_blocking"] = "does not apply: " + why_naive;
+    for (const auto &[kernel, why] : no_x_shifts)
+      j["no_x_shifts"][kernel] = why;
     j["override"] = overridden;
     j["candidates"] = nlohmann::ordered_json::array();
     for (const auto &p : cands)
@@ -196,6 +210,9 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
                                       [](const model::Prediction &p) { return p.plan.naive(); });
   if (!why_naive.empty())
     std::printf("  %s%s\n", why_naive.c_str(), only_naive ? "; naive plans only" : "");
+  for (const auto &[kernel, why] : no_x_shifts)
+    std::printf("  x-shifts in registers (xshift=reg) not for kernel '%s': %s\n", kernel.c_str(),
+                why.c_str());
   std::printf("  candidates, fastest first (%zu in all, * = chosen%s):\n", cands.size(),
               overridden ? ", override from --plan" : "");
   const std::size_t shown = std::min<std::size_t>(cands.size(), 12);

@@ -66,6 +66,8 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("engine_efficiency", m.engine_efficiency, false);
   num("wide_engine_efficiency", m.wide_engine_efficiency, false);
   num("engine_efficiency_2d", m.engine_efficiency_2d, false);
+  num("xreg_engine_efficiency", m.xreg_engine_efficiency, false);
+  num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
   num("short_copy_seconds", m.short_copy_seconds, false);
   num("short_copy_byte_seconds", m.short_copy_byte_seconds, false);
   num("peak_flops", m.peak_flops, false);
@@ -131,6 +133,10 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["wide_engine_efficiency"] = m.wide_engine_efficiency;
   if (m.engine_efficiency_2d > 0)
     j["engine_efficiency_2d"] = m.engine_efficiency_2d;
+  if (m.xreg_engine_efficiency > 0)
+    j["xreg_engine_efficiency"] = m.xreg_engine_efficiency;
+  if (m.xreg_engine_efficiency_2d > 0)
+    j["xreg_engine_efficiency_2d"] = m.xreg_engine_efficiency_2d;
   if (m.short_copy_byte_seconds > 0) {
     j["short_copy_seconds"] = m.short_copy_seconds;
     j["short_copy_byte_seconds"] = m.short_copy_byte_seconds;

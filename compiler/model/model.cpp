@@ -129,8 +129,13 @@ double sweep_bandwidth(const Machine &m) {
 
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
-double stage_flops(const Machine &m, int vec, int rank) {
+double stage_flops(const Machine &m, int vec, int rank, double xreg) {
   const double eta = m.engine_efficiency > 0 ? m.engine_efficiency : 1.0;
+  const double xreg_eta = rank == 2 ? m.xreg_engine_efficiency_2d : m.xreg_engine_efficiency;
+  if (xreg > 0 && vec == 256 && xreg_eta > 0) {
+    const double plain = stage_flops(m, vec, rank);
+    return 1 / (xreg / (m.flops * xreg_eta) + (1 - xreg) / plain);
+  }
   // calibrate measured heat2d's stages losing less to the engine than heat3d's; why (rank, row
   // length) is not settled (PERFORMANCE.md, 2026-12-01 11:18).
   const double rank_factor =
@@ -304,7 +309,9 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                           : 1.0;
   const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
   // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
-  const double f2 = stage_flops(m, p.get<stencilc::scheme::CpuTemporal>()->vec, c.rank);
+  const auto &t = *p.get<stencilc::scheme::CpuTemporal>();
+  const double f2 =
+      stage_flops(m, t.vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops =
@@ -956,11 +963,19 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           const bool carries = c.rank == 3 && stencilc::cpu::tile_count(
                                                   std::max<std::int64_t>(1, c.extent[1]), rows,
                                                   std::max(1, m.threads)) > std::max(1, m.threads);
+          // And with x-shifts in registers, where kernels have them and calibrate measured
+          // them faster.
+          const double xreg = static_cast<double>(c.x_shift_stages) / c.stages;
+          const bool shifts =
+              xreg > 0 && stage_flops(m, 256, c.rank, xreg) > stage_flops(m, 256, c.rank);
           for (int vec : {256, 512})
             for (bool carry : {true, false})
               if ((vec == 256 || stage_flops(m, 512, c.rank) > stage_flops(m, 256, c.rank)) &&
-                  (carry || carries))
+                  (carry || carries)) {
                 add(sch::CpuTemporal{k, rows, 0, vec, carry});
+                if (vec == 256 && shifts)
+                  add(sch::CpuTemporal{k, rows, 0, vec, carry, true});
+              }
         }
   } else {
     add(sch::Naive{});

@@ -36,6 +36,9 @@ struct Machine {
                                      // engine_efficiency)
   double engine_efficiency_2d = 0;   // CPU: engine_efficiency of rank-2 programs' stages (0: as
                                      // engine_efficiency)
+  // CPU: the same for stages whose row functions shift x neighbours in registers (xshift=reg,
+  // 256 bits) over F, of rank 3 and rank 2 programs (0: not measured, such plans not offered).
+  double xreg_engine_efficiency = 0, xreg_engine_efficiency_2d = 0;
   // CPU: one thread's pair of short copies, a chunk of S bytes in from memory no prefetcher saw
   // coming and one out to it, all threads at once (a carried tile's rows, per plane):
   // short_copy_seconds + S * short_copy_byte_seconds (0: the carried bytes at B_s instead).
@@ -113,6 +116,7 @@ struct Cost {
   double fill_bytes_per_cell = 0;
   double reduce_bytes_per_cell = 0;
   int stages = 1;                // kernel calls per step
+  int x_shift_stages = 0;        // of them, calls of kernels with xshift=reg row functions
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
@@ -212,8 +216,11 @@ double l2_miss(double bytes, const Machine &m);
 /// where calibrate measured it, else F) times the engine's efficiency on those vectors (calibrate
 /// runs the engine on each width: its ghosts, copies and result streams besides the rows).
 /// A rank-2 program's stages run at engine_efficiency_2d instead of engine_efficiency where it
-/// was measured, and on 512 bits at wide_engine_efficiency scaled by the same ratio.
-double stage_flops(const Machine &m, int vec, int rank = 3);
+/// was measured, and on 512 bits at wide_engine_efficiency scaled by the same ratio. With
+/// x-shifts in registers (xshift=reg, 256 bits), the share `xreg` of the stages that have such
+/// row functions runs at F times xreg_engine_efficiency (xreg_engine_efficiency_2d at rank 2),
+/// the rest as without: the rates mixed by time (harmonically).
+double stage_flops(const Machine &m, int vec, int rank = 3, double xreg = 0);
 
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read

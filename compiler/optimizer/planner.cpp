@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/x_shifts.h"
 #include "lower/lowered.h"
 #include "sema/check.h"
 #include "stencilc/error.h"
@@ -113,6 +114,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     const ir::Kernel &k = p.kernels[r.a];
     const KernelStats &s = a.kernels[r.a];
     ++c.stages;
+    c.x_shift_stages += why_no_x_shifts(p, k).empty() ? 1 : 0;
     const std::set<int> written = ir::grids_written(k.body);
     for (int g : ir::grids_read(k.body)) {
       const double elem = static_cast<double>(ir::elem_bytes(p.grids[g]));

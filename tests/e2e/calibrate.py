@@ -65,6 +65,12 @@ with tempfile.TemporaryDirectory() as tmp:
           f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat2d scheme=temporal,k=4,rows=1024" in out.stdout,
           "calibrate reports the engine's 2D rate")
+    # ... and with x-shifts in registers (xshift=reg), on both programs.
+    for key, plan in (("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
+                      ("xreg_engine_efficiency_2d",
+                       "heat2d scheme=temporal,k=4,rows=1024,xshift=reg")):
+        check(0.1 <= m.get(key, 0) <= 2.0, f"{key} {m.get(key, 0):.3g} measured, within 0.1..2")
+        check("CPU engine, " + plan in out.stdout, f"calibrate reports the engine's {plan} rate")
     # Where 512-bit row functions were measured, the engine is run on them too.
     if "wide_flops" in m:
         check(0.1 <= m.get("wide_engine_efficiency", 0) <= 2.0,
@@ -113,7 +119,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
     check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
-                                   "engine_efficiency_2d"))
+                                   "engine_efficiency_2d", "xreg_engine_efficiency",
+                                   "xreg_engine_efficiency_2d"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")

@@ -1,5 +1,6 @@
 // Unit tests of analyze(): flops, distinct loads, radii, grids read and written, bytes.
 #include "analysis/analyze.h"
+#include "analysis/x_shifts.h"
 
 #include <gtest/gtest.h>
 
@@ -251,4 +252,46 @@ TEST(CompilerAnalysis, NaiveSweepMovesPaddedRows) {
   stc::model::Cost plain;
   plain.bytes_per_cell = 12;
   EXPECT_DOUBLE_EQ(stc::model::cpu_sweep_bytes(plain), 12);
+}
+
+// Which kernels get xshift=reg row functions (analysis/x_shifts.h), and the planner's count of
+// the step's calls that have them (the model prices those stages at the xreg rate).
+TEST(CompilerAnalysis, XShiftsInRegistersWhereTheKernelIsArithmeticOnOneType) {
+  auto why = [](const std::string &grids, const std::string &body, const std::string &domain = "") {
+    auto p = compile_text("stencil t;\nparam int N = 32;\nparam float a = 0.5;\n" + grids +
+                          "kernel k(x, y, z)" + domain + " {\n" + body + "\n}\nrun steps { k; }\n");
+    return stc::why_no_x_shifts(p, p.kernels.at(0));
+  };
+  const std::string f = "grid float u[N, N, N] boundary dirichlet(0.0);\n"
+                        "grid float v like u;\ngrid float s like u;\n";
+  // heat3d's kernel: yes, and the analysis counts its one call.
+  auto heat = compile_text(kHeat3d);
+  EXPECT_EQ(stc::why_no_x_shifts(heat, heat.kernels[0]), "");
+  const auto c = stc::program_cost(heat, stc::analyze(heat), stc::param_values(heat, {}));
+  EXPECT_EQ(c.stages, 1);
+  EXPECT_EQ(c.x_shift_stages, 1);
+  // A let, negation, division, and the cell stored before read back.
+  EXPECT_EQ(why(f, "let d = u[x-1,y,z] - u[x+1,y,z];\ns[x,y,z] = a * d / 2.0;\n"
+                   "v[x,y,z] = -s[x,y,z] + u[x,y,z];"),
+            "");
+  EXPECT_EQ(why(f, "v[x,y,z] = a * u[x,y+1,z];"), "it reads no row at an x offset");
+  EXPECT_EQ(why(f, "v[x,y,z] = v[x,y,z] + u[x+1,y,z];"),
+            "it reads grid 'v', which it writes, other than at the cell it stored before");
+  EXPECT_EQ(why(f, "v[x,y,z] = u[x+8,y,z] + u[x,y,z];"),
+            "it reads grid 'u' 8 cells away in x, a vector or more");
+  EXPECT_EQ(why(f, "v[x,y,z] = sqrt(u[x+1,y,z]);"),
+            "it uses an operation other than + - * / on values");
+  EXPECT_EQ(why(f, "if (a > 0.0) { v[x,y,z] = u[x+1,y,z]; }"), "it has an if statement");
+  EXPECT_EQ(why(f, "v[x,y,z] = a;\ns[x,y,z] = u[x+1,y,z];"), "a value it assigns reads no grid");
+  EXPECT_EQ(why(f, "v[x,y,z] = u[x+1,y,z];\nv[x,y,z] = u[x-1,y,z];"),
+            "it stores to grid 'v' twice");
+  EXPECT_EQ(why(f, "v[x,y,z] = u[x+1,y,z] * float(x);"), "it converts a value to another type");
+  EXPECT_EQ(why("grid float u[N, N, N] boundary dirichlet(0.0);\ngrid double v[N, N, N];\n",
+                "v[x,y,z] = u[x+1,y,z];"),
+            "its grids are not all float or all double");
+  EXPECT_EQ(why("grid double u[N, N, N] boundary dirichlet(0.0);\ngrid double v like u;\n",
+                "v[x,y,z] = a * u[x+1,y,z];"),
+            "it converts a value to another type");
+  EXPECT_EQ(why(f, "v[x,y,z] = u[x+1,y,z];", " on red"),
+            "its domain has colours (it steps over every other x)");
 }

@@ -892,6 +892,49 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   expect_close(model::stage_flops(none, 512), 1.5e11);
 }
 
+// xshift=reg: the stages whose kernels have such row functions run at F times
+// xreg_engine_efficiency (calibrate's heat3d with xshift=reg; _2d at rank 2), the others as
+// without, mixed by time; offered only where some kernel has them and the rate is higher.
+TEST(ModelCpuTemporal, XShiftStagesRunAtTheirOwnEngineEfficiency) {
+  auto m = cpu_l3(1 << 20);
+  m.engine_efficiency = 0.8;
+  m.xreg_engine_efficiency = 0.9;
+  m.xreg_engine_efficiency_2d = 0.6;
+  expect_close(model::stage_flops(m, 256, 3, 0), 8e10);
+  expect_close(model::stage_flops(m, 256, 3, 1), 9e10);
+  // Half the stages: 1 / (0.5 / 9e10 + 0.5 / 8e10).
+  expect_close(model::stage_flops(m, 256, 3, 0.5), 1 / (0.5 / 9e10 + 0.5 / 8e10));
+  expect_close(model::stage_flops(m, 256, 2, 1), 6e10);
+  // Not on 512 bits, and not where it was not measured.
+  expect_close(model::stage_flops(m, 512, 3, 1), model::stage_flops(m, 512, 3));
+  auto unmeasured = m;
+  unmeasured.xreg_engine_efficiency = 0;
+  expect_close(model::stage_flops(unmeasured, 256, 3, 1), 8e10);
+  auto c = heat3d_cpu(256, 256, 256);
+  c.x_shift_stages = 1;
+  auto shifted = rows_plan(4, 32);
+  shifted.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, true, true};
+  // Nothing misses the L2 here (EachVectorWidthRunsAtItsOwnEngineEfficiency).
+  expect_close(model::predict(c, m, shifted).t_compute, 17170432.0 * 8 / 9e10);
+  expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 17170432.0 * 8 / 8e10);
+  auto offered = [&](const model::Cost &cc, const model::Machine &mm) {
+    int n = 0;
+    for (const auto &p : model::candidates(cc, mm, rules("openmp"), 1))
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        n += t->xreg;
+    return n;
+  };
+  EXPECT_GT(offered(c, m), 0);
+  // No kernel with such row functions, or no gain measured: not offered.
+  auto none = c;
+  none.x_shift_stages = 0;
+  EXPECT_EQ(offered(none, m), 0);
+  EXPECT_EQ(offered(c, unmeasured), 0);
+  auto slower = m;
+  slower.xreg_engine_efficiency = 0.7;
+  EXPECT_EQ(offered(c, slower), 0);
+}
+
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   // heat3d 256^3, k = 4, 32 rows: working set 536,640 B (above), 2 threads of 4 carried tiles:
   // redundancy 1.0234375 (16,777,216 cells: 17,170,432 computed); a plane-step touches a third
@@ -1719,6 +1762,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.engine_efficiency = 0.6;
   m.wide_engine_efficiency = 0.45;
   m.engine_efficiency_2d = 0.7;
+  m.xreg_engine_efficiency = 0.65;
+  m.xreg_engine_efficiency_2d = 0.75;
   m.short_copy_seconds = 1.5e-7;
   m.short_copy_byte_seconds = 1.2e-10;
   m.net_latency = 4e-7;
@@ -1741,6 +1786,8 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
+  EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency, 0.65);
+  EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
   EXPECT_DOUBLE_EQ(back.short_copy_seconds, 1.5e-7);
   EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);

@@ -134,8 +134,19 @@ TEST(Plan, PrintedPlansParseBack) {
        {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",
         "scheme=temporal,k=3,chunk=7", "scheme=temporal,k=64,rows=1000000,chunk=1",
         "scheme=temporal,k=4,rows=32,vec=512", "scheme=temporal,k=4,rows=32,carry=off",
-        "scheme=temporal,k=4,rows=16,vec=512,carry=off"})
+        "scheme=temporal,k=4,rows=16,vec=512,carry=off", "scheme=temporal,k=4,rows=32,xshift=reg",
+        "scheme=temporal,k=2,rows=8,carry=off,xshift=reg"})
     EXPECT_EQ(key(text, kCpu), text);
+  // xshift=load is the default and not written; a naive plan over an xshift=reg one drops it,
+  // a temporal one keeps it.
+  EXPECT_EQ(key("scheme=temporal,k=2,xshift=load", kCpu), "scheme=temporal,k=2");
+  const Plan shifted = stencilc::parse_plan("scheme=temporal,k=2,xshift=reg", kCpu);
+  EXPECT_TRUE(shifted.get<sch::CpuTemporal>()->xreg);
+  EXPECT_FALSE(stencilc::parse_plan("scheme=temporal,k=2", kCpu).get<sch::CpuTemporal>()->xreg);
+  EXPECT_EQ(key("k=3", kCpu, shifted), "scheme=temporal,k=3,xshift=reg");
+  EXPECT_EQ(key("scheme=naive", kCpu, shifted), "scheme=naive");
+  EXPECT_EQ(key("scheme=temporal,k=3,rows=16,xshift=reg,procs=2x1x1", kMpi),
+            "scheme=temporal,k=3,rows=16,xshift=reg,procs=2x1x1,overlap=off");
   // carry=on is the default and not written; a naive plan over a carry=off one drops it.
   EXPECT_EQ(key("scheme=temporal,k=2,carry=on", kCpu), "scheme=temporal,k=2");
   const Plan uncarried = stencilc::parse_plan("scheme=temporal,k=2,carry=off", kCpu);
@@ -227,6 +238,12 @@ TEST(Plan, SchemesMustSuitTheTarget) {
       {"vec=512", kCpu, "vec belongs to the CPU temporal plan (its row functions' vectors)"},
       {"carry=off", kCpu,
        "carry belongs to the CPU temporal plan (how a thread's tiles share their rows)"},
+      {"xshift=reg", kCpu,
+       "xshift belongs to the CPU temporal plan (how its row functions read x neighbours)"},
+      {"scheme=temporal,k=2,tile=32x8,xshift=reg", kGpu,
+       "xshift belongs to the CPU temporal plan (how its row functions read x neighbours)"},
+      {"scheme=temporal,k=2,vec=512,xshift=reg", kCpu,
+       "xshift=reg row functions are built on 256-bit vectors: use vec=256 with it"},
       {"scheme=temporal,k=2,tile=32x8,carry=off", kGpu,
        "carry belongs to the CPU temporal plan (how a thread's tiles share their rows)"},
       {"scheme=naive,vec=512", kMpi,
@@ -249,9 +266,15 @@ TEST(Plan, SchemesMustSuitTheTarget) {
 TEST(Plan, RejectsBadKeysAndValues) {
   EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
   EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");
-  EXPECT_EQ(error_of("depth=2", kCpu),
-            "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, vec, carry, tile, procs, "
-            "overlap, layout)");
+  EXPECT_EQ(
+      error_of("depth=2", kCpu),
+      "--plan depth=2: unknown key 'depth' (scheme, k, rows, chunk, vec, carry, xshift, tile, "
+      "procs, overlap, layout)");
+  for (const char *bad : {"on", "registers", ""})
+    EXPECT_EQ(error_of(std::string("scheme=temporal,xshift=") + bad, kCpu),
+              std::string("--plan scheme=temporal,xshift=") + bad +
+                  ": xshift (how row functions read their x neighbours: a load each, or shifted "
+                  "out of vectors in registers) is load or reg");
   for (const char *bad : {"0", "1", "yes", ""})
     EXPECT_EQ(error_of(std::string("scheme=temporal,carry=") + bad, kCpu),
               std::string("--plan scheme=temporal,carry=") + bad +
@@ -295,6 +318,7 @@ TEST(Plan, Equality) {
   EXPECT_NE(a, Plan{});
   EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,vec=512", kCpu));
   EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,carry=off", kCpu));
+  EXPECT_NE(a, stencilc::parse_plan("scheme=temporal,k=2,rows=8,xshift=reg", kCpu));
   EXPECT_NE(stencilc::parse_plan("procs=2x1x1", kMpi), stencilc::parse_plan("procs=1x2x1", kMpi));
 }
 

@@ -22,13 +22,16 @@ struct Naive {};
 /// streamed dimension (0: the engine's choice); row functions of `vec`-bit vectors (256, or 512
 /// where the compiler and the CPU have them: engine.h, STENCILC_WIDE_VECTORS); `carry`: a
 /// thread's later tiles take the rows below them from the tile before instead of computing
-/// them again (engine.h; carry=off: every tile computes its whole ghost zone).
+/// them again (engine.h; carry=off: every tile computes its whole ghost zone); `xreg`: row
+/// functions that shift x neighbours out of vectors in registers instead of loading them
+/// (xshift=reg; 256-bit vectors; kernels that cannot, x_shift_rows.h, keep theirs).
 struct CpuTemporal {
   int k = 1;
   int rows = 0;
   int chunk = 0;
   int vec = 256;
   bool carry = true;
+  bool xreg = false;
 };
 /// GPU 2.5D blocking: tile_x x tile_y thread blocks streaming along the third dimension, each
 /// block (so each thread) over `chunk` of its planes: the points per thread along the streamed
@@ -102,7 +105,8 @@ struct PlanRules {
 
 /// The text of a plan, the words parse_plan reads: "scheme=naive", "scheme=temporal,k=4,rows=64"
 /// (",vec=512" when its row functions use 512-bit vectors; vec=256, the default, is not written;
-/// ",carry=off" when its tiles are not carried),
+/// ",carry=off" when its tiles are not carried, ",xshift=reg" when its row functions shift x
+/// neighbours in registers),
 /// "scheme=streaming,tile=32x8,chunk=64", "scheme=temporal,k=2,tile=32x8"; an MPI plan adds
 /// ",procs=AxBxC,overlap=on|off|host|boundary" (and k of a naive one: the halo depth in steps); any
 /// plan
@@ -110,7 +114,8 @@ struct PlanRules {
 /// written).
 std::string to_string(const Plan &p);
 
-/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, vec=256|512, carry=on|off, tile=XxY,
+/// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, vec=256|512, carry=on|off,
+/// xshift=load|reg, tile=XxY,
 /// procs=AxBxC, overlap=on|off|host|boundary, layout=soa|aosoa) over `base`: keys not given keep
 /// base's values, and scheme=naive drops the others. Throws stencilc::Error naming the bad key or
 /// value, or why the plan is not one of `rules`.

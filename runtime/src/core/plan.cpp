@@ -12,7 +12,7 @@ namespace scheme {
 bool operator==(const Naive &, const Naive &) { return true; }
 bool operator==(const CpuTemporal &a, const CpuTemporal &b) {
   return a.k == b.k && a.rows == b.rows && a.chunk == b.chunk && a.vec == b.vec &&
-         a.carry == b.carry;
+         a.carry == b.carry && a.xreg == b.xreg;
 }
 bool operator==(const GpuStreaming &a, const GpuStreaming &b) {
   return a.tile_x == b.tile_x && a.tile_y == b.tile_y && a.chunk == b.chunk;
@@ -37,7 +37,7 @@ namespace {
 struct Flat {
   std::string scheme = "naive";
   int k = 1, rows = 0, chunk = 0, tile_x = 0, tile_y = 0, vec = 256;
-  bool carry = true;
+  bool carry = true, xreg = false;
   std::array<int, 4> procs{1, 1, 1, 1};
   bool overlap = false, host = false, first = false;
   bool distribution_given = false;
@@ -52,6 +52,7 @@ Flat flatten(const Plan &p) {
     f.chunk = t->chunk;
     f.vec = t->vec;
     f.carry = t->carry;
+    f.xreg = t->xreg;
   } else if (const auto *s = p.get<scheme::GpuStreaming>()) {
     f.tile_x = s->tile_x;
     f.tile_y = s->tile_y;
@@ -100,6 +101,8 @@ std::string to_string(const Plan &p) {
     s += ",vec=" + std::to_string(f.vec);
   if (!f.carry)
     s += ",carry=off";
+  if (f.xreg)
+    s += ",xshift=reg";
   if (p.distribution)
     s += ",procs=" + std::to_string(f.procs[0]) + "x" + std::to_string(f.procs[1]) + "x" +
          std::to_string(f.procs[2]) + (f.procs[3] != 1 ? "x" + std::to_string(f.procs[3]) : "") +
@@ -155,6 +158,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         f.rows = f.chunk = f.tile_x = f.tile_y = 0;
         f.vec = 256;
         f.carry = true;
+        f.xreg = false;
       }
     } else if (key == "k") {
       f.k = ints(1)[0];
@@ -171,6 +175,11 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
         throw bad("carry (a thread's tiles take the rows below them from the tile before) is on "
                   "or off");
       f.carry = value == "on";
+    } else if (key == "xshift") {
+      if (value != "load" && value != "reg")
+        throw bad("xshift (how row functions read their x neighbours: a load each, or shifted "
+                  "out of vectors in registers) is load or reg");
+      f.xreg = value == "reg";
     } else if (key == "chunk") {
       f.chunk = ints(1)[0];
       chunk_given = true;
@@ -195,7 +204,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       layout = value == "aosoa" ? Layout::Aosoa : Layout::Soa;
     } else {
       throw bad("unknown key '" + key +
-                "' (scheme, k, rows, chunk, vec, carry, tile, procs, overlap, layout)");
+                "' (scheme, k, rows, chunk, vec, carry, xshift, tile, procs, overlap, layout)");
     }
   }
 
@@ -236,6 +245,10 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("rows and chunk belong to scheme=temporal");
   if (f.vec != 256 && (gpu || f.scheme != "temporal"))
     throw bad("vec belongs to the CPU temporal plan (its row functions' vectors)");
+  if (f.xreg && (gpu || f.scheme != "temporal"))
+    throw bad("xshift belongs to the CPU temporal plan (how its row functions read x neighbours)");
+  if (f.xreg && f.vec != 256)
+    throw bad("xshift=reg row functions are built on 256-bit vectors: use vec=256 with it");
   if (!f.carry && (gpu || f.scheme != "temporal"))
     throw bad("carry belongs to the CPU temporal plan (how a thread's tiles share their rows)");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)
@@ -247,7 +260,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   if (f.scheme == "temporal" && gpu)
     p.scheme = scheme::GpuTemporal{f.k, f.tile_x, f.tile_y, f.chunk};
   else if (f.scheme == "temporal")
-    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk, f.vec, f.carry};
+    p.scheme = scheme::CpuTemporal{f.k, f.rows, f.chunk, f.vec, f.carry, f.xreg};
   else if (f.scheme == "streaming")
     p.scheme = scheme::GpuStreaming{f.tile_x, f.tile_y, f.chunk};
   if (rules.distributed)

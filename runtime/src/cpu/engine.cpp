@@ -797,15 +797,15 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
         throw std::bad_alloc();
       ws.bytes[i] = bytes;
     }
-  // vec=512: the kernels' wide row functions (the same cells, the same bits).
-  Step wide;
-  if (o.wide) {
-    wide = step;
-    for (auto &c : wide.calls)
-      if (c.fn_wide)
-        c.fn = c.fn_wide;
+  // vec=512, xshift=reg: the kernels' other row functions (the same cells, the same bits).
+  Step other;
+  if (o.wide || o.xreg) {
+    other = step;
+    for (auto &c : other.calls)
+      if (RowFn fn = o.wide ? c.fn_wide : c.fn_xreg)
+        c.fn = fn;
   }
-  const Step &run_step = o.wide ? wide : step;
+  const Step &run_step = o.wide || o.xreg ? other : step;
 #pragma omp parallel num_threads(threads_now)
   {
     TileRun tr(run_step, sc, grids, shadows, ctx, ws.buffers[omp_get_thread_num()].get());

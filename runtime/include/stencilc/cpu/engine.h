@@ -44,6 +44,15 @@
 #define STENCILC_HAS_WIDE_VECTORS 0
 #endif
 
+/// Lanes of two vectors a:b (of the vector type the mask type M, of integers of the lanes'
+/// size, goes with) as one, lane i being lane `indices[i]` of a:b: the x-shifts of the
+/// xshift=reg row functions (GCC and Clang spell it differently).
+#if defined(__clang__)
+#define STENCILC_SHUFFLE(M, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define STENCILC_SHUFFLE(M, a, b, ...) __builtin_shuffle(a, b, M{__VA_ARGS__})
+#endif
+
 namespace stencilc::cpu {
 
 enum class Face : std::uint8_t { Dirichlet, Neumann, Periodic };
@@ -77,6 +86,9 @@ struct Call {
   /// The same row function on 512-bit vectors (the plan's vec=512; nullptr: fn only). It
   /// computes every cell with the same expression, so the results are the same bits.
   RowFn fn_wide = nullptr;
+  /// The same row function with x-shifts in registers (the plan's xshift=reg, 256-bit vectors;
+  /// nullptr: the kernel has none, fn runs): the same expression, the same bits.
+  RowFn fn_xreg = nullptr;
   std::vector<int> writes;
   std::vector<Slot> reads;
   bool colour = false;   // red/black: fn steps over one colour of the row
@@ -173,6 +185,8 @@ struct Options {
   bool all_results = true;
   /// Kernels run their fn_wide row functions where they have one (the plan's vec=512).
   bool wide = false;
+  /// Kernels run their fn_xreg row functions where they have one (the plan's xshift=reg).
+  bool xreg = false;
   /// A thread's tiles after its first are carried (the plan's carry; off: every tile computes
   /// its whole ghost zone).
   bool carry = true;

@@ -1,0 +1,17 @@
+// The temporal plan's row functions with x-shifts in registers (the plan's xshift=reg): a
+// kernel's reads of a row at x + dx (dx != 0) are lanes shifted out of vectors of that row
+// loaded once each at x - W, x and x + W (W lanes), where the naive loop loads every shifted
+// vector again, most of them across two cache lines. The statements are the kernel's, on
+// vectors of its element type, in the same order: the same bits.
+#pragma once
+#include <string>
+
+#include "ir/ir.h"
+
+namespace stc {
+
+/// The xshift=reg row function row__K__xreg on 256-bit vectors (why_no_x_shifts,
+/// analysis/x_shifts.h, must be "").
+std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool mpi);
+
+} // namespace stc
