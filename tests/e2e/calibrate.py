@@ -17,6 +17,9 @@ import sys
 import tempfile
 
 stencilc, samples = sys.argv[1], sys.argv[2]
+# "sanitized": stencilc and the programs it builds carry ASan and UBSan, whose instrumentation
+# slows some loops far more than others.
+sanitized = len(sys.argv) > 3 and sys.argv[3] == "sanitized"
 failed = False
 
 
@@ -65,12 +68,18 @@ with tempfile.TemporaryDirectory() as tmp:
           f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat2d scheme=temporal,k=4,rows=1024" in out.stdout,
           "calibrate reports the engine's 2D rate")
-    # ... and with x-shifts in registers (xshift=reg), on both programs.
+    # ... and with x-shifts in registers (xshift=reg), on both programs. Under the sanitizers
+    # the naive x loop is instrumented per cell and the x-shift loop per vector: the latter ran
+    # several times faster there, which calibrate declines as a measurement and says so.
     for key, plan in (("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
                       ("xreg_engine_efficiency_2d",
                        "heat2d scheme=temporal,k=4,rows=1024,xshift=reg")):
-        check(0.1 <= m.get(key, 0) <= 2.0, f"{key} {m.get(key, 0):.3g} measured, within 0.1..2")
-        check("CPU engine, " + plan in out.stdout, f"calibrate reports the engine's {plan} rate")
+        declined = sanitized and key not in m and f"CPU engine: {plan} not measured (" in out.stdout
+        check(declined or 0.1 <= m.get(key, 0) <= 2.0,
+              f"{key} {m.get(key, 0):.3g} measured, within 0.1..2"
+              + (" (or declined under the sanitizers, saying why)" if sanitized else ""))
+        check(declined or "CPU engine, " + plan in out.stdout,
+              f"calibrate reports the engine's {plan} rate")
     # Where 512-bit row functions were measured, the engine is run on them too.
     if "wide_flops" in m:
         check(0.1 <= m.get("wide_engine_efficiency", 0) <= 2.0,
