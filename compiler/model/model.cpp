@@ -375,11 +375,14 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                                m.cache_bytes / 1e6);
   }
   // In cache, the state's trip through memory (the first stage reads new planes, results are
-  // written) stalls the cores while they would compute: it adds (measured: PERFORMANCE.md);
-  // coefficients stream row by row alongside the computation and overlap with it. Spilled
-  // rings stream like naive sweeps, where compute and memory overlap.
+  // written) stalls the cores while they would compute: it adds (measured: PERFORMANCE.md).
+  // So do the coefficients' re-reads: a stage's row loads a dozen coefficient rows from the L3
+  // or memory beside its ring rows, more streams than the prefetchers cover (himeno M, k=6,
+  // 32 rows: 1.8 ms per step more than the same kernel on constant coefficients, against
+  // T_coef = 2.2 ms; PERFORMANCE.md 2026-12-01 22:50). Spilled rings stream like naive
+  // sweeps, where compute and memory overlap.
   const bool fits = r.bound != "cache";
-  r.seconds_per_step = (fits ? std::max(r.t_compute, t_coefficients) + t_state + t_carry
+  r.seconds_per_step = (fits ? r.t_compute + t_coefficients + t_state + t_carry
                              : std::max(r.t_compute, r.t_memory)) +
                        m.barrier_seconds / k_eff;
   return r;

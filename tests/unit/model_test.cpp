@@ -1219,25 +1219,25 @@ TEST(ModelCpuTemporal, CoefficientsStreamAtEveryStage) {
   // reads the weights again, with the redundancy, from the L3 (here without an L3 bandwidth:
   // memory's): 16,777,216 * 4 * 1.01171875 / 1e10 = 6.7895296e-3. The carried rows (only the
   // state's results: CacheFootprintPenalty) 5.505024e-4. T_compute = 16,777,216 * 10 *
-  // 1.01171875 / 1e11 = 1.6973824e-3; no barrier. The block's part and the carried rows add
-  // to max(T_compute, the stages' weights): 1.2517376e-2.
+  // 1.01171875 / 1e11 = 1.6973824e-3; no barrier. All four add (the stages wait on their
+  // weights' rows as on the state's): 1.2517376e-2 + 1.6973824e-3 = 1.42147584e-2.
   const auto m = cpu(1e11, 1e10, 1 << 20, 0);
   const auto t = model::predict(c, m, rows_plan(4, 32));
   expect_close(t.t_memory, 1.2517376e-2);
   expect_close(t.t_compute, 1.6973824e-3);
-  expect_close(t.seconds_per_step, 1.2517376e-2);
+  expect_close(t.seconds_per_step, 1.42147584e-2);
   EXPECT_EQ(t.bound, "memory");
   // Naive streams all 16 bytes every step: 16,777,216 * 16 / 1e10 = 2.68435456e-2. The
-  // weights keep temporal blocking from a 4x gain (2.17x here).
+  // weights keep temporal blocking from a 4x gain (1.89x here).
   const auto n = model::predict(c, m, plan("openmp", "naive", 1));
   expect_close(n.seconds_per_step, 2.68435456e-2);
   EXPECT_LT(t.seconds_per_step, n.seconds_per_step);
   // An L3 of B_3 = 2e10: the stages' weights take 16,777,216 * 4 * 1.01171875 / 2e10 =
-  // 3.3947648e-3, still more than T_compute: + 5.177344e-3 + 5.505024e-4 (the carried rows
-  // at memory's bandwidth) = 9.1226112e-3.
+  // 3.3947648e-3: + 1.6973824e-3 + 5.177344e-3 + 5.505024e-4 (the carried rows at memory's
+  // bandwidth) = 1.08199936e-2.
   auto l3 = m;
   l3.l3_bandwidth = 2e10;
-  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 9.1226112e-3);
+  expect_close(model::predict(c, l3, rows_plan(4, 32)).seconds_per_step, 1.08199936e-2);
 }
 
 TEST(ModelCpuTemporal, CoefficientsStayInTheL2WhenAPlaneStepFits) {
