@@ -379,7 +379,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // So do the coefficients' re-reads: a stage's row loads a dozen coefficient rows from the L3
   // or memory beside its ring rows, more streams than the prefetchers cover (himeno M, k=6,
   // 32 rows: 1.8 ms per step more than the same kernel on constant coefficients, against
-  // T_coef = 2.2 ms; PERFORMANCE.md 2026-12-01 22:50). Spilled rings stream like naive
+  // T_coef = 2.2 ms; PERFORMANCE.md, 2026-12-01 22:18). Spilled rings stream like naive
   // sweeps, where compute and memory overlap.
   const bool fits = r.bound != "cache";
   r.seconds_per_step = (fits ? r.t_compute + t_coefficients + t_state + t_carry
