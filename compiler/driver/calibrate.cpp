@@ -1,6 +1,7 @@
 #include "driver/calibrate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -73,9 +74,10 @@ bool measure_mpi(const CalibrateOptions &opts, const TempDir &tmp, model::Machin
 
 // Medians of a program's plans run alternately through the openmp target, so a slow spell of
 // the machine's memory hits all: the model chooses between plans by their ratios.
+using Sets = std::vector<std::pair<std::string, std::string>>;
 struct EngineRuns {
   std::optional<Compiled> c;
-  model::Cost cost;
+  std::vector<model::Cost> costs;          // per plan (its sets)
   std::vector<double> seconds;             // per step, one per plan: the median
   std::vector<std::vector<double>> rounds; // per step, per plan, in the order run
 };
@@ -90,11 +92,11 @@ int rounds_won(const EngineRuns &r, std::size_t a, std::size_t b) {
 }
 
 // Builds templates/calibrate/<name>.stn.mustache and runs each plan 5 times, alternately, with
-// `sets`; nullopt (and says why) where it cannot.
+// `sets` (plan i with sets_of[i] where given); nullopt (and says why) where it cannot.
 std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir &tmp,
-                                     const std::string &name,
-                                     const std::vector<std::pair<std::string, std::string>> &sets,
-                                     const std::vector<std::string> &plans) {
+                                     const std::string &name, const Sets &sets,
+                                     const std::vector<std::string> &plans,
+                                     const std::vector<Sets> &sets_of = {}) {
   const std::string src = tmp.path() + "/" + name + ".stn", exe = tmp.path() + "/" + name;
   {
     std::ofstream out(src);
@@ -118,19 +120,18 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
     return std::nullopt;
   }
   const std::int64_t steps = 64;
-  stencilc::RunOptions run;
-  run.sets = sets;
-  auto command = [&](const std::string &plan_text) {
+  auto sets_for = [&](std::size_t i) { return i < sets_of.size() ? sets_of[i] : sets; };
+  auto command = [&](std::size_t i) {
     std::vector<std::string> cmd = {
-        exe, "--json", "--steps", std::to_string(steps), "--init-random", "1", "--plan", plan_text};
-    for (const auto &[k, v] : run.sets)
+        exe, "--json", "--steps", std::to_string(steps), "--init-random", "1", "--plan", plans[i]};
+    for (const auto &[k, v] : sets_for(i))
       cmd.insert(cmd.end(), {"--set", k + "=" + v});
     return cmd;
   };
   std::vector<std::vector<double>> seconds(plans.size());
   for (int round = 0; round < 5; ++round)
     for (std::size_t i = 0; i < plans.size(); ++i) {
-      const std::vector<std::string> cmd = command(plans[i]);
+      const std::vector<std::string> cmd = command(i);
       const std::string out = tmp.path() + "/engine.json";
       if (run_process(cmd, out) != 0) {
         std::printf("  CPU engine: not measured (%s failed)\n", command_line(cmd).c_str());
@@ -144,7 +145,12 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
     std::sort(v.begin(), v.end());
     r.seconds.push_back(v[v.size() / 2]);
   }
-  r.cost = program_cost(r.c->program, r.c->analysis, param_values(r.c->program, run), steps);
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    stencilc::RunOptions run;
+    run.sets = sets_for(i);
+    r.costs.push_back(
+        program_cost(r.c->program, r.c->analysis, param_values(r.c->program, run), steps));
+  }
   return r;
 }
 
@@ -158,17 +164,19 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
   plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   const double measured = r.seconds[i];
-  const model::Prediction p = model::predict(r.cost, plain, plan);
-  const double stages = measured - (p.seconds_per_step - p.t_compute);
-  if (!(measured > 0) || !(stages > 0.2 * p.t_compute)) {
+  const model::Prediction p = model::predict(r.costs[i], plain, plan);
+  // The rows' costs (Machine::row_seconds, fitted before) are not the stages' rate.
+  const double stages = measured - (p.seconds_per_step - p.t_compute) - p.t_rows;
+  const double cells_time = p.t_compute - p.t_rows;
+  if (!(measured > 0) || !(stages > 0.2 * cells_time)) {
     std::printf("  CPU engine: %s %s not measured (it ran %.3g s per step, the model's memory "
                 "terms alone %.3g s)\n",
                 what.c_str(), plan_text.c_str(), measured, p.seconds_per_step - p.t_compute);
     return 0.0;
   }
-  const double eta = std::clamp(p.t_compute / stages, 0.1, 2.0);
+  const double eta = std::clamp(cells_time / stages, 0.1, 2.0);
   std::printf("  CPU engine, %s %s: %s cells/s; its stages at %.2f of the row benchmark's rate\n",
-              what.c_str(), plan_text.c_str(), si(r.cost.cells() / measured, "").c_str(), eta);
+              what.c_str(), plan_text.c_str(), si(r.costs[i].cells() / measured, "").c_str(), eta);
   return eta;
 }
 
@@ -195,6 +203,43 @@ double xreg_eta(const EngineRuns &r, std::size_t x, std::size_t plain, const std
   return counts ? eta : 0.0;
 }
 
+// Machine::row_seconds from plan `i_long` and `i_short` of `r`, the same plan on rows of
+// different lengths: each measured step less the model's other terms is its stages' cells at
+// F/eta plus its rows at t_row, two equations for eta and t_row. 0 (and says so) where the
+// short rows did not run slower per cell than the model's rings explain.
+double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
+                   const std::string &plan_text, const model::Machine &m) {
+  model::Machine plain = m;
+  plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
+  plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
+  plain.row_seconds = 1; // so t_rows is the rows' count per thread
+  const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
+  double a[2], b[2], y[2];
+  const std::size_t at[2] = {i_long, i_short};
+  for (int j = 0; j < 2; ++j) {
+    const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
+    b[j] = p.t_rows;
+    a[j] = p.t_compute - p.t_rows;
+    y[j] = r.seconds[at[j]] - (p.seconds_per_step - p.t_compute);
+  }
+  const double det = a[0] * b[1] - a[1] * b[0];
+  const double t_row = det != 0 ? (a[0] * y[1] - a[1] * y[0]) / det : 0;
+  const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
+  const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
+  if (!(t_row > 0) || !std::isfinite(t_row)) {
+    std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
+                "rows, no slower per cell than its rings explain: no cost per row (not written)\n",
+                plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
+                rate(i_long).c_str(), static_cast<long long>(row(i_long)));
+    return 0.0;
+  }
+  std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
+              "rows: %.3g ns per row a stage computes (row_seconds)\n",
+              plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
+              rate(i_long).c_str(), static_cast<long long>(row(i_long)), t_row * 1e9);
+  return t_row;
+}
+
 // How fast the CPU engine's stages run against the row benchmark the model prices them with
 // (F for 256-bit row functions, F_w for vec=512): the engine fills x ghosts, streams results,
 // copies carried and ghost rows and walks its rings besides the row functions (perf on the AMD
@@ -203,7 +248,8 @@ double xreg_eta(const EngineRuns &r, std::size_t x, std::size_t plain, const std
 // the engine they ran slower in six of six rounds; heat2d's stages ran 1.2x what heat3d's eta
 // gave them: PERFORMANCE.md). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256
 // is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
-// (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps; heat2d
+// (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
+// 256-bit plan on 126 x 1036 x 256 too (the same cells on short rows: row_seconds); heat2d
 // (engine2d.stn.mustache) 4094 x 4094 naive and with k=4, 1024-row tiles the same way. The
 // heat3d naive median sets B_s; each temporal median gives its eta (engine_eta):
 // engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d, and
@@ -214,20 +260,26 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
                                     "scheme=temporal,k=4,rows=16,xshift=reg"};
   if (m.wide_flops > 0)
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
-  const auto r =
-      run_engine(opts, tmp, "engine", {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}}, plans);
+  const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
+  std::vector<Sets> sets_of(plans.size(), sets);
+  const std::size_t short_rows = plans.size();
+  plans.push_back(plans[1]);
+  sets_of.push_back({{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}});
+  const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
   if (!r)
     return false;
   // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
   // sweeps of generated programs get, measured beside the temporal plans.
   const double naive = r->seconds[0];
   if (naive > m.barrier_seconds) {
-    const double bytes = model::cpu_sweep_bytes(r->cost) + r->cost.fill_bytes_per_cell +
-                         r->cost.reduce_bytes_per_cell;
-    m.sweep_bandwidth = r->cost.cells() * bytes / (naive - m.barrier_seconds);
+    const model::Cost &cost = r->costs[0];
+    const double bytes =
+        model::cpu_sweep_bytes(cost) + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
+    m.sweep_bandwidth = cost.cells() * bytes / (naive - m.barrier_seconds);
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
-                si(r->cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
+                si(cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
+  m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m);
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
   if (plans.size() > 3)
@@ -415,8 +467,10 @@ int calibrate(const CalibrateOptions &opts) {
           std::string(engine ? "; sweep_bandwidth and (wide_, xreg_)engine_efficiency: heat3d "
                                "510x256x256 fp32, 64 steps, built by the openmp target, naive "
                                "and k=4, 16 rows on 256- (and 512-)bit vectors and with "
-                               "xshift=reg alternately, "
-                               "medians of 5: B_s from the naive one (model bytes), each "
+                               "xshift=reg alternately, and the 256-bit plan on 126x1036x256, "
+                               "medians of 5: B_s from the naive one (model bytes); row_seconds "
+                               "and engine_efficiency fitted to the two 256-bit plans' "
+                               "measured less the rest of the model, the other etas each "
                                "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
                                "same with heat2d 4094x4094, k=4, 1024 rows; xreg_ ones only "

@@ -43,6 +43,10 @@ struct Machine {
   // coming and one out to it, all threads at once (a carried tile's rows, per plane):
   // short_copy_seconds + S * short_copy_byte_seconds (0: the carried bytes at B_s instead).
   double short_copy_seconds = 0, short_copy_byte_seconds = 0;
+  // CPU: what a temporal stage spends per x-row it computes beyond the row's cells, one thread
+  // (the row function's call and its vector loop's ends, the row's x ghosts, the engine's
+  // walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0: none).
+  double row_seconds = 0;
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -139,6 +143,7 @@ struct Prediction {
   // The terms behind the time, per step, for explain.
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
   double t_extra = 0;      // CPU naive: the step's ghost fills and reductions (Cost's bytes)
+  double t_rows = 0;       // CPU temporal: the stages' per-row costs (in t_compute)
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the

@@ -91,6 +91,18 @@ with tempfile.TemporaryDirectory() as tmp:
                   + (" (or declined under the sanitizers, saying why)" if sanitized else ""))
         check(declined or "CPU engine, " + plan in out.stdout,
               f"calibrate reports the engine's {plan} rate")
+    # The cost of each row a stage computes, fitted to heat3d's stages on 510- and 126-cell rows
+    # (the same cells): written with the figure printed, or said to be none and not written.
+    rows = re.search(r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "
+                     r"([0-9.e+-]+) ns per row a stage computes \(row_seconds\)", out.stdout)
+    none = "no slower per cell than its rings explain: no cost per row (not written)" in out.stdout
+    check((rows is not None) != none, "calibrate reports the cost per row, or that it found none")
+    if rows:
+        got = m.get("row_seconds", 0) * 1e9
+        check(got > 0 and abs(got - float(rows.group(1))) <= 0.005 * got,
+              f"the profile's row_seconds, {got:.4g} ns, is the {rows.group(1)} ns printed")
+    else:
+        check("row_seconds" not in m, "no row_seconds written where none was found")
     # Where 512-bit row functions were measured, the engine is run on them too.
     if "wide_flops" in m:
         check(0.1 <= m.get("wide_engine_efficiency", 0) <= 2.0,

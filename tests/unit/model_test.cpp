@@ -611,6 +611,12 @@ model::Cost heat3d_cpu(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
   return c;
 }
 
+model::Cost heat3d_cpu_flops(std::int64_t nx, std::int64_t ny, std::int64_t nz, double flops) {
+  model::Cost c = heat3d_cpu(nx, ny, nz);
+  c.flops_per_cell = flops;
+  return c;
+}
+
 model::Plan rows_plan(int k, int rows) {
   model::Plan p;
   p.scheme = stencilc::scheme::CpuTemporal{k, rows, 0};
@@ -1386,6 +1392,40 @@ TEST(ModelCpuTemporal, ComputeBoundTemporalPlanPaysTheRedundancy) {
   EXPECT_GT(t.seconds_per_step, n.seconds_per_step);
 }
 
+TEST(ModelCpuTemporal, EachRowAStageComputesCostsRowSeconds) {
+  // ComputeBoundTemporalPlanPaysTheRedundancy's plan with t_row = 30 ns: 16,777,216 cells / 256
+  // per row = 65,536 rows, times the redundancy 1.01171875 (the lone tile's margins: 3 rows per
+  // plane) = 66,304 rows, * 1 stage * 3e-8 s / 1 thread = 1.98912e-3 s, added to T_compute
+  // (3.3947648e-2 + 1.98912e-3 = 3.5936768e-2) and so to the step (3.79977728e-2 + 1.98912e-3
+  // = 3.99868928e-2).
+  auto c = heat3d_cpu(256, 256, 256);
+  c.flops_per_cell = 200;
+  auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  m.row_seconds = 3e-8;
+  const auto t = model::predict(c, m, rows_plan(4, 32));
+  expect_close(t.t_rows, 1.98912e-3);
+  expect_close(t.t_compute, 3.5936768e-2);
+  expect_close(t.seconds_per_step, 3.99868928e-2);
+  // The same cells on rows of 64 (64 x 1024 x 256): 262,144 rows, and the same 3 margin rows
+  // per plane (256 * 3 = 768 more): 262,912 * 3e-8 = 7.88736e-3, four times as many rows'
+  // costs for the same cells.
+  const auto s = model::predict(heat3d_cpu_flops(64, 1024, 256, 200), m, rows_plan(4, 32));
+  expect_close(s.t_rows, 7.88736e-3);
+  // Two threads share the rows, and each thread's first tile computes the margins (6 rows per
+  // plane: redundancy 1.0234375): 67,072 rows * 3e-8 / 2 = 1.00608e-3. Two stages per step (two
+  // kernel calls): twice the rows.
+  auto two = m;
+  two.threads = 2;
+  expect_close(model::predict(c, two, rows_plan(4, 32)).t_rows, 1.00608e-3);
+  auto staged = c;
+  staged.stages = 2;
+  EXPECT_GT(model::predict(staged, m, rows_plan(4, 32)).t_rows, 1.9890432e-3 * 1.99);
+  // No row_seconds in the profile: no such term.
+  EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32)).t_rows, 0);
+  // A naive sweep has none either (its rows are the memory's).
+  EXPECT_EQ(model::predict(c, m, plan("openmp", "naive", 1)).t_rows, 0);
+}
+
 // ---- candidates() and the optimizer ----------------------------------------------------
 
 std::vector<std::string> keys(const std::vector<model::Prediction> &ps) {
@@ -1766,6 +1806,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.xreg_engine_efficiency_2d = 0.75;
   m.short_copy_seconds = 1.5e-7;
   m.short_copy_byte_seconds = 1.2e-10;
+  m.row_seconds = 2.5e-8;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1790,6 +1831,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
   EXPECT_DOUBLE_EQ(back.short_copy_seconds, 1.5e-7);
   EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
+  EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
