@@ -205,7 +205,8 @@ double xreg_eta(const EngineRuns &r, std::size_t x, std::size_t plain, const std
 
 // Machine::row_seconds from plan `i_long` and `i_short` of `r`, the same plan on rows of
 // different lengths: each measured step less the model's other terms is its stages' cells at
-// F/eta plus its rows at t_row, two equations for eta and t_row. 0 (and says so) where the
+// F/eta plus its rows at t_row, two equations for eta and t_row, solved per alternated round
+// (both runs in the same spell of the machine) and the median kept. 0 (and says so) where the
 // short rows did not run slower per cell than the model's rings explain.
 double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
                    const std::string &plan_text, const model::Machine &m) {
@@ -214,16 +215,22 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
   plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
   plain.row_seconds = 1; // so t_rows is the rows' count per thread
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
-  double a[2], b[2], y[2];
+  double a[2], b[2], others[2];
   const std::size_t at[2] = {i_long, i_short};
   for (int j = 0; j < 2; ++j) {
     const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
     b[j] = p.t_rows;
     a[j] = p.t_compute - p.t_rows;
-    y[j] = r.seconds[at[j]] - (p.seconds_per_step - p.t_compute);
+    others[j] = p.seconds_per_step - p.t_compute;
   }
   const double det = a[0] * b[1] - a[1] * b[0];
-  const double t_row = det != 0 ? (a[0] * y[1] - a[1] * y[0]) / det : 0;
+  std::vector<double> fits;
+  for (std::size_t i = 0; i < r.rounds[i_long].size() && i < r.rounds[i_short].size(); ++i) {
+    const double y0 = r.rounds[i_long][i] - others[0], y1 = r.rounds[i_short][i] - others[1];
+    fits.push_back(det != 0 ? (a[0] * y1 - a[1] * y0) / det : 0);
+  }
+  std::sort(fits.begin(), fits.end());
+  const double t_row = fits.empty() ? 0 : fits[fits.size() / 2];
   const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
   const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
   if (!(t_row > 0) || !std::isfinite(t_row)) {
@@ -469,8 +476,8 @@ int calibrate(const CalibrateOptions &opts) {
                                "and k=4, 16 rows on 256- (and 512-)bit vectors and with "
                                "xshift=reg alternately, and the 256-bit plan on 126x1036x256, "
                                "medians of 5: B_s from the naive one (model bytes); row_seconds "
-                               "and engine_efficiency fitted to the two 256-bit plans' "
-                               "measured less the rest of the model, the other etas each "
+                               "fitted to the two 256-bit plans' runs less the rest of the model "
+                               "(per round, the median), the etas each "
                                "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
                                "same with heat2d 4094x4094, k=4, 1024 rows; xreg_ ones only "
