@@ -374,6 +374,15 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
                  : fmt::format("working set {:.2g} MB > cache {:.2g} MB", ws / 1e6,
                                m.cache_bytes / 1e6);
   }
+  // Each row a stage computes costs t_row beyond its cells (the row function's call and its
+  // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
+  // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
+  // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
+  r.t_rows = cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) * r.redundancy *
+             std::max(1, c.stages) * m.row_seconds / threads;
+  r.t_compute += r.t_rows;
+  if (r.bound != "cache")
+    r.bound = bound_of(r.t_compute, r.t_memory);
   // In cache, the state's trip through memory (the first stage reads new planes, results are
   // written) stalls the cores while they would compute: it adds (measured: PERFORMANCE.md).
   // So do the coefficients' re-reads: a stage's row loads a dozen coefficient rows from the L3
@@ -381,15 +390,6 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // 32 rows: 1.8 ms per step more than the same kernel on constant coefficients, against
   // T_coef = 2.2 ms; PERFORMANCE.md, 2026-12-01 22:18). Spilled rings stream like naive
   // sweeps, where compute and memory overlap.
-  // Each row a stage computes costs t_row beyond its cells (the row function's call and its
-  // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
-  // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
-  // (PERFORMANCE.md, 2026-12-02 02:20). Compute, in both cases below.
-  r.t_rows = cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) * r.redundancy *
-             std::max(1, c.stages) * m.row_seconds / threads;
-  r.t_compute += r.t_rows;
-  if (r.bound != "cache")
-    r.bound = bound_of(r.t_compute, r.t_memory);
   const bool fits = r.bound != "cache";
   r.seconds_per_step = (fits ? r.t_compute + t_coefficients + t_state + t_carry
                              : std::max(r.t_compute, r.t_memory)) +
