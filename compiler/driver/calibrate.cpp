@@ -385,6 +385,15 @@ int calibrate(const CalibrateOptions &opts) {
       m.short_copy_seconds = std::max(0.0, t1 - s1 * m.short_copy_byte_seconds);
     }
   }
+  // Many grids at once: per-byte time grows linearly from 9 streams to 17 (and on beyond).
+  double few_streams = 0, many_streams = 0;
+  if (j.contains("streams") && j["streams"].size() == 2) {
+    few_streams = j["streams"][0][1].get<double>();
+    many_streams = j["streams"][1][1].get<double>();
+    if (few_streams > 0 && many_streams > 0)
+      m.stream_slowdown =
+          std::max(0.0, (few_streams / many_streams - 1) / (17 - model::kFewStreams));
+  }
   m.net_latency = 1e-6;
   m.net_bandwidth = 1e10;
   std::string stream_list;
@@ -396,6 +405,11 @@ int calibrate(const CalibrateOptions &opts) {
     std::printf("  naive 7-point sweep from memory: %s (%.2f of the best streaming; %s cells/s)\n",
                 si(m.sweep_bandwidth, "B/s").c_str(), m.sweep_bandwidth / m.bandwidth,
                 si(m.sweep_bandwidth / 12, "").c_str());
+  if (many_streams > 0)
+    std::printf("  %d grids streamed at once: %s; 17: %s (memory time %.3f longer per grid past "
+                "%d: stream_slowdown)\n",
+                model::kFewStreams, si(few_streams, "B/s").c_str(), si(many_streams, "B/s").c_str(),
+                m.stream_slowdown, model::kFewStreams);
   std::string probe;
   if (j.contains("l3_probe"))
     for (const auto &pt : j["l3_probe"])
@@ -470,7 +484,9 @@ int calibrate(const CalibrateOptions &opts) {
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
           "over 20000; short_copy_(byte_)seconds: a line through a thread's pair of 4 KiB and "
           "of 16 KiB copies, in from and out to random blocks of 64 MiB (at least twice its L3 "
-          "share), all threads at once, best of 3 turns of 5 passes" +
+          "share), all threads at once, best of 3 turns of 5 passes; stream_slowdown: the sum of "
+          "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
+          "last), all threads, best passes of 3 alternated turns" +
           std::string(engine ? "; sweep_bandwidth and (wide_, xreg_)engine_efficiency: heat3d "
                                "510x256x256 fp32, 64 steps, built by the openmp target, naive "
                                "and k=4, 16 rows on 256- (and 512-)bit vectors and with "

@@ -142,7 +142,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
       r["terms"] = {{"compute", p.t_compute}, {"memory", p.t_memory}};
       if (p.t_extra > 0)
         r["terms"]["fills_and_reductions"] = p.t_extra;
-      if (p.t_rows > 0) // CPU temporal: the rows' share of compute
+      if (p.t_rows > 0) // CPU: the rows' share of compute
         r["terms"]["rows"] = p.t_rows;
       if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
         r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},

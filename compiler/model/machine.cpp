@@ -71,6 +71,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("short_copy_seconds", m.short_copy_seconds, false);
   num("short_copy_byte_seconds", m.short_copy_byte_seconds, false);
   num("row_seconds", m.row_seconds, false);
+  num("stream_slowdown", m.stream_slowdown, false);
   num("peak_flops", m.peak_flops, false);
   num("l1_bandwidth", m.l1_bandwidth, false);
   num("l2_bandwidth", m.l2_bandwidth, false);
@@ -144,6 +145,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   }
   if (m.row_seconds > 0)
     j["row_seconds"] = m.row_seconds;
+  if (m.stream_slowdown > 0)
+    j["stream_slowdown"] = m.stream_slowdown;
   if (m.peak_flops > 0) { // measured by calibrate (CPU)
     j["peak_flops"] = m.peak_flops;
     j["l1_bandwidth"] = m.l1_bandwidth;

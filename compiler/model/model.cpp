@@ -127,6 +127,10 @@ double sweep_bandwidth(const Machine &m) {
   return m.sweep_bandwidth > 0 ? m.sweep_bandwidth : m.bandwidth;
 }
 
+double streams_factor(const Cost &c, const Machine &m) {
+  return 1 + m.stream_slowdown * std::max(0, c.streams - kFewStreams);
+}
+
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
 double stage_flops(const Machine &m, int vec, int rank, double xreg) {
@@ -267,10 +271,12 @@ CacheLevel cpu_level(double bytes, const Machine &m) {
   return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
 }
 
-// The grids of a whole step stay in cache between steps (`cells` cells, every grid once):
-// then no sweep goes to memory and the in-cache rate bounds every plan.
+// The grids of a whole step stay in cache between steps (`cells` cells, every grid once, a
+// written one without its read for ownership counted again): then no sweep goes to memory and
+// the in-cache rate bounds every plan.
 CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
-  return cpu_level(c.bytes_per_cell * cells / std::max(1, m.threads), m);
+  return cpu_level(
+      (c.bytes_per_cell - c.written_bytes_per_cell / 2) * cells / std::max(1, m.threads), m);
 }
 
 // The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a
@@ -540,7 +546,9 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     const double bytes =
         m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : cpu_sweep_bytes(c);
     r.t_compute = cells * c.flops_per_cell / (m.kind == "gpu" ? m.flops : m.flops * cpu_lanes(c));
-    r.t_memory = cells * bytes / (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m));
+    // A CPU sweep streams all its grids at once, and memory slows past a few streams.
+    r.t_memory =
+        cells * bytes / (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m) / streams_factor(c, m));
     if (m.kind == "gpu") {
       r.global_bytes = bytes;
       if (c.naive_kernel.registers > 0)
@@ -549,21 +557,26 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     // CPU grids that stay in the L2s or the L3 between steps: the sweep runs at that cache's
     // stencil rate and nothing streams from memory.
     const CacheLevel resident = m.kind == "gpu" ? CacheLevel{} : cpu_resident(c, m, cells);
-    if (resident.level > 0) {
-      double rate = resident.flops * cpu_lanes(c);
-      // From the L3, a sweep re-reads the planes of its outer dimension it read 1..2r planes
-      // before, as a ring's stage does (§3.3): those the plane-steps in between pushed out
-      // of the L2 come from the L3 (a 4D sweep's hyperplanes do).
-      if (resident.level == 3) {
+    if (m.kind != "gpu") {
+      double rate = (resident.level > 0 ? resident.flops : m.flops) * cpu_lanes(c);
+      // Unless the grids stay in the L2s, a sweep re-reads the planes of its outer dimension
+      // it read 1..2r planes before, as a ring's stage does (§3.3): those the plane-steps in
+      // between pushed out of the L2 come from the L3 (a 4D sweep's hyperplanes do).
+      if (resident.level != 2) {
         const double plane = (c.bytes_per_cell - c.written_bytes_per_cell / 2) /
                              std::max(1, c.stages) * cells /
                              static_cast<double>(std::max<std::int64_t>(1, c.extent[c.rank - 1]));
         rate = std::min(rate, ring_flops(c, m, (2 * c.radius + 1) * plane));
       }
-      r.t_compute = cells * c.flops_per_cell / rate;
-      r.t_memory = 0;
-      if (m.shared_cache_bytes > 0)
-        r.note = fmt::format("grids in L{}", resident.level);
+      // Each x-row costs t_row beyond its cells, as a temporal stage's (T_rows, §3.3).
+      r.t_rows = cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) *
+                 std::max(1, c.stages) * m.row_seconds / std::max(1, m.threads);
+      r.t_compute = cells * c.flops_per_cell / rate + r.t_rows;
+      if (resident.level > 0) {
+        r.t_memory = 0;
+        if (m.shared_cache_bytes > 0)
+          r.note = fmt::format("grids in L{}", resident.level);
+      }
     }
     // The ghost fills and reductions of a CPU step stream beside the sweep, not under it
     // (boundary.h's fills, the reductions' loops), from where the grids live.

@@ -43,10 +43,15 @@ struct Machine {
   // coming and one out to it, all threads at once (a carried tile's rows, per plane):
   // short_copy_seconds + S * short_copy_byte_seconds (0: the carried bytes at B_s instead).
   double short_copy_seconds = 0, short_copy_byte_seconds = 0;
-  // CPU: what a temporal stage spends per x-row it computes beyond the row's cells, one thread
-  // (the row function's call and its vector loop's ends, the row's x ghosts, the engine's
-  // walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0: none).
+  // CPU: what a temporal stage (or a naive sweep) spends per x-row it computes beyond the row's
+  // cells, one thread (the row function's call and its vector loop's ends, the row's x ghosts,
+  // the engine's walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0:
+  // none).
   double row_seconds = 0;
+  // CPU: how much longer memory time grows per grid streamed at once beyond kFewStreams
+  // (DRAM pages and prefetch streams shared among more of them): calibrate's sum of 16 grids
+  // against 8 (0: none).
+  double stream_slowdown = 0;
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -122,6 +127,7 @@ struct Cost {
   int stages = 1;                // kernel calls per step
   int x_shift_stages = 0;        // of them, calls of kernels with xshift=reg row functions
   int grids = 1;                 // grids a step reads (their planes share a cache)
+  int streams = 1;               // grids one stage reads or writes (streamed at once)
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
   std::int64_t steps = 0;        // steps of the run (0: unknown; blocks of k steps assumed)
@@ -143,7 +149,7 @@ struct Prediction {
   // The terms behind the time, per step, for explain.
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
   double t_extra = 0;      // CPU naive: the step's ghost fills and reductions (Cost's bytes)
-  double t_rows = 0;       // CPU temporal: the stages' per-row costs (in t_compute)
+  double t_rows = 0;       // CPU: the stages' or the sweeps' per-row costs (in t_compute)
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the
@@ -167,6 +173,12 @@ double gpu_min_bytes(const Cost &c);
 /// Bytes per cell a naive CPU sweep moves through memory: Cost::padded_bytes_per_cell (the
 /// planner's), else bytes_per_cell.
 double cpu_sweep_bytes(const Cost &c);
+
+/// Grids streamed at once up to which memory runs at its sweep rate (Machine::stream_slowdown).
+constexpr int kFewStreams = 9;
+/// Memory time of a sweep that streams c.streams grids at once over that of a few:
+/// 1 + stream_slowdown * (streams - kFewStreams) beyond kFewStreams, else 1.
+double streams_factor(const Cost &c, const Machine &m);
 
 /// Roofline time of `cells` cells: max(cells f / F, cells b / B).
 double roofline(double cells, double flops_per_cell, double bytes_per_cell, const Machine &m);

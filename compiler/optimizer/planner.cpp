@@ -145,6 +145,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
       const auto read = ir::grids_read(k.body);
       std::set<int> touched = written;
       touched.insert(read.begin(), read.end());
+      c.streams = std::max(c.streams, static_cast<int>(touched.size()));
       for (int g : touched) {
         const double elem = static_cast<double>(ir::elem_bytes(p.grids[g]));
         const double line = 64 / elem;

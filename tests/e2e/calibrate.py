@@ -91,6 +91,23 @@ with tempfile.TemporaryDirectory() as tmp:
                   + (" (or declined under the sanitizers, saying why)" if sanitized else ""))
         check(declined or "CPU engine, " + plan in out.stdout,
               f"calibrate reports the engine's {plan} rate")
+    # Many grids streamed at once: 9 and 17 streams measured, the slowdown per grid past 9
+    # written as printed (0, and not written, where 17 were not slower).
+    streams = re.search(r"9 grids streamed at once: ([0-9.]+) ([kMGT]?)B/s; 17: ([0-9.]+) "
+                        r"([kMGT]?)B/s \(memory time ([0-9.]+) longer per grid past 9: "
+                        r"stream_slowdown\)", out.stdout)
+    check(streams is not None, "calibrate reports the rate with 9 and with 17 grids streamed")
+    if streams:
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+        few = float(streams.group(1)) * scale[streams.group(2)]
+        many = float(streams.group(3)) * scale[streams.group(4)]
+        slow = float(streams.group(5))
+        check(abs(slow - max(0.0, (few / many - 1) / 8)) <= 0.01,
+              f"stream_slowdown {slow} is (9-stream rate / 17-stream rate - 1) / 8 of "
+              f"{few} and {many} GB/s")
+        check(abs(m.get("stream_slowdown", 0) - slow) <= 0.0005,
+              f"the profile's stream_slowdown {m.get('stream_slowdown', 0):.4g} is the {slow} "
+              "printed")
     # The cost of each row a stage computes, fitted to heat3d's stages on 510- and 126-cell rows
     # (the same cells): written with the figure printed, or said to be none and not written.
     rows = re.search(r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "

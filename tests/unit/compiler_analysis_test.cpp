@@ -244,6 +244,8 @@ TEST(CompilerAnalysis, NaiveSweepMovesPaddedRows) {
   EXPECT_DOUBLE_EQ(narrow.bytes_per_cell, 16);
   EXPECT_DOUBLE_EQ(narrow.padded_bytes_per_cell, 4 * 2 * 1.25 + 8 + 4);
   EXPECT_DOUBLE_EQ(stc::model::cpu_sweep_bytes(narrow), 22);
+  // The stage streams u, c and v at once.
+  EXPECT_EQ(narrow.streams, 3);
   // 62-cell rows: u's 64 cells fill 4 lines exactly: 4 * 64/62 * 1.25; v and c 64/62 each.
   const auto wide = cost("62");
   EXPECT_DOUBLE_EQ(wide.padded_bytes_per_cell,

@@ -1087,32 +1087,33 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
-  // heat3d 64^3 = 262,144 cells: 12 B each is 1,572,864 B per thread (2 threads): more than
-  // the 512 KiB L2, within the share of a 10 MiB L3 (2,621,440 B), half way: F = 7.5e10.
-  // Naive sweeps run at that rate and touch no memory: 262,144 * 8 / 7.5e10.
+  // heat3d 64^3 = 262,144 cells: 8 distinct B each (12 less the write's read for ownership)
+  // is 1,048,576 B per thread (2 threads): more than the 512 KiB L2, within the share of a
+  // 10 MiB L3 (2,621,440 B), a quarter of the way: F = 1e11 - 5e10 / 4 = 8.75e10. Naive sweeps
+  // run at that rate and touch no memory: 262,144 * 8 / 8.75e10.
   const auto m = cpu_l3(512 * 1024, 10 << 20);
   const auto c = heat3d_cpu(64, 64, 64);
   const auto naive = model::predict(c, m, plan("openmp", "naive", 1));
-  expect_close(naive.t_compute, 2097152.0 / 7.5e10);
+  expect_close(naive.t_compute, 2097152.0 / 8.75e10);
   EXPECT_EQ(naive.t_memory, 0);
-  expect_close(naive.seconds_per_step, 2097152.0 / 7.5e10);
+  expect_close(naive.seconds_per_step, 2097152.0 / 8.75e10);
   EXPECT_EQ(naive.bound, "compute");
   EXPECT_EQ(naive.note, "grids in L3");
   // A temporal plan's rings would fit the L2 (k = 2, 8 rows: 7 planes * 12 rows * 66 * 4 =
   // 22,176 B), but with the grids in cache the stages run at the grids' rate and add the
   // redundant rows (8 tiles, a run of 4 carried ones per thread: as 32 rows, 66 / 64 =
-  // 1.03125): 262,144 * 8 * 1.03125 / 7.5e10. The block's results leave by streaming stores
+  // 1.03125): 262,144 * 8 * 1.03125 / 8.75e10. The block's results leave by streaming stores
   // and the next block reads them from memory: the state's trip per block is paid even here,
   // its rows read 3/4 * 10/8 + 1/4 * 12/8 = 1.3125 times: 262,144 * (4 * 1.3125 + 4) / 2 / 1e10
   // = 1.212416e-4 (the carried rows stay in cache). It adds; naive wins.
   const auto t = model::predict(c, m, rows_plan(2, 8));
   EXPECT_DOUBLE_EQ(t.redundancy, 1.03125);
-  expect_close(t.t_compute, 2097152.0 * 1.03125 / 7.5e10);
+  expect_close(t.t_compute, 2097152.0 * 1.03125 / 8.75e10);
   expect_close(t.t_memory, 1.212416e-4);
-  expect_close(t.seconds_per_step, 2097152.0 * 1.03125 / 7.5e10 + 1.212416e-4);
+  expect_close(t.seconds_per_step, 2097152.0 * 1.03125 / 8.75e10 + 1.212416e-4);
   EXPECT_GT(t.seconds_per_step, naive.seconds_per_step);
   EXPECT_EQ(key(model::candidates(c, m, rules("openmp")).front().plan), "scheme=naive");
-  // 32^3: 32,768 * 12 / 2 = 196,608 B per thread fit the L2: 32,768 * 8 / 1e11 = 2.62144e-6.
+  // 32^3: 32,768 * 8 / 2 = 131,072 B per thread fit the L2: 32,768 * 8 / 1e11 = 2.62144e-6.
   const auto small = model::predict(heat3d_cpu(32, 32, 32), m, plan("openmp", "naive", 1));
   expect_close(small.seconds_per_step, 2.62144e-6);
   EXPECT_EQ(small.note, "grids in L2");
@@ -1136,14 +1137,14 @@ TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   expect_close(big.t_memory, 134217728.0 * 12 / 1e10);
   expect_close(big.t_extra, 134217728.0 * 5.5 / 1e10);
   expect_close(big.seconds_per_step, 134217728.0 * 17.5 / 1e10);
-  // 64^3 stays in the L3 (GridsThatStayInCacheRunNaive): 262,144 * 8 / 7.5e10, plus
+  // 64^3 stays in the L3 (GridsThatStayInCacheRunNaive): 262,144 * 8 / 8.75e10, plus
   // 262,144 * 5.5 B from the L3 at 4e10 B/s.
   auto mid = heat3d_cpu(64, 64, 64);
   mid.fill_bytes_per_cell = 1.5;
   mid.reduce_bytes_per_cell = 4;
   const auto l3 = model::predict(mid, m, plan("openmp", "naive", 1));
   expect_close(l3.t_extra, 262144.0 * 5.5 / 4e10);
-  expect_close(l3.seconds_per_step, 2097152.0 / 7.5e10 + 262144.0 * 5.5 / 4e10);
+  expect_close(l3.seconds_per_step, 2097152.0 / 8.75e10 + 262144.0 * 5.5 / 4e10);
   // A profile without the L3's bandwidth: the memory's.
   auto no_l3 = m;
   no_l3.l3_bandwidth = 0;
@@ -1183,15 +1184,16 @@ TEST(ModelCpuNaive, SweepsStreamAtTheSweepBandwidth) {
 }
 
 TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
-  // heat3d 200 x 200 x 100 on 2 threads: 24 MB per thread, in a 512 MiB L3 (a share of
-  // 134,217,728 B per thread): F interpolated to 1e11 - 5e10 * (24e6 - 1e6) / (134217728 - 1e6).
+  // heat3d 200 x 200 x 100 on 2 threads: 16 MB per thread (8 distinct B per cell), in a 512 MiB
+  // L3 (a share of 134,217,728 B per thread): F interpolated to
+  // 1e11 - 5e10 * (16e6 - 1e6) / (134217728 - 1e6).
   // A plane of the outer dimension holds 40,000 cells of 8 distinct bytes (12 B less the
   // write's second count): 320,000 B, past a quarter of the 1 MB L2: (320,000 - 250,000) /
   // 350,000 = 20% of the 3 planes a cell reads come from the L3 again, at tau = 5e-12 s per
   // byte: 8 / (8e-11 + 0.6 * 4 * 5e-12) = 8 / 9.2e-11 flop/s, below the interpolated rate.
   const auto c = heat3d_cpu(200, 200, 100);
   const auto m = cpu_l3(1e6, 512 << 20);
-  const double interpolated = 1e11 - 5e10 * (24e6 - 1e6) / (134217728.0 - 1e6);
+  const double interpolated = 1e11 - 5e10 * (16e6 - 1e6) / (134217728.0 - 1e6);
   ASSERT_GT(interpolated, 8 / 9.2e-11);
   const auto p = model::predict(c, m, plan("openmp", "naive", 1));
   EXPECT_EQ(p.note, "grids in L3");
@@ -1199,6 +1201,14 @@ TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
   // Planes of 100 x 100 cells (80,000 B) stay in the L2: the interpolated rate.
   const auto q = model::predict(heat3d_cpu(100, 100, 400), m, plan("openmp", "naive", 1));
   expect_close(q.t_compute, 4e6 * 8 / interpolated);
+  // A sweep from memory re-reads them from the L3 as well: 512^3 in a 32 MiB L3, planes of
+  // 512 x 512 x 8 B = 2,097,152 B, far past the L2, three of them a ring of 6,291,456 B.
+  const auto big = heat3d_cpu(512, 512, 512);
+  const auto mem = model::predict(big, cpu_l3(1e6, 32 << 20), plan("openmp", "naive", 1));
+  EXPECT_EQ(mem.note, "");
+  const double ring = model::ring_flops(big, cpu_l3(1e6, 32 << 20), 6291456.0);
+  ASSERT_LT(ring, 1e11);
+  expect_close(mem.t_compute, 134217728.0 * 8 / ring);
 }
 
 // heat3d 256^3 with a readonly weight grid: 16 B per cell = 4 state read + 8 written + 4
@@ -1422,8 +1432,37 @@ TEST(ModelCpuTemporal, EachRowAStageComputesCostsRowSeconds) {
   EXPECT_GT(model::predict(staged, m, rows_plan(4, 32)).t_rows, 1.9890432e-3 * 1.99);
   // No row_seconds in the profile: no such term.
   EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32)).t_rows, 0);
-  // A naive sweep has none either (its rows are the memory's).
-  EXPECT_EQ(model::predict(c, m, plan("openmp", "naive", 1)).t_rows, 0);
+  // A naive sweep's rows cost the same (no margins): 65,536 rows * 3e-8 = 1.96608e-3, in
+  // T_compute beside 16,777,216 * 200 / 1e11 = 3.3554432e-2; compute-bound (its memory is
+  // 16,777,216 * 12 / 1e10 = 2.01326592e-2).
+  const auto naive = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(naive.t_rows, 1.96608e-3);
+  expect_close(naive.t_compute, 3.3554432e-2 + 1.96608e-3);
+  expect_close(naive.seconds_per_step, 3.3554432e-2 + 1.96608e-3);
+  // Memory-bound, the rows hide under the memory's time (heat3d fp64 naive on 32-cell rows ran
+  // as fast as on 512-cell ones; PERFORMANCE.md, 2026-12-02 05:30).
+  const auto flat = model::predict(heat3d_cpu(256, 256, 256), m, plan("openmp", "naive", 1));
+  expect_close(flat.t_rows, 1.96608e-3);
+  expect_close(flat.seconds_per_step, 2.01326592e-2);
+}
+
+TEST(ModelCpuNaive, ManyGridsAtOnceStreamSlower) {
+  // himeno-like: 15 grids one stage streams, 68 B per cell, 1,048,576 cells from memory at
+  // 1e10 B/s: 7.1303168e-3 s at the sweep rate; with stream_slowdown 0.04, 1 + 0.04 * (15 - 9)
+  // = 1.24 times that.
+  auto c = heat3d_cpu(128, 128, 64);
+  c.bytes_per_cell = 68;
+  c.written_bytes_per_cell = 8;
+  c.streams = 15;
+  auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 7.1303168e-3);
+  m.stream_slowdown = 0.04;
+  EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.24);
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 7.1303168e-3 * 1.24);
+  // Up to 9 grids: no change.
+  c.streams = 9;
+  EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.0);
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 7.1303168e-3);
 }
 
 // ---- candidates() and the optimizer ----------------------------------------------------
@@ -1807,6 +1846,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.short_copy_seconds = 1.5e-7;
   m.short_copy_byte_seconds = 1.2e-10;
   m.row_seconds = 2.5e-8;
+  m.stream_slowdown = 0.03;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1832,6 +1872,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.short_copy_seconds, 1.5e-7);
   EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
+  EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
