@@ -154,14 +154,20 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
   return r;
 }
 
+// `m` without the engine's efficiencies: its stages at the row benchmark's rates.
+model::Machine without_etas(const model::Machine &m) {
+  model::Machine plain = m;
+  plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
+  plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
+  return plain;
+}
+
 // eta of one temporal plan of `r`: the model's stages at eta = 1 over the measured step less the
 // model's other terms (the state's trip through memory at B_s, the carried rows, the barrier);
 // 0 (and says why) where those terms alone take most of the step.
 double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_text,
                   const std::string &what, const model::Machine &m) {
-  model::Machine plain = m;
-  plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
-  plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
+  const model::Machine plain = without_etas(m);
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   const double measured = r.seconds[i];
   const model::Prediction p = model::predict(r.costs[i], plain, plan);
@@ -210,9 +216,7 @@ double xreg_eta(const EngineRuns &r, std::size_t x, std::size_t plain, const std
 // short rows did not run slower per cell than the model's rings explain.
 double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
                    const std::string &plan_text, const model::Machine &m) {
-  model::Machine plain = m;
-  plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
-  plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
+  model::Machine plain = without_etas(m);
   plain.row_seconds = 1; // so t_rows is the rows' count per thread
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   double a[2], b[2], others[2];
