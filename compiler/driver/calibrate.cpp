@@ -186,27 +186,55 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
   return eta;
 }
 
-// eta of the x-shift plan `x` of `r` (engine_eta) if it ran faster than the plain plan `plain`
-// in at least 4 of the 5 alternated rounds, else 0 (and says so): its gain over the plain rows
-// is a few percent (2-15% on the AMD EPYC VM, 2026-12-01), the size of this VM's round-to-round
-// swings, and an eta_x above eta from a lucky median made the model offer x-shifts for kernels
-// that lost with them (himeno M -6%, tune 22:31 UTC).
+// Whether plan `x` of `r` ran faster than plan `base` in at least 4 of the 5 alternated rounds
+// (and says how many): a variant's gain over its plain twin (x-shifts in registers 2-15%, 512-bit
+// vectors -10 to +5% on the AMD EPYC VM, 2026-12-01/02) is the size of this VM's round-to-round
+// swings, and a median from a lucky spell made the model offer variants that lost with them
+// (himeno M -6% with x-shifts, tune 22:31 UTC; heat3d's vec=512 plans about 10% under their
+// 256-bit twins, tune after the calibration of 2026-12-02 05:56).
+bool wins_most_rounds(const EngineRuns &r, std::size_t x, std::size_t base, const std::string &what,
+                      const std::string &against, const std::string &on_loss) {
+  constexpr int kRoundsToWin = 4;
+  const int won = rounds_won(r, x, base);
+  const bool counts = won >= kRoundsToWin;
+  std::printf("  CPU engine, %s: faster than %s in %d of %zu alternated rounds%s\n", what.c_str(),
+              against.c_str(), won, r.rounds[x].size(),
+              counts ? ""
+                     : fmt::format(", fewer than {}: no gain the model counts on ({})",
+                                   kRoundsToWin, on_loss)
+                           .c_str());
+  return counts;
+}
+
+// eta of the x-shift plan `x` of `r` (engine_eta) if it won most rounds against the plain plan
+// `plain` (wins_most_rounds), else 0: the plain rows' rate.
 double xreg_eta(const EngineRuns &r, std::size_t x, std::size_t plain, const std::string &plan_text,
                 const std::string &what, const model::Machine &m) {
-  constexpr int kRoundsToWin = 4;
   const double eta = engine_eta(r, x, plan_text, what, m);
   if (eta <= 0)
     return 0.0;
-  const int won = rounds_won(r, x, plain);
-  const bool counts = won >= kRoundsToWin;
-  std::printf("  CPU engine, %s x-shifts in registers: faster than the plain rows in %d of %zu "
-              "alternated rounds%s\n",
-              what.c_str(), won, r.rounds[x].size(),
-              counts ? ""
-                     : fmt::format(", fewer than {}: no gain the model counts on (not written)",
-                                   kRoundsToWin)
-                           .c_str());
-  return counts ? eta : 0.0;
+  return wins_most_rounds(r, x, plain, what + " x-shifts in registers", "the plain rows",
+                          "not written")
+             ? eta
+             : 0.0;
+}
+
+// eta_w of the 512-bit plan `w` of `r` (engine_eta) if it won most rounds against the 256-bit
+// plan `narrow`, else at most the figure that prices its stages as fast as the 256-bit ones
+// (F_w eta_w = F eta): the candidates offer 512-bit plans only where they are priced faster, and
+// 0 would mean "as eta", 512-bit stages at the row benchmark's lead.
+double wide_eta(const EngineRuns &r, std::size_t w, std::size_t narrow, double eta,
+                const std::string &plan_text, const model::Machine &m) {
+  const double eta_w = engine_eta(r, w, plan_text, "heat3d", m);
+  if (eta_w <= 0 || !(m.wide_flops > 0) || !(eta > 0))
+    return eta_w;
+  const double capped = std::min(eta_w, eta * m.flops / m.wide_flops);
+  return wins_most_rounds(r, w, narrow, "heat3d 512-bit vectors", "the 256-bit ones",
+                          fmt::format("written as {:.2f}, its stages priced no faster than the "
+                                      "256-bit ones",
+                                      capped))
+             ? eta_w
+             : capped;
 }
 
 // Machine::row_seconds from plan `i_long` and `i_short` of `r`, the same plan on rows of
@@ -294,7 +322,7 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
   if (plans.size() > 3)
-    m.wide_engine_efficiency = engine_eta(*r, 3, plans[3], "heat3d", m);
+    m.wide_engine_efficiency = wide_eta(*r, 3, 1, m.engine_efficiency, plans[3], m);
   const std::string plan2d = "scheme=temporal,k=4,rows=1024";
   if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "4094"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
