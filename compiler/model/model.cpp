@@ -131,6 +131,17 @@ double streams_factor(const Cost &c, const Machine &m) {
   return 1 + m.stream_slowdown * std::max(0, c.streams - kFewStreams);
 }
 
+namespace {
+
+// T_rows: each x-row of `cells` a stage computes costs t_row (Machine::row_seconds) beyond its
+// cells, the rows shared by `threads`.
+double rows_seconds(const Cost &c, const Machine &m, double cells, int threads) {
+  return cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) *
+         std::max(1, c.stages) * m.row_seconds / std::max(1, threads);
+}
+
+} // namespace
+
 double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes : 1.0; }
 
 double stage_flops(const Machine &m, int vec, int rank, double xreg) {
@@ -384,8 +395,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
   // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
   // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
-  r.t_rows = cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) * r.redundancy *
-             std::max(1, c.stages) * m.row_seconds / threads;
+  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads);
   r.t_compute += r.t_rows;
   if (r.bound != "cache")
     r.bound = bound_of(r.t_compute, r.t_memory);
@@ -569,8 +579,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
         rate = std::min(rate, ring_flops(c, m, (2 * c.radius + 1) * plane));
       }
       // Each x-row costs t_row beyond its cells, as a temporal stage's (T_rows, §3.3).
-      r.t_rows = cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) *
-                 std::max(1, c.stages) * m.row_seconds / std::max(1, m.threads);
+      r.t_rows = rows_seconds(c, m, cells, m.threads);
       r.t_compute = cells * c.flops_per_cell / rate + r.t_rows;
       if (resident.level > 0) {
         r.t_memory = 0;
