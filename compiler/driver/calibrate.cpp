@@ -422,9 +422,11 @@ int calibrate(const CalibrateOptions &opts) {
   if (j.contains("streams") && j["streams"].size() == 2) {
     few_streams = j["streams"][0][1].get<double>();
     many_streams = j["streams"][1][1].get<double>();
-    if (few_streams > 0 && many_streams > 0)
+    if (few_streams > 0 && many_streams > 0) {
       m.stream_slowdown =
           std::max(0.0, (few_streams / many_streams - 1) / (17 - model::kFewStreams));
+      m.few_streams_bandwidth = few_streams;
+    }
   }
   m.net_latency = 1e-6;
   m.net_bandwidth = 1e10;
@@ -516,9 +518,11 @@ int calibrate(const CalibrateOptions &opts) {
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
           "over 20000; short_copy_(byte_)seconds: a line through a thread's pair of 4 KiB and "
           "of 16 KiB copies, in from and out to random blocks of 64 MiB (at least twice its L3 "
-          "share), all threads at once, best of 3 turns of 5 passes; stream_slowdown: the sum of "
+          "share), all threads at once, best of 3 turns of 5 passes; stream_slowdown and "
+          "few_streams_bandwidth: the sum of "
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
-          "last), all threads, best passes of 3 alternated turns" +
+          "last), all threads, best passes of 3 alternated turns (the 9-stream rate as "
+          "few_streams_bandwidth)" +
           std::string(engine ? "; sweep_bandwidth and (wide_, xreg_)engine_efficiency: heat3d "
                                "510x256x256 fp32, 64 steps, built by the openmp target, naive "
                                "and k=4, 16 rows on 256- (and 512-)bit vectors and with "

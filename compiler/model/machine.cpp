@@ -72,6 +72,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("short_copy_byte_seconds", m.short_copy_byte_seconds, false);
   num("row_seconds", m.row_seconds, false);
   num("stream_slowdown", m.stream_slowdown, false);
+  num("few_streams_bandwidth", m.few_streams_bandwidth, false);
   num("peak_flops", m.peak_flops, false);
   num("l1_bandwidth", m.l1_bandwidth, false);
   num("l2_bandwidth", m.l2_bandwidth, false);
@@ -147,6 +148,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["row_seconds"] = m.row_seconds;
   if (m.stream_slowdown > 0)
     j["stream_slowdown"] = m.stream_slowdown;
+  if (m.few_streams_bandwidth > 0)
+    j["few_streams_bandwidth"] = m.few_streams_bandwidth;
   if (m.peak_flops > 0) { // measured by calibrate (CPU)
     j["peak_flops"] = m.peak_flops;
     j["l1_bandwidth"] = m.l1_bandwidth;

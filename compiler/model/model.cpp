@@ -128,7 +128,14 @@ double sweep_bandwidth(const Machine &m) {
 }
 
 double streams_factor(const Cost &c, const Machine &m) {
-  return 1 + m.stream_slowdown * std::max(0, c.streams - kFewStreams);
+  const double slow = 1 + m.stream_slowdown * std::max(0, c.streams - kFewStreams);
+  // The sum's memory ran well above the generated sweep's B_s with 9 streams and fell to about
+  // B_s with 17, while generated sweeps of 15-17 grids ran at B_s (another host of the AMD EPYC
+  // VM, PERFORMANCE.md 2026-12-02 09:56): the slowdown counts from B_s, not from B_9.
+  const double q = m.few_streams_bandwidth > 0
+                       ? std::min(1.0, sweep_bandwidth(m) / m.few_streams_bandwidth)
+                       : 1.0;
+  return std::max(1.0, q * slow);
 }
 
 namespace {

@@ -52,6 +52,10 @@ struct Machine {
   // (DRAM pages and prefetch streams shared among more of them): calibrate's sum of 16 grids
   // against 8 (0: none).
   double stream_slowdown = 0;
+  // CPU: the memory rate that sum reached with kFewStreams streams (B_9, the model's bytes; 0:
+  // not measured). Where it is above the sweep rate B_s, a sweep of many grids slows only once
+  // the many-stream rate B_9 / (1 + stream_slowdown (S - 9)) falls below B_s (streams_factor).
+  double few_streams_bandwidth = 0;
   // CPU roofline, from calibrate (0: not measured): the vector flop peak (FMA chains in
   // registers) and the load bandwidth from each cache level, all threads. Reported by explain;
   // the plans' predictions do not use them yet.
@@ -177,7 +181,8 @@ double cpu_sweep_bytes(const Cost &c);
 /// Grids streamed at once up to which memory runs at its sweep rate (Machine::stream_slowdown).
 constexpr int kFewStreams = 9;
 /// Memory time of a sweep that streams c.streams grids at once over that of a few:
-/// 1 + stream_slowdown * (streams - kFewStreams) beyond kFewStreams, else 1.
+/// q (1 + stream_slowdown * (streams - kFewStreams)) beyond kFewStreams, at least 1, else 1;
+/// q = B_s / few_streams_bandwidth, at most 1 (1 where that was not measured).
 double streams_factor(const Cost &c, const Machine &m);
 
 /// Roofline time of `cells` cells: max(cells f / F, cells b / B).

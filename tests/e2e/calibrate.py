@@ -105,6 +105,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check(abs(slow - max(0.0, (few / many - 1) / 8)) <= 0.01,
               f"stream_slowdown {slow} is (9-stream rate / 17-stream rate - 1) / 8 of "
               f"{few} and {many} GB/s")
+        got = m.get("few_streams_bandwidth", 0)
+        check(abs(got - few) <= 0.006 * few,
+              f"the profile's few_streams_bandwidth {got:.4g} B/s is the 9-stream rate printed")
         check(abs(m.get("stream_slowdown", 0) - slow) <= 0.0005,
               f"the profile's stream_slowdown {m.get('stream_slowdown', 0):.4g} is the {slow} "
               "printed")

@@ -1463,6 +1463,26 @@ TEST(ModelCpuNaive, ManyGridsAtOnceStreamSlower) {
   c.streams = 9;
   EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.0);
   expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 7.1303168e-3);
+  // Where calibrate's sum ran faster with 9 streams (B_9) than the sweep's B_s = 1e10, the
+  // many-stream rate B_9 / 1.24 slows the sweep only below B_s: 1.1e10 -> 1.24 / 1.1; 2e10 ->
+  // 1.6e10, above B_s: none. A B_9 below B_s counts as B_s (1.24 as before); 9 grids: none.
+  c.streams = 15;
+  m.few_streams_bandwidth = 1.1e10;
+  expect_close(model::streams_factor(c, m), 1.24 / 1.1);
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory,
+               7.1303168e-3 * 1.24 / 1.1);
+  m.few_streams_bandwidth = 2e10;
+  EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.0);
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 7.1303168e-3);
+  m.few_streams_bandwidth = 0.8e10;
+  EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.24);
+  m.few_streams_bandwidth = 1.1e10;
+  c.streams = 9;
+  EXPECT_DOUBLE_EQ(model::streams_factor(c, m), 1.0);
+  // B_s is the profile's sweep_bandwidth where measured: 1.1e10 as B_9, so 1.24.
+  c.streams = 15;
+  m.sweep_bandwidth = 1.1e10;
+  expect_close(model::streams_factor(c, m), 1.24);
 }
 
 // ---- candidates() and the optimizer ----------------------------------------------------
@@ -1847,6 +1867,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.short_copy_byte_seconds = 1.2e-10;
   m.row_seconds = 2.5e-8;
   m.stream_slowdown = 0.03;
+  m.few_streams_bandwidth = 4.5e10;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -1873,6 +1894,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
+  EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
   EXPECT_DOUBLE_EQ(back.net_bandwidth, 2e9);
 }
