@@ -26,10 +26,14 @@ std::string compiler_of(const CompileRequest &r) {
 // hundreds of small programs that run for milliseconds, and no access is optimised away before
 // AddressSanitizer sees it. Results are the same bits at any level (no contraction, no
 // reassociation); the Release pass checks the -O3 build users get.
+// The CPU execution layer's builds (cuda and hip --cpu-layer) are checks, not speed: at -Og
+// himeno's kernels compile in 11 s against 27 s at -O2 and run as fast (the time goes to the
+// layer's library, built with the project, and its fibers), and verify and the suite build
+// hundreds of them.
 #if STENCILC_SANITIZER_BUILD
 constexpr const char *kHostOpt = "-O0", *kCpuLayerOpt = "-O0";
 #else
-constexpr const char *kHostOpt = "-O3", *kCpuLayerOpt = "-O2";
+constexpr const char *kHostOpt = "-O3", *kCpuLayerOpt = "-Og";
 #endif
 
 // The C++ compiler with OpenMP and, for generated code, its flags.

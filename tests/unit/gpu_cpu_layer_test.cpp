@@ -89,6 +89,46 @@ TEST(GpuCpuLayer, TreeReductionPerBlock) {
   }
 }
 
+// Thread 0 leaves before the barrier the others wait at (the layer runs the threads after a
+// thread 0 that ended without a barrier on no fiber of their own).
+STENCILC_KERNEL void barrier_after_thread0(int *out) {
+  const int t = gpu::thread_in_block();
+  if (t == 0)
+    return;
+  gpu::sync_threads();
+  out[t] = t;
+}
+
+// No barrier at all: every thread's write lands, in every block.
+STENCILC_KERNEL void no_barrier(int *out) { out[gpu::global_index()] = 2 * gpu::global_index(); }
+
+TEST(GpuCpuLayer, KernelsWithoutBarriersRunEveryThread) {
+  const int blocks = 3;
+  gpu::Buffer<int> out(blocks * kThreads);
+  int *p = out.get();
+  STENCILC_LAUNCH(no_barrier, blocks, kThreads, p);
+  std::vector<int> got(blocks * kThreads);
+  gpu::copy_to_host(got.data(), out.get(), got.size() * sizeof(int));
+  for (int i = 0; i < blocks * kThreads; ++i)
+    ASSERT_EQ(got[i], 2 * i) << "at " << i;
+}
+
+TEST(GpuCpuLayer, BarrierThreadZeroSkipsIsReported) {
+  gpu::Buffer<int> out(kThreads);
+  int *p = out.get();
+  try {
+    STENCILC_LAUNCH(barrier_after_thread0, 2, kThreads, p);
+    FAIL() << "no error for a barrier thread 0 skips";
+  } catch (const stencilc::Error &e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("kernel 'barrier_after_thread0', block (0, 0, 0)"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("not reached by every thread"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("threads 1 wait at it, threads 0 ended without it"), std::string::npos)
+        << msg;
+  }
+}
+
 TEST(GpuCpuLayer, BarrierNotReachedByAllIsReported) {
   gpu::Buffer<int> out(kThreads);
   int *p = out.get();

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <numeric>
 #include <shared_mutex>
 #include <string>
 #include <utility>
@@ -117,6 +118,7 @@ struct Thread {
   void *stack = nullptr; // its stack (PooledStack)
   Where where = Where::Running;
   std::exception_ptr error;
+  bool direct = false; // run on the block's own stack, not a fiber (run_block)
 };
 
 thread_local Thread *running = nullptr;
@@ -183,6 +185,9 @@ namespace {
 struct Registry {
   std::shared_mutex mutex;
   std::map<std::uintptr_t, std::unique_ptr<Allocation>> by_base;
+  // Bumped by every allocation and free: a thread's cached lookups (find_allocation) hold only
+  // while it is unchanged.
+  std::atomic<std::uint64_t> generation{0};
 };
 Registry &registry() {
   static Registry r;
@@ -281,7 +286,19 @@ void record_launch(const char *kernel, std::int64_t threads, const LaunchCount &
   it->block_written_bytes += c.block_written.load();
 }
 
-// Runs the threads of one block to their end, barrier phase after barrier phase.
+std::string missed_barrier(const char *kernel, Dim3 block_idx, const std::vector<unsigned> &waiting,
+                           const std::vector<unsigned> &ended) {
+  return std::string("kernel '") + kernel + "', block " + dim_text(block_idx) +
+         ": a barrier (__syncthreads) is not reached by every thread of the block: threads " +
+         thread_list(waiting) + " wait at it, threads " + thread_list(ended) +
+         " ended without it (threads numbered x fastest)";
+}
+
+// Runs the threads of one block to their end, barrier phase after barrier phase. Thread 0 runs
+// first, on a fiber of its own; where it ends without reaching a barrier the kernel has none
+// that every thread reaches, so the others run one after another on this stack, with no fiber
+// to switch to (most kernels: the switches were most of the layer's time). One of them that
+// reaches a barrier there is the error the fibers would find.
 void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
                const std::function<void()> &body) {
   Block block;
@@ -298,6 +315,8 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
     th.state.block_dim = block_dim;
     th.state.grid_dim = grid;
     th.state.block = &block;
+  }
+  auto make_fiber = [&](Thread &th) {
     th.fiber = ctx::fiber(std::allocator_arg, PooledStack(), [&th, &body](ctx::fiber &&back) {
       th.back = std::move(back);
       try {
@@ -311,43 +330,63 @@ void run_block(const char *kernel, Dim3 grid, Dim3 block_dim, Dim3 block_idx,
       return std::move(th.back);
     });
     th.stack = last_stack;
-  }
+  };
   // Before an error leaves: the suspended fibers are unwound as `threads` goes.
   auto clean_suspended = [&] {
     for (Thread &th : threads)
-      if (th.where != Where::Done)
+      if (th.stack && th.where != Where::Done)
         unpoison_stack(th.stack);
   };
-  for (;;) {
-    for (Thread &th : threads) {
-      if (th.where == Where::Done)
-        continue;
-      th.where = Where::Running;
-      running = &th;
-      th.fiber = std::move(th.fiber).resume();
-      running = nullptr;
-      if (th.error) {
-        clean_suspended();
-        std::rethrow_exception(th.error); // the other fibers are unwound as `threads` goes
-      }
+  auto resume = [&](Thread &th) {
+    th.where = Where::Running;
+    running = &th;
+    th.fiber = std::move(th.fiber).resume();
+    running = nullptr;
+    if (th.error) {
+      clean_suspended();
+      std::rethrow_exception(th.error); // the other fibers are unwound as `threads` goes
     }
+  };
+  auto count = [&] {
+    if (launch_count) {
+      launch_count->block_read += covered(block.reads);
+      launch_count->block_written += covered(block.writes);
+    }
+  };
+  make_fiber(threads[0]);
+  resume(threads[0]);
+  if (threads[0].where == Where::Done) {
+    for (unsigned t = 1; t < n; ++t) {
+      Thread &th = threads[t];
+      th.direct = true;
+      running = &th;
+      try {
+        body();
+      } catch (...) {
+        running = nullptr;
+        throw;
+      }
+      running = nullptr;
+    }
+    count();
+    return;
+  }
+  for (unsigned t = 1; t < n; ++t)
+    make_fiber(threads[t]);
+  for (unsigned from = 1;; from = 0) { // thread 0 waits at the first barrier already
+    for (unsigned t = from; t < n; ++t)
+      if (threads[t].where != Where::Done)
+        resume(threads[t]);
     std::vector<unsigned> waiting, ended;
     for (unsigned t = 0; t < n; ++t)
       (threads[t].where == Where::Done ? ended : waiting).push_back(t);
     if (waiting.empty()) {
-      if (launch_count) {
-        launch_count->block_read += covered(block.reads);
-        launch_count->block_written += covered(block.writes);
-      }
+      count();
       return;
     }
     if (!ended.empty()) {
       clean_suspended();
-      throw Error(std::string("kernel '") + kernel + "', block " + dim_text(block_idx) +
-                  ": a barrier (__syncthreads) is not reached by every thread of the block: "
-                  "threads " +
-                  thread_list(waiting) + " wait at it, threads " + thread_list(ended) +
-                  " ended without it (threads numbered x fastest)");
+      throw Error(missed_barrier(kernel, block_idx, waiting, ended));
     }
     // Every thread waits at the barrier: the next phase.
     ++block.phase;
@@ -366,6 +405,14 @@ void sync_threads() {
   Thread *th = running;
   if (!th)
     throw Error("__syncthreads called outside a kernel");
+  if (th->direct) { // run_block's threads after a thread 0 that ended without this barrier
+    const Block &b = *th->state.block;
+    const unsigned me = th->state.thread_idx.x + th->state.thread_idx.y * b.dim.x +
+                        th->state.thread_idx.z * b.dim.x * b.dim.y;
+    std::vector<unsigned> ended(me);
+    std::iota(ended.begin(), ended.end(), 0u);
+    throw Error(missed_barrier(b.kernel, b.idx, {me}, ended));
+  }
   th->where = Where::AtBarrier;
   th->back = std::move(th->back).resume();
   // Resumed by the scheduler: `running` is this thread again.
@@ -396,19 +443,24 @@ void shared_access(std::size_t index, const char *name, std::int64_t i, std::int
   Block &b = *st.block;
   const Dim3 t = st.thread_idx;
   const unsigned me = t.x + t.y * b.dim.x + t.z * b.dim.x * b.dim.y;
-  const std::string where = std::string("kernel '") + b.kernel + "', block " + dim_text(b.idx);
-  const std::string what = std::string("shared array '") + name + "'";
+  // The messages are built only when one is thrown: this runs on every shared access.
+  const auto where = [&] {
+    return std::string("kernel '") + b.kernel + "', block " + dim_text(b.idx);
+  };
+  const auto what = [&] { return std::string("shared array '") + name + "'"; };
   if (i < 0 || i >= n)
-    throw Error(where + ", thread " + dim_text(t) + ": " + what + (write ? " written" : " read") +
-                " at index " + std::to_string(i) + ", outside [0, " + std::to_string(n) + ")");
+    throw Error(where() + ", thread " + dim_text(t) + ": " + what() +
+                (write ? " written" : " read") + " at index " + std::to_string(i) +
+                ", outside [0, " + std::to_string(n) + ")");
   Block::Array &a = b.shared[index];
   if (a.access.empty())
     a.access.resize(static_cast<std::size_t>(n));
   Block::Access &e = a.access[static_cast<std::size_t>(i)];
   auto race = [&](const char *first, unsigned other, const char *second) {
-    return Error(where + ": " + what + " element " + std::to_string(i) + " is " + first +
+    return Error(where() + ": " + what() + " element " + std::to_string(i) + " is " + first +
                  " by thread " + std::to_string(other) + " and " + second + " by thread " +
-                 std::to_string(me) + " with no barrier between (a race; threads numbered x "
+                 std::to_string(me) +
+                 " with no barrier between (a race; threads numbered x "
                  "fastest)");
   };
   if (e.write_phase == b.phase && e.writer != me)
@@ -476,6 +528,7 @@ void *device_malloc(std::size_t bytes) {
   Registry &r = registry();
   const std::unique_lock lock(r.mutex);
   r.by_base[a->base] = std::move(a);
+  r.generation.fetch_add(1, std::memory_order_release);
   return p;
 }
 
@@ -486,6 +539,7 @@ void device_free(void *p) noexcept {
     Registry &r = registry();
     const std::unique_lock lock(r.mutex);
     r.by_base.erase(reinterpret_cast<std::uintptr_t>(p));
+    r.generation.fetch_add(1, std::memory_order_release);
   }
   std::free(p);
 }
@@ -501,13 +555,34 @@ void label_allocation(const void *p, const std::string &label) {
 const Allocation *find_allocation(const void *p) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);
   Registry &r = registry();
+  // Every kernel thread looks up each of its pointer arguments: the last few allocations found
+  // are kept per host thread, so that the shared lock (a contended cache line) is taken only
+  // when the allocations changed or a pointer is into another one.
+  struct Cached {
+    std::uint64_t generation = ~std::uint64_t(0);
+    const Allocation *found[4] = {};
+    unsigned next = 0;
+  };
+  thread_local Cached cache;
+  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
+  if (cache.generation == generation) {
+    for (const Allocation *a : cache.found)
+      if (a && at >= a->base && at <= a->base + a->size)
+        return a;
+  } else {
+    cache = Cached{};
+    cache.generation = generation;
+  }
   const std::shared_lock lock(r.mutex);
   auto it = r.by_base.upper_bound(at);
   if (it == r.by_base.begin())
     return nullptr;
   --it;
   // One past the end still belongs to it (a row pointer may start there).
-  return at <= it->first + it->second->size ? it->second.get() : nullptr;
+  if (at > it->first + it->second->size)
+    return nullptr;
+  cache.found[cache.next++ % 4] = it->second.get();
+  return it->second.get();
 }
 
 void global_access(const Allocation *a, std::uintptr_t address, std::size_t bytes, bool write) {

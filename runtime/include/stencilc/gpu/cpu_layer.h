@@ -9,6 +9,9 @@
 // barrier, all go on. So __syncthreads is a real barrier and __shared__ memory is one array
 // per block, as on a GPU. A block whose threads do not all reach a barrier (some ended) is
 // reported as a stencilc::Error naming the kernel, the block and the threads, not left to hang.
+// Thread 0 runs first; where it ends without a barrier, the others run one after another with
+// no fiber of their own (a kernel without barriers: most), and one of them reaching a barrier
+// is that error.
 //
 // Checking mode (STENCILC_GPU_CHECK defined where the kernels are compiled; `stencilc build
 // --cpu-layer` and verify define it): shared arrays are Checked<T>, whose every access is
