@@ -566,8 +566,10 @@ const Allocation *find_allocation(const void *p) {
   thread_local Cached cache;
   const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
   if (cache.generation == generation) {
+    // Strictly inside: one past an end may also be the next allocation's base, which the
+    // ordered lookup below prefers.
     for (const Allocation *a : cache.found)
-      if (a && at >= a->base && at <= a->base + a->size)
+      if (a && at >= a->base && at < a->base + a->size)
         return a;
   } else {
     cache = Cached{};
