@@ -22,36 +22,6 @@
 namespace stc {
 namespace {
 
-// Whether the kernel reads old values of a grid it writes in the same row (before storing to
-// the cell, or a neighbour in the row, as a colour kernel does): then the output row must
-// start as a copy of the old one. A read after the store sees the new value either way.
-bool reads_old_row(const ir::Kernel &k) {
-  bool old = false;
-  std::function<void(const std::vector<ir::Stmt> &, std::set<int> &)> visit =
-      [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
-        for (const auto &st : body) {
-          ir::walk(st.value, [&](const ir::Expr &e) {
-            old |= e.op == ir::Op::GridRead && reads_own_row(k, e) &&
-                   (e.offset[0] != 0 || !stored.count(e.id));
-          });
-          if (st.kind == ir::Stmt::Kind::Assign) {
-            stored.insert(st.grid);
-          } else if (st.kind == ir::Stmt::Kind::If) {
-            std::set<int> a = stored, b = stored, both;
-            visit(st.then_body, a);
-            visit(st.else_body, b);
-            for (int g : a)
-              if (b.count(g))
-                both.insert(g);
-            stored = both;
-          }
-        }
-      };
-  std::set<int> stored;
-  visit(k.body, stored);
-  return old;
-}
-
 // wide: the vec=512 variant, row__K__wide: STENCILC_WIDE_VECTORS (engine.h) and simdlen of
 // 512-bit vectors; the same statements, so the same bits.
 std::string row_function(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide) {
@@ -240,33 +210,15 @@ std::string position_use(const ir::Program &p, const std::vector<int> &grids) {
 std::set<int> old_reads(const ir::Kernel &k, std::set<int> *always = nullptr) {
   const auto written = ir::grids_written(k.body);
   std::set<int> old;
-  std::function<void(const std::vector<ir::Stmt> &, std::set<int> &)> visit =
-      [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
-        for (const auto &st : body) {
-          ir::walk(st.value, [&](const ir::Expr &e) {
-            if (e.op != ir::Op::GridRead || !written.count(e.id))
-              return;
-            bool centre = true;
-            for (int d = 0; d < k.rank; ++d)
-              centre &= e.offset[d] == 0;
-            if (!centre || !stored.count(e.id))
-              old.insert(e.id);
-          });
-          if (st.kind == ir::Stmt::Kind::Assign) {
-            stored.insert(st.grid);
-          } else if (st.kind == ir::Stmt::Kind::If) {
-            std::set<int> a = stored, b = stored, both;
-            visit(st.then_body, a);
-            visit(st.else_body, b);
-            for (int g : a)
-              if (b.count(g))
-                both.insert(g);
-            stored = both;
-          }
-        }
-      };
-  std::set<int> stored;
-  visit(k.body, stored);
+  const std::set<int> stored = walk_reads(k, [&](const ir::Expr &e, const std::set<int> &now) {
+    if (!written.count(e.id))
+      return;
+    bool centre = true;
+    for (int d = 0; d < k.rank; ++d)
+      centre &= e.offset[d] == 0;
+    if (!centre || !now.count(e.id))
+      old.insert(e.id);
+  });
   if (always)
     *always = stored;
   return old;

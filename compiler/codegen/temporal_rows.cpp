@@ -3,6 +3,8 @@
 #include "codegen/temporal_rows.h"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -45,6 +47,41 @@ private:
 bool reads_own_row(const ir::Kernel &k, const ir::Expr &e) {
   return ir::grids_written(k.body).count(e.id) && (k.rank < 2 || e.offset[1] == 0) &&
          (k.rank < 3 || e.offset[2] == 0);
+}
+
+std::set<int> walk_reads(const ir::Kernel &k,
+                         const std::function<void(const ir::Expr &, const std::set<int> &)> &read) {
+  std::function<void(const std::vector<ir::Stmt> &, std::set<int> &)> visit =
+      [&](const std::vector<ir::Stmt> &body, std::set<int> &stored) {
+        for (const auto &st : body) {
+          ir::walk(st.value, [&](const ir::Expr &e) {
+            if (e.op == ir::Op::GridRead)
+              read(e, stored);
+          });
+          if (st.kind == ir::Stmt::Kind::Assign) {
+            stored.insert(st.grid);
+          } else if (st.kind == ir::Stmt::Kind::If) {
+            std::set<int> a = stored, b = stored, both;
+            visit(st.then_body, a);
+            visit(st.else_body, b);
+            for (int g : a)
+              if (b.count(g))
+                both.insert(g);
+            stored = both;
+          }
+        }
+      };
+  std::set<int> stored;
+  visit(k.body, stored);
+  return stored;
+}
+
+bool reads_old_row(const ir::Kernel &k) {
+  bool old = false;
+  walk_reads(k, [&](const ir::Expr &e, const std::set<int> &stored) {
+    old |= reads_own_row(k, e) && (e.offset[0] != 0 || !stored.count(e.id));
+  });
+  return old;
 }
 
 std::map<RowSlot, int> row_slots(const ir::Kernel &k) {
@@ -143,8 +180,26 @@ std::string row_x_loop(const ir::Program &p, const ir::Kernel &k, bool mpi, bool
     widest = std::max(widest, ir::elem_bytes(p.grids[std::get<0>(slot)]));
   for (int w : ir::grids_written(k.body))
     widest = std::max(widest, ir::elem_bytes(p.grids[w]));
-  return fmt::format("#pragma omp simd simdlen({})\n", (wide ? 64 : 32) / widest) + xloop + " {\n" +
-         em.kernel_statements(k) + "}\n";
+  const std::size_t lanes = (wide ? 64 : 32) / widest;
+  const std::string simd = fmt::format("#pragma omp simd simdlen({})\n", lanes),
+                    body = em.kernel_statements(k);
+  if (!from.empty() || ir::colour_of(k.domain) >= 0 || reads_old_row(k))
+    return simd + xloop + " {\n" + body + "}\n";
+  // Whole vectors, then the row's last `lanes` cells again as one vector instead of a scalar
+  // remainder (up to lanes - 1 cells one by one: 6 of every 510-cell fp32 row, 15% of the row
+  // function's time on 126-cell rows). The kernel reads no old value of a row it writes (a read
+  // of its own row sees what this cell stored), so a cell computed twice gets the same bits
+  // from the same inputs. Rows shorter than a vector: the plain loop.
+  const std::string &x = k.indices[0];
+  return fmt::format("if (hi0__ - lo0__ >= {0}) {{\n"
+                     "  const std::int64_t end__ = hi0__ - (hi0__ - lo0__) % {0};\n"
+                     "{1}  for (std::int64_t {2} = lo0__; {2} < end__; ++{2}) {{\n{3}}}\n"
+                     "  if (end__ < hi0__) {{\n"
+                     "{1}    for (std::int64_t j__ = 0; j__ < {0}; ++j__) {{\n"
+                     "      const std::int64_t {2} = hi0__ - {0} + j__;\n{3}}}\n"
+                     "  }}\n"
+                     "}} else {{\n{1}{4} {{\n{3}}}\n}}\n",
+                     lanes, simd, x, body, xloop);
 }
 
 } // namespace stc

@@ -2,7 +2,9 @@
 // and the xshift=reg ones (x_shift_rows) print the same signature, pointers and rows, and both
 // end rows in the naive sweep's x loop.
 #pragma once
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -13,6 +15,13 @@ namespace stc {
 /// Whether read `e` of kernel k is of a grid k writes, in the row it stores to: the row
 /// function reads it from its output row (`G__r`), not from a slot.
 bool reads_own_row(const ir::Kernel &k, const ir::Expr &e);
+/// Whether k reads old values of a grid it writes in the same row (before storing to the cell
+/// on every path, or a neighbour in the row, as a colour kernel does).
+bool reads_old_row(const ir::Kernel &k);
+/// Calls `read` on every grid read of k's body in order, with the grids stored to on every path
+/// before it; returns the grids stored to on every path through the body.
+std::set<int> walk_reads(const ir::Kernel &k,
+                         const std::function<void(const ir::Expr &, const std::set<int> &)> &read);
 
 /// A row a kernel reads in the temporal plan's row functions: (grid, offset in dimension 1,
 /// offset in dimension 2), numbered in the order of first reading (its pointer in__[n]).
