@@ -1,5 +1,5 @@
 // What every row function of the CPU temporal plan shares (temporal_rows.h): its signature
-// and pointers, the rows it reads (slots), and the naive sweep's x loop over one row.
+// and pointers, the rows it reads (slots), and the x loop over one row.
 #include "codegen/temporal_rows.h"
 
 #include <algorithm>

@@ -32,8 +32,10 @@ std::map<RowSlot, int> row_slots(const ir::Kernel &k);
 /// name (row__K<suffix>), `what` ends its comment; `wide` marks it STENCILC_WIDE_VECTORS.
 std::string row_head(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide,
                      const std::string &suffix, const std::string &what);
-/// The naive sweep's x loop over one row with the kernel's statements (`omp simd`), from lo0__
-/// or, given `from`, from that x (a domain without colours).
+/// The x loop over one row with the kernel's statements (`omp simd`), from lo0__ or, given
+/// `from`, from that x (a domain without colours): whole vectors and the row's last vector
+/// computed again where the kernel reads no old value of a row it writes (reads_old_row) and
+/// `from` is not given, else the naive sweep's loop.
 std::string row_x_loop(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide,
                        const std::string &from);
 
