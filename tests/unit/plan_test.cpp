@@ -129,6 +129,24 @@ TEST(Plan, KeysNotGivenKeepTheBase) {
   EXPECT_NE(aos, stencilc::parse_plan("scheme=temporal,k=4", kCpu));
 }
 
+// A text naming its scheme is a whole plan as printed (tune, explain): the keys the printer
+// leaves out at their defaults take the defaults, not the base's.
+TEST(Plan, NamedSchemeTakesTheDefaultsTheTextLeavesOut) {
+  const Plan reg =
+      stencilc::parse_plan("scheme=temporal,k=10,rows=48,chunk=4,carry=off,xshift=reg", kCpu);
+  EXPECT_EQ(key("scheme=temporal,k=10,rows=48,vec=512", kCpu, reg),
+            "scheme=temporal,k=10,rows=48,vec=512");
+  EXPECT_EQ(key("scheme=temporal,k=8,rows=48", kCpu, reg), "scheme=temporal,k=8,rows=48");
+  // Keys given anywhere in the text count, before or after the scheme.
+  EXPECT_EQ(key("carry=off,scheme=temporal,k=8,rows=48", kCpu, reg),
+            "scheme=temporal,k=8,rows=48,carry=off");
+  // Without a scheme the text edits the base, as before.
+  EXPECT_EQ(key("k=8", kCpu, reg), "scheme=temporal,k=8,rows=48,chunk=4,carry=off,xshift=reg");
+  const Plan wide = stencilc::parse_plan("scheme=temporal,k=4,rows=16,vec=512", kCpu);
+  EXPECT_EQ(key("scheme=temporal,k=4,rows=16,xshift=reg", kCpu, wide),
+            "scheme=temporal,k=4,rows=16,xshift=reg");
+}
+
 TEST(Plan, PrintedPlansParseBack) {
   for (const char *text :
        {"scheme=naive", "scheme=temporal,k=1", "scheme=temporal,k=8", "scheme=temporal,k=4,rows=32",

@@ -117,7 +117,9 @@ std::string to_string(const Plan &p);
 /// Parses --plan KEY=VALUE,... (scheme, k, rows, chunk, vec=256|512, carry=on|off,
 /// xshift=load|reg, tile=XxY,
 /// procs=AxBxC, overlap=on|off|host|boundary, layout=soa|aosoa) over `base`: keys not given keep
-/// base's values, and scheme=naive drops the others. Throws stencilc::Error naming the bad key or
+/// base's values, and scheme=naive drops the others; a text that names its scheme is a whole
+/// plan as to_string writes it, so chunk, vec, carry and xshift it leaves out take their
+/// defaults, not base's. Throws stencilc::Error naming the bad key or
 /// value, or why the plan is not one of `rules`.
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base = Plan{});
 

@@ -121,7 +121,8 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   Flat f = flatten(base);
   const std::string base_scheme = f.scheme;
   Layout layout = base.layout;
-  bool chunk_given = false, overlap_given = false;
+  bool chunk_given = false, overlap_given = false, scheme_given = false;
+  bool vec_given = false, carry_given = false, xshift_given = false;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -151,6 +152,7 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value != "naive" && value != "temporal" && value != "streaming")
         throw bad("scheme is naive, temporal or streaming");
       f.scheme = value;
+      scheme_given = true;
       if (value == "streaming") // (a base plan's k belongs to its own scheme)
         f.k = 1;
       if (value == "naive") {
@@ -170,16 +172,19 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
       if (value != "256" && value != "512")
         throw bad("vec (the bits of the row functions' vectors) is 256 or 512");
       f.vec = std::stoi(value);
+      vec_given = true;
     } else if (key == "carry") {
       if (value != "on" && value != "off")
         throw bad("carry (a thread's tiles take the rows below them from the tile before) is on "
                   "or off");
       f.carry = value == "on";
+      carry_given = true;
     } else if (key == "xshift") {
       if (value != "load" && value != "reg")
         throw bad("xshift (how row functions read their x neighbours: a load each, or shifted "
                   "out of vectors in registers) is load or reg");
       f.xreg = value == "reg";
+      xshift_given = true;
     } else if (key == "chunk") {
       f.chunk = ints(1)[0];
       chunk_given = true;
@@ -212,6 +217,19 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
   // A base plan's chunk belongs to its own scheme (the CPU tile's planes, a GPU thread's).
   if (!chunk_given && f.scheme != base_scheme)
     f.chunk = 0;
+  // A text that names its scheme is a whole plan as to_string writes it, which leaves out
+  // the keys at their defaults: those are the defaults, not the base's (tune's
+  // "scheme=temporal,k=10,rows=48,vec=512" over explain's xshift=reg choice was refused).
+  if (scheme_given) {
+    if (!chunk_given)
+      f.chunk = 0;
+    if (!vec_given)
+      f.vec = 256;
+    if (!carry_given)
+      f.carry = true;
+    if (!xshift_given)
+      f.xreg = false;
+  }
   // ... and its overlap to the naive plan: a temporal one exchanges before each block.
   if (!overlap_given && f.scheme == "temporal" && base_scheme != "temporal")
     f.overlap = f.host = f.first = false;
