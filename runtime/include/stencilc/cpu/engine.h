@@ -19,7 +19,8 @@
 // tile by the rules the naive plan uses (boundary.h), in the same order.
 //
 // Results go to a second set of grids (`shadows`) that the caller then swaps in, so no tile
-// ever writes what another tile still reads.
+// ever writes what another tile still reads. A last stage whose outputs no stage of the block
+// reads computes its rows straight into them; other results are streamed there from the rings.
 #pragma once
 #include <array>
 #include <cstddef>
