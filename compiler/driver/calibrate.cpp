@@ -489,10 +489,29 @@ int calibrate(const CalibrateOptions &opts) {
                 pair(16384) / streamed(16384), m.sweep_bandwidth > 0 ? "B_s" : "B");
   }
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
+  // tune's probes (Machine::probe_*), each taken where its figure was: the stencil's is F's own
+  // run; the sweep's is the run above unless the engine's naive plan sets B_s, then a probe
+  // right after that measurement (the machine's memory drifts within minutes on shared hosts).
+  m.probe_stencil_rate = j.value("stencil_cells_per_second", 0.0);
+  m.probe_sweep_bandwidth = j.value("sweep_bandwidth", 0.0);
   const bool engine = opts.engine && measure_engine(opts, tmp, m);
   if (!opts.engine)
     std::printf("  CPU engine: not measured (--no-engine); B_s is %s, the engine's efficiency 1\n",
                 m.sweep_bandwidth > 0 ? "the naive sweep's above" : "B (the sweep gave none)");
+  if (engine) {
+    const std::string probe_out = tmp.path() + "/probe.json";
+    if (run_process({exe, "probe", fmt::format("{:.0f}", cache)}, probe_out) == 0)
+      m.probe_sweep_bandwidth =
+          read_json_line(probe_out, "cannot read the probe's output").value("sweep_bandwidth", 0.0);
+    else
+      m.probe_sweep_bandwidth = 0;
+  }
+  if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0)
+    std::printf("  probes for tune: naive sweep %s, stencil in L2 %s cells/s\n",
+                si(m.probe_sweep_bandwidth, "B/s").c_str(), si(m.probe_stencil_rate, "").c_str());
+  else
+    std::printf("  probes for tune: not measured (tune will price its candidates with the profile "
+                "as it is)\n");
   const bool mpi = opts.mpi && measure_mpi(opts, tmp, m);
   if (!opts.mpi)
     std::printf("  MPI: not measured (--no-mpi); network figures are defaults\n");
@@ -541,6 +560,10 @@ int calibrate(const CalibrateOptions &opts) {
                                "same with heat2d 4094x4094, k=4, 1024 rows; xreg_ ones only "
                                "where the x-shifts beat the plain rows in 4 of the 5 rounds"
                              : "; engine_efficiency: not measured") +
+          "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
+          "sweep's pass " +
+          std::string(engine ? "repeated right after the engine's runs" : "above") +
+          " (tune repeats both beside its candidates)" +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"
                           : "; net: defaults, not measured"));

@@ -220,6 +220,9 @@ int main(int argc, char **argv) {
   tunec->add_option("--max-candidates", topts.max_candidates, "measure at most N plans")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  tunec->add_flag("!--no-probe", topts.probe,
+                  "do not run calibrate's probes before each round (CPU targets, a calibrated "
+                  "profile): price the candidates with the profile only");
 
   CalibrateOptions copts;
   auto *calib = app.add_subcommand("calibrate", "measure this machine for the performance model");

@@ -1,15 +1,21 @@
 #include "driver/tune.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <optional>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "codegen/codegen.h"
 #include "driver/process.h"
 #include "model/machine.h"
 #include "optimizer/planner.h"
 #include "stencilc/error.h"
+#include "support/units.h"
 #include "target/target.h"
 
 namespace stc {
@@ -43,6 +49,61 @@ std::vector<model::Prediction> tune_selection(const std::vector<model::Predictio
   return out;
 }
 
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// calibrate's probes (templates/calibrate/calibrate.cpp.mustache, `probe L2`), built by the
+// openmp target's compiler: the machine's memory and in-cache rates now, beside the candidates.
+class Probe {
+public:
+  // nullopt (and says why) where it cannot be built.
+  static std::optional<Probe> build(const TempDir &tmp, const TuneOptions &opts, double l2) {
+    Probe p;
+    const std::string src = tmp.path() + "/probe.cpp";
+    p.exe_ = tmp.path() + "/probe";
+    p.out_ = tmp.path() + "/probe.json";
+    p.l2_ = l2;
+    std::ofstream(src) << template_text("calibrate/calibrate.cpp.mustache");
+    CompileRequest req;
+    req.sources = {src};
+    req.exe = p.exe_;
+    req.cxx = opts.build.cxx;
+    req.link_runtime = false;
+    const std::vector<std::string> cmd = code_target("openmp").compile_command(req);
+    if (run_process(cmd) != 0) {
+      std::printf("  the machine now: not probed (the probe did not compile: %s)\n",
+                  command_line(cmd).c_str());
+      return std::nullopt;
+    }
+    return p;
+  }
+  // One run: false where it failed.
+  bool run() {
+    if (run_process({exe_, "probe", fmt::format("{:.0f}", l2_)}, out_) != 0)
+      return false;
+    const auto j = read_json_line(out_, "cannot read the probe's output");
+    const double sweep = j.value("sweep_bandwidth", 0.0),
+                 rate = j.value("stencil_cells_per_second", 0.0);
+    if (!(sweep > 0) || !(rate > 0))
+      return false;
+    sweeps.push_back(sweep);
+    rates.push_back(rate);
+    return true;
+  }
+  std::vector<double> sweeps, rates;
+
+private:
+  std::string exe_, out_;
+  double l2_ = 0;
+};
+
+} // namespace
+
 int tune(const Compiled &c, const TuneOptions &opts) {
   const Target &target = code_target(opts.explain.target);
   const auto params = param_values(c.program, opts.explain.run);
@@ -67,11 +128,23 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   b.emit.plan = "scheme=naive";
   build_executable(c, b, exe);
   const double cells = cost.cells();
+  // The machine as it is during the rounds: calibrate's probes before each one, where the
+  // profile has the calibration's (a CPU target), so that a spell of the machine (memory that
+  // runs at half speed for minutes on a shared host) is told apart from a wrong formula.
+  std::optional<Probe> probe;
+  const bool probes = opts.probe && target.plan_rules().platform == stencilc::Platform::Cpu &&
+                      m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0;
+  if (probes)
+    probe = Probe::build(tmp, opts, m.cache_bytes);
   // Every round measures every candidate once, so a slow spell of the machine (other tenants,
   // bandwidth that drifts) hits all of them alike; a candidate's figure is its median.
   std::vector<std::vector<double>> rates(runnable.size());
   for (int round = 0; round < opts.rounds; ++round)
     for (std::size_t i = 0; i < runnable.size(); ++i) {
+      if (i == 0 && probe && !probe->run()) {
+        std::printf("  the machine now: not probed (the probe failed)\n");
+        probe.reset();
+      }
       std::vector<std::string> cmd = target.launch(exe, 1);
       cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(opts.steps),
                                       "--init-random", "1", "--plan", stencilc::to_string(runnable[i].plan)});
@@ -95,8 +168,21 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   std::vector<double> measured;
   for (auto &r : rates) {
     std::sort(r.begin(), r.end());
-    const std::size_t n = r.size();
-    measured.push_back(n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]));
+    measured.push_back(median(r));
+  }
+  // The predictions for the machine now: the profile's memory rates and its cores' rates scaled
+  // by the probes' medians over the calibration's.
+  std::vector<double> now;
+  if (probe) {
+    const double mem = median(probe->sweeps) / m.probe_sweep_bandwidth,
+                 cpu = median(probe->rates) / m.probe_stencil_rate;
+    const model::Machine m_now = model::scaled_machine(m, mem, cpu);
+    for (const auto &r : runnable)
+      now.push_back(cells / model::predict(cost, m_now, r.plan).seconds_per_step);
+    std::printf("  the machine now (probes before each round, medians): naive sweep %s (%.2f of "
+                "the profile's), stencil in L2 %s cells/s (%.2f)\n",
+                si(median(probe->sweeps), "B/s").c_str(), mem, si(median(probe->rates), "").c_str(),
+                cpu);
   }
   const double best = *std::max_element(measured.begin(), measured.end());
   std::size_t best_i = 0;
@@ -104,16 +190,33 @@ int tune(const Compiled &c, const TuneOptions &opts) {
     if (measured[i] == best)
       best_i = i;
   std::printf("  cells/s: the domain's %.4g cells times the steps per second\n", cells);
-  std::printf("  %-46s %14s %14s  %s\n", "plan (* = the model's choice, + = fastest measured)",
-              "predicted c/s", "measured c/s", opts.rounds > 1 ? "(median; min - max)" : "");
+  std::printf("  %-46s %14s%s %14s  %s\n", "plan (* = the model's choice, + = fastest measured)",
+              "predicted c/s", now.empty() ? "" : fmt::format(" {:>14}", "for now c/s").c_str(),
+              "measured c/s", opts.rounds > 1 ? "(median; min - max)" : "");
+  // Within +-15% of a prediction (the yardstick for the model): measured/predicted in
+  // [0.85, 1.15].
+  auto within = [](double measured, double predicted) {
+    return std::fabs(measured / predicted - 1) <= 0.15;
+  };
+  int close = 0, close_now = 0;
   for (std::size_t i = 0; i < runnable.size(); ++i) {
-    std::printf("  %s%s %-44s %14.4g %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
-                stencilc::to_string(runnable[i].plan).c_str(), cells / runnable[i].seconds_per_step,
-                measured[i]);
+    const double predicted = cells / runnable[i].seconds_per_step;
+    std::printf("  %s%s %-44s %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
+                stencilc::to_string(runnable[i].plan).c_str(), predicted);
+    if (!now.empty())
+      std::printf(" %14.4g", now[i]);
+    std::printf(" %14.4g", measured[i]);
     if (opts.rounds > 1)
       std::printf("  %.4g - %.4g", rates[i].front(), rates[i].back());
     std::printf("\n");
+    close += within(measured[i], predicted);
+    close_now += !now.empty() && within(measured[i], now[i]);
   }
+  std::printf("  within 15%% of the prediction: %d of %zu%s\n", close, runnable.size(),
+              now.empty() ? ""
+                          : fmt::format("; of the prediction for the machine now: {} of {}",
+                                        close_now, runnable.size())
+                                .c_str());
   std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
               100.0 * measured[0] / best, stencilc::to_string(runnable[best_i].plan).c_str());
   return 0;

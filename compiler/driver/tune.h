@@ -16,6 +16,9 @@ struct TuneOptions {
   std::int64_t steps = 10;
   int rounds = 3;          // measure every candidate this often, keep its median
   int max_candidates = 12; // measured at most
+  // CPU targets: run calibrate's probes before every round and price the candidates for the
+  // machine as it is then too (a profile with probes only).
+  bool probe = true;
 };
 
 // The candidates `tune` measures, from the model's sorted list: the best four, then the best

@@ -77,6 +77,8 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("l1_bandwidth", m.l1_bandwidth, false);
   num("l2_bandwidth", m.l2_bandwidth, false);
   num("l3_bandwidth", m.l3_bandwidth, false);
+  num("probe_sweep_bandwidth", m.probe_sweep_bandwidth, false);
+  num("probe_stencil_rate", m.probe_stencil_rate, false);
   v = 0;
   num("sms", v, m.kind == "gpu");
   m.sms = static_cast<int>(v);
@@ -156,6 +158,10 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["l2_bandwidth"] = m.l2_bandwidth;
     j["l3_bandwidth"] = m.l3_bandwidth;
   }
+  if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0) {
+    j["probe_sweep_bandwidth"] = m.probe_sweep_bandwidth;
+    j["probe_stencil_rate"] = m.probe_stencil_rate;
+  }
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;
@@ -165,6 +171,32 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   }
   j["sources"] = sources;
   return j.dump(2) + "\n";
+}
+
+Machine scaled_machine(const Machine &m, double memory, double compute) {
+  if (!(memory > 0) || !(compute > 0))
+    throw stencilc::Error("a machine's rates scaled by a factor that is not positive");
+  Machine s = m;
+  // Memory: what moves data between the DRAM and the cores.
+  s.bandwidth *= memory;
+  s.sweep_bandwidth *= memory;
+  s.few_streams_bandwidth *= memory;
+  s.short_copy_seconds /= memory;
+  s.short_copy_byte_seconds /= memory;
+  // The cores and their caches: the in-cache stencil rates, the roofline's ceilings, and what
+  // the engine and the runtime spend per row and per barrier.
+  s.flops *= compute;
+  s.wide_flops *= compute;
+  s.shared_cache_flops *= compute;
+  s.peak_flops *= compute;
+  s.l1_bandwidth *= compute;
+  s.l2_bandwidth *= compute;
+  s.l3_bandwidth *= compute;
+  s.row_seconds /= compute;
+  s.barrier_seconds /= compute;
+  // The probes are the machine's as it was calibrated: the scaled profile keeps them, so its
+  // factors stay relative to the calibration.
+  return s;
 }
 
 std::vector<std::string> builtin_machines() {

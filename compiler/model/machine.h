@@ -14,6 +14,12 @@ Machine machine_from_json(const std::string &text, const std::string &origin);
 std::string machine_to_json(const Machine &m, const std::string &description,
                             const std::string &sources);
 
+/// A CPU profile for the machine in another spell (tune's probes, beside its candidates): its
+/// memory rates (B, B_s, B_9 and the short copies) times `memory`, its cores' rates (the stencil
+/// rates, the roofline's ceilings, per-row and barrier times) times `compute`; the engine's
+/// efficiencies, caches and network unchanged. Throws for a factor that is not positive.
+Machine scaled_machine(const Machine &m, double memory, double compute);
+
 std::vector<std::string> builtin_machines();
 
 /// Where `calibrate` writes by default: $XDG_CONFIG_HOME/stencilc/machine.json or

@@ -61,6 +61,11 @@ struct Machine {
   // the plans' predictions do not use them yet.
   double peak_flops = 0;
   double l1_bandwidth = 0, l2_bandwidth = 0, l3_bandwidth = 0;
+  // CPU: calibrate's two quick probes of the machine as it was at calibration (0: not
+  // measured), which `tune` repeats beside its candidates to price them for the machine as it
+  // is then (scaled_machine): the hand-written naive sweep's memory rate (the model's bytes)
+  // and the 7-point stencil's cells/s with its grids in half the L2.
+  double probe_sweep_bandwidth = 0, probe_stencil_rate = 0;
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
   int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the

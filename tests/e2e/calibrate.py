@@ -175,6 +175,23 @@ with tempfile.TemporaryDirectory() as tmp:
         check((l3 < reported) == ("reported;" in out.stdout),
               "calibrate prints its L3 sweep when it found less than reported")
 
+    # tune's probes: the stencil's is F's own run (cells/s = flops / 8, as printed with %.6e);
+    # the sweep's is measured again after the engine's runs, which set B_s, and printed.
+    ps, pr = m.get("probe_sweep_bandwidth", 0), m.get("probe_stencil_rate", 0)
+    check(ps > 0 and pr > 0, f"tune's probes measured: sweep {ps:.4g} B/s, stencil {pr:.4g} cells/s")
+    check(abs(pr - m["flops"] / 8) <= 1e-5 * pr,
+          f"probe_stencil_rate {pr:.6g} is the flops' run, {m['flops'] / 8:.6g} cells/s")
+    said = re.search(r"probes for tune: naive sweep ([0-9.]+) ([kMGT]?)B/s, stencil in L2 "
+                     r"([0-9.]+) ([kMGT]?) cells/s", out.stdout)
+    check(said is not None, "calibrate reports tune's probes")
+    if said:
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+        got = float(said.group(1)) * scale[said.group(2)]
+        check(abs(got - ps) <= 0.006 * ps, f"the profile's probe_sweep_bandwidth {ps:.4g} is the "
+              f"{got:.4g} B/s printed")
+    check("probe_sweep_bandwidth: the naive sweep's pass repeated right after the engine's runs"
+          in m["sources"], "sources say when the sweep's probe was taken")
+
     prof2 = os.path.join(tmp, "n.json")
     # --no-engine as well: the engine's figures are checked above, and this run takes half the time.
     out = subprocess.run([stencilc, "calibrate", "--no-mpi", "--no-engine", "-o", prof2],
@@ -191,5 +208,8 @@ with tempfile.TemporaryDirectory() as tmp:
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")
+    check(n.get("probe_sweep_bandwidth", 0) == n["sweep_bandwidth"]
+          and "probe_sweep_bandwidth: the naive sweep's pass above" in n["sources"],
+          "--no-engine: tune's sweep probe is that same rate")
     check("CPU engine: not measured (--no-engine)" in out.stdout, "--no-engine: calibrate says so")
 sys.exit(1 if failed else 0)

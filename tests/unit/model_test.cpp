@@ -1870,7 +1870,11 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.few_streams_bandwidth = 4.5e10;
   m.net_latency = 4e-7;
   m.net_bandwidth = 2e9;
+  m.probe_sweep_bandwidth = 1.3e10;
+  m.probe_stencil_rate = 3.9e9;
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
+  EXPECT_DOUBLE_EQ(back.probe_sweep_bandwidth, 1.3e10);
+  EXPECT_DOUBLE_EQ(back.probe_stencil_rate, 3.9e9);
   EXPECT_EQ(back.name, "calibrated");
   EXPECT_EQ(back.kind, "cpu");
   EXPECT_DOUBLE_EQ(back.flops, 3.1e10);
@@ -1908,6 +1912,78 @@ TEST(ModelMachine, RooflineIsOptional) {
   EXPECT_EQ(m.l2_bandwidth, 0);
   EXPECT_EQ(m.l3_bandwidth, 0);
   EXPECT_EQ(model::machine_to_json(m, "d", "s").find("peak_flops"), std::string::npos);
+}
+
+// tune's machine now (scaled_machine): memory's rates follow the sweep probe, the cores' the
+// stencil probe; a naive sweep (memory-bound) moves with the first, a temporal plan's stages
+// with the second; the efficiencies, caches and network stay.
+TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
+  model::Machine m = model::machine_from_json(
+      R"({"bandwidth": 4e10, "flops": 6e10, "threads": 2, "cache_bytes": 1048576,
+          "shared_cache_bytes": 33554432, "shared_cache_flops": 5e10, "barrier_seconds": 1e-6,
+          "wide_flops": 8e10, "sweep_bandwidth": 5e10, "engine_efficiency": 0.9,
+          "short_copy_seconds": 4e-7, "short_copy_byte_seconds": 9e-11, "row_seconds": 2e-8,
+          "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
+          "l1_bandwidth": 5e11, "l2_bandwidth": 4e11, "l3_bandwidth": 2e11,
+          "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9})",
+      "p.json");
+  const model::Machine s = model::scaled_machine(m, 0.5, 1.25);
+  EXPECT_DOUBLE_EQ(s.bandwidth, 2e10);
+  EXPECT_DOUBLE_EQ(s.sweep_bandwidth, 2.5e10);
+  EXPECT_DOUBLE_EQ(s.few_streams_bandwidth, 3e10);
+  EXPECT_DOUBLE_EQ(s.short_copy_seconds, 8e-7);
+  EXPECT_DOUBLE_EQ(s.short_copy_byte_seconds, 1.8e-10);
+  EXPECT_DOUBLE_EQ(s.flops, 7.5e10);
+  EXPECT_DOUBLE_EQ(s.wide_flops, 1e11);
+  EXPECT_DOUBLE_EQ(s.shared_cache_flops, 6.25e10);
+  EXPECT_DOUBLE_EQ(s.peak_flops, 5e11);
+  EXPECT_DOUBLE_EQ(s.l1_bandwidth, 6.25e11);
+  EXPECT_DOUBLE_EQ(s.l2_bandwidth, 5e11);
+  EXPECT_DOUBLE_EQ(s.l3_bandwidth, 2.5e11);
+  EXPECT_DOUBLE_EQ(s.row_seconds, 1.6e-8);
+  EXPECT_DOUBLE_EQ(s.barrier_seconds, 8e-7);
+  EXPECT_DOUBLE_EQ(s.engine_efficiency, 0.9);
+  EXPECT_DOUBLE_EQ(s.stream_slowdown, 0.1);
+  EXPECT_DOUBLE_EQ(s.cache_bytes, 1048576);
+  EXPECT_DOUBLE_EQ(s.shared_cache_bytes, 33554432);
+  EXPECT_DOUBLE_EQ(s.probe_sweep_bandwidth, 5e10); // the calibration's, as the profile's
+  EXPECT_DOUBLE_EQ(s.probe_stencil_rate, 7.5e9);
+  // heat3d 510^3: the naive sweep is memory's (half the rate at half the bandwidth); a deep
+  // temporal plan is mostly its stages' (faster with faster cores, slower with slower memory).
+  model::Cost c;
+  c.flops_per_cell = 8;
+  c.bytes_per_cell = 8;
+  c.written_bytes_per_cell = 4;
+  c.loads_per_cell = 7;
+  c.stages = 1;
+  c.grids = 1;
+  c.streams = 2;
+  c.extent = {510, 510, 510, 1};
+  c.steps = 48;
+  model::Plan naive;
+  const double t = model::predict(c, m, naive).seconds_per_step;
+  // Everything at half speed: every term of the time twice as long.
+  EXPECT_NEAR(model::predict(c, model::scaled_machine(m, 0.5, 0.5), naive).seconds_per_step, 2 * t,
+              1e-9 * t);
+  // Memory at half speed: the naive sweep's bytes take twice as long, its rows' overhead not.
+  const double half = model::predict(c, model::scaled_machine(m, 0.5, 1), naive).seconds_per_step;
+  EXPECT_GT(half, 1.7 * t);
+  EXPECT_LT(half, 2 * t);
+  model::Plan temporal;
+  temporal.scheme = stencilc::scheme::CpuTemporal{12, 96, 0};
+  const double tt = model::predict(c, m, temporal).seconds_per_step;
+  const double faster =
+      model::predict(c, model::scaled_machine(m, 1, 1.25), temporal).seconds_per_step;
+  const double slower =
+      model::predict(c, model::scaled_machine(m, 0.5, 1), temporal).seconds_per_step;
+  EXPECT_LT(faster, tt);
+  EXPECT_GT(faster, tt / 1.25 - 1e-12);
+  EXPECT_GT(slower, tt);
+  EXPECT_LT(slower, 2 * tt);
+  EXPECT_NEAR(model::predict(c, model::scaled_machine(m, 0.5, 0.5), temporal).seconds_per_step,
+              2 * tt, 1e-9 * tt);
+  EXPECT_THROW(model::scaled_machine(m, 0, 1), stencilc::Error);
+  EXPECT_THROW(model::scaled_machine(m, 1, -1), stencilc::Error);
 }
 
 // ---- once known problems (docs/MODEL.md), fixed -------------------------------------------
