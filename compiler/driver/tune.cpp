@@ -190,9 +190,14 @@ int tune(const Compiled &c, const TuneOptions &opts) {
     if (measured[i] == best)
       best_i = i;
   std::printf("  cells/s: the domain's %.4g cells times the steps per second\n", cells);
-  std::printf("  %-46s %14s%s %14s  %s\n", "plan (* = the model's choice, + = fastest measured)",
-              "predicted c/s", now.empty() ? "" : fmt::format(" {:>14}", "for now c/s").c_str(),
-              "measured c/s", opts.rounds > 1 ? "(median; min - max)" : "");
+  // The plan column as wide as the longest plan (at least the header's).
+  int width = 44;
+  for (const auto &r : runnable)
+    width = std::max(width, static_cast<int>(stencilc::to_string(r.plan).size()));
+  std::printf("  %-*s %14s%s %14s  %s\n", width + 2,
+              "plan (* = the model's choice, + = fastest measured)", "predicted c/s",
+              now.empty() ? "" : fmt::format(" {:>14}", "for now c/s").c_str(), "measured c/s",
+              opts.rounds > 1 ? "(median; min - max)" : "");
   // Within +-15% of a prediction (the yardstick for the model): measured/predicted in
   // [0.85, 1.15].
   auto within = [](double measured, double predicted) {
@@ -201,7 +206,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   int close = 0, close_now = 0;
   for (std::size_t i = 0; i < runnable.size(); ++i) {
     const double predicted = cells / runnable[i].seconds_per_step;
-    std::printf("  %s%s %-44s %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ",
+    std::printf("  %s%s %-*s %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ", width,
                 stencilc::to_string(runnable[i].plan).c_str(), predicted);
     if (!now.empty())
       std::printf(" %14.4g", now[i]);
