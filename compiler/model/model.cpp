@@ -289,12 +289,28 @@ CacheLevel cpu_level(double bytes, const Machine &m) {
   return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
 }
 
-// The grids of a whole step stay in cache between steps (`cells` cells, every grid once, a
-// written one without its read for ownership counted again): then no sweep goes to memory and
-// the in-cache rate bounds every plan.
+// The grids of a whole step stay in cache between steps (`cells` cells, each grid's storage
+// once: Cost::footprint_bytes_per_cell): then no sweep goes to memory and the in-cache rate
+// bounds every plan. They are the threads' together, so the test is against the whole L3 (as
+// calibrate measured it: all threads' buffers at speed), not a thread's share of it, which is
+// what rings get beside the grids streaming past them. Measured: heat3d 150^3 fp32 (29 MB of
+// 33.6) swept naively at 1.3 times memory's rate, poisson_rbgs 96^3 (4 fp64 grids, 28 MB) at
+// 1.65 times (PERFORMANCE.md, 2026-12-03 06:36).
 CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
-  return cpu_level(
-      (c.bytes_per_cell - c.written_bytes_per_cell / 2) * cells / std::max(1, m.threads), m);
+  const double per_cell = c.footprint_bytes_per_cell > 0
+                              ? c.footprint_bytes_per_cell
+                              : c.bytes_per_cell - c.written_bytes_per_cell / 2;
+  const double total = per_cell * cells;
+  const double per_thread = total / std::max(1, m.threads);
+  if (per_thread <= m.cache_bytes)
+    return {2, m.flops, m.cache_bytes};
+  if (m.shared_cache_bytes <= 0 || total > m.shared_cache_bytes)
+    return {0, 0, m.shared_cache_bytes > 0 ? m.shared_cache_bytes : m.cache_bytes};
+  // From F in the L2 to F_L3 with a thread's part of the L3 full, as cpu_level.
+  const double l3 = m.shared_cache_bytes / std::max(1, m.threads);
+  const double f3 = m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops;
+  const double x = l3 > m.cache_bytes ? (per_thread - m.cache_bytes) / (l3 - m.cache_bytes) : 1;
+  return {3, m.flops + (f3 - m.flops) * std::min(1.0, x), m.shared_cache_bytes};
 }
 
 // The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a

@@ -133,6 +133,10 @@ struct Cost {
   // the grids its reductions read.
   double fill_bytes_per_cell = 0;
   double reduce_bytes_per_cell = 0;
+  // The storage of every grid the step's kernels and reductions touch (ghosts and row padding
+  // included), each once, per cell: what stays in a cache between steps if it fits (0: not
+  // known, then bytes_per_cell without the written lines' read for ownership).
+  double footprint_bytes_per_cell = 0;
   int stages = 1;                // kernel calls per step
   int x_shift_stages = 0;        // of them, calls of kernels with xshift=reg row functions
   int grids = 1;                 // grids a step reads (their planes share a cache)

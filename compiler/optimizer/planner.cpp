@@ -43,9 +43,22 @@ double fill_bytes(const ir::Grid &g, const ir::Env &env) {
   return bytes;
 }
 
+// Grid g's storage (grid.h: rows of halo + extent + halo rounded up to a 64-byte line, the
+// ghost rows and planes around them), in bytes.
+double storage_bytes(const ir::Grid &g, const ir::Env &env) {
+  const double e = static_cast<double>(ir::elem_bytes(g));
+  double bytes = 1;
+  for (int d = 0; d < g.rank; ++d) {
+    const double n = static_cast<double>(ir::eval(*g.extents[d], env).i) + 2.0 * g.halo[d];
+    bytes *= d == 0 ? std::ceil(n * e / 64) * 64 : n;
+  }
+  return bytes;
+}
+
 // The lowered step in its steady state (the third and fourth time round, averaged: a swap may
 // alternate two states): the fills that find their grid stale, and the reductions.
-void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, model::Cost &c) {
+void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, model::Cost &c,
+                  std::set<int> &touched) {
   const lower::Lowered low = lower::lower(p, a);
   const double cells = std::max(1.0, c.cells());
   std::set<int> stale;
@@ -78,6 +91,7 @@ void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, m
           });
           for (int g : read)
             c.reduce_bytes_per_cell += share * static_cast<double>(ir::elem_bytes(p.grids[g]));
+          touched.insert(read.begin(), read.end());
         }
         break;
       default: break;
@@ -108,6 +122,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     c.step_radius = std::max(c.step_radius, sched.step_reach[d]);
   c.stages = 0;
   bool single = true;
+  std::set<int> step_grids; // every grid a kernel or reduction of the step touches
   for (const auto &r : p.run) {
     if (r.kind != ir::RunStmt::Kind::Call)
       continue;
@@ -145,6 +160,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
       const auto read = ir::grids_read(k.body);
       std::set<int> touched = written;
       touched.insert(read.begin(), read.end());
+      step_grids.insert(touched.begin(), touched.end());
       c.streams = std::max(c.streams, static_cast<int>(touched.size()));
       for (int g : touched) {
         const double elem = static_cast<double>(ir::elem_bytes(p.grids[g]));
@@ -200,7 +216,9 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     }
   }
   c.single_array = single && c.stages == 1;
-  naive_extras(p, a, env, c);
+  naive_extras(p, a, env, c, step_grids);
+  for (int g : step_grids)
+    c.footprint_bytes_per_cell += storage_bytes(p.grids[g], env) / std::max(1.0, c.cells());
   c.steps = steps > 0 ? steps : p.steps ? ir::eval(*p.steps, env).i : ir::kDefaultSteps;
   c.step_radius = std::max(c.step_radius, 1);
   c.stages = std::max(c.stages, 1);

@@ -246,6 +246,10 @@ TEST(CompilerAnalysis, NaiveSweepMovesPaddedRows) {
   EXPECT_DOUBLE_EQ(stc::model::cpu_sweep_bytes(narrow), 22);
   // The stage streams u, c and v at once.
   EXPECT_EQ(narrow.streams, 3);
+  // What stays in a cache between steps is the three grids' storage, each once: u's rows of
+  // 16 + 2 ghost cells on 2 lines, 8 + 2 rows; v and c, read at no offset, have no ghosts: a
+  // line per row, 8 rows. Per 128 cells.
+  EXPECT_DOUBLE_EQ(narrow.footprint_bytes_per_cell, (128.0 * 10 + 2 * 64 * 8) / 128);
   // 62-cell rows: u's 64 cells fill 4 lines exactly: 4 * 64/62 * 1.25; v and c 64/62 each.
   const auto wide = cost("62");
   EXPECT_DOUBLE_EQ(wide.padded_bytes_per_cell,

@@ -1087,30 +1087,31 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
-  // heat3d 64^3 = 262,144 cells: 8 distinct B each (12 less the write's read for ownership)
-  // is 1,048,576 B per thread (2 threads): more than the 512 KiB L2, within the share of a
-  // 10 MiB L3 (2,621,440 B), a quarter of the way: F = 1e11 - 5e10 / 4 = 8.75e10. Naive sweeps
-  // run at that rate and touch no memory: 262,144 * 8 / 8.75e10.
+  // heat3d 64^3 = 262,144 cells: 8 distinct B each (12 less the write's read for ownership;
+  // no footprint given) is 1,048,576 B per thread (2 threads): more than the 512 KiB L2, within
+  // a 10 MiB L3 (the threads' grids together: 5,242,880 B each), a ninth of the way from the
+  // L2: F = 1e11 - 5e10 / 9. Naive sweeps run at that rate and touch no memory.
   const auto m = cpu_l3(512 * 1024, 10 << 20);
   const auto c = heat3d_cpu(64, 64, 64);
   const auto naive = model::predict(c, m, plan("openmp", "naive", 1));
-  expect_close(naive.t_compute, 2097152.0 / 8.75e10);
+  const double f3 = 1e11 - 5e10 / 9;
+  expect_close(naive.t_compute, 2097152.0 / f3);
   EXPECT_EQ(naive.t_memory, 0);
-  expect_close(naive.seconds_per_step, 2097152.0 / 8.75e10);
+  expect_close(naive.seconds_per_step, 2097152.0 / f3);
   EXPECT_EQ(naive.bound, "compute");
   EXPECT_EQ(naive.note, "grids in L3");
   // A temporal plan's rings would fit the L2 (k = 2, 8 rows: 7 planes * 12 rows * 66 * 4 =
   // 22,176 B), but with the grids in cache the stages run at the grids' rate and add the
   // redundant rows (8 tiles, a run of 4 carried ones per thread: as 32 rows, 66 / 64 =
-  // 1.03125): 262,144 * 8 * 1.03125 / 8.75e10. The block's results leave by streaming stores
+  // 1.03125): 262,144 * 8 * 1.03125 / F. The block's results leave by streaming stores
   // and the next block reads them from memory: the state's trip per block is paid even here,
   // its rows read 3/4 * 10/8 + 1/4 * 12/8 = 1.3125 times: 262,144 * (4 * 1.3125 + 4) / 2 / 1e10
   // = 1.212416e-4 (the carried rows stay in cache). It adds; naive wins.
   const auto t = model::predict(c, m, rows_plan(2, 8));
   EXPECT_DOUBLE_EQ(t.redundancy, 1.03125);
-  expect_close(t.t_compute, 2097152.0 * 1.03125 / 8.75e10);
+  expect_close(t.t_compute, 2097152.0 * 1.03125 / f3);
   expect_close(t.t_memory, 1.212416e-4);
-  expect_close(t.seconds_per_step, 2097152.0 * 1.03125 / 8.75e10 + 1.212416e-4);
+  expect_close(t.seconds_per_step, 2097152.0 * 1.03125 / f3 + 1.212416e-4);
   EXPECT_GT(t.seconds_per_step, naive.seconds_per_step);
   EXPECT_EQ(key(model::candidates(c, m, rules("openmp")).front().plan), "scheme=naive");
   // 32^3: 32,768 * 8 / 2 = 131,072 B per thread fit the L2: 32,768 * 8 / 1e11 = 2.62144e-6.
@@ -1121,6 +1122,31 @@ TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
   const auto big = model::predict(heat3d_cpu(512, 512, 512), m, plan("openmp", "naive", 1));
   expect_close(big.seconds_per_step, 134217728.0 * 12 / 1e10);
   EXPECT_EQ(big.note, "");
+}
+
+TEST(ModelCpuNaive, GridsStayInTheWholeL3ByTheirStorage) {
+  // The grids a step touches stay between steps if their storage fits the L3 the threads share:
+  // heat3d 96^3 (884,736 cells), 8 B each = 7,077,888 B, in a 10 MiB L3 on 2 threads
+  // (3,538,944 B per thread, 5,242,880 B a thread's part: (3,538,944 - 524,288) / 4,718,592
+  // of the way to F_3).
+  const auto m = cpu_l3(512 * 1024, 10 << 20);
+  auto c = heat3d_cpu(96, 96, 96);
+  const double f = 1e11 - 5e10 * (3538944.0 - 524288) / (5242880.0 - 524288);
+  const auto in = model::predict(c, m, plan("openmp", "naive", 1));
+  EXPECT_EQ(in.note, "grids in L3");
+  expect_close(in.t_compute, 884736.0 * 8 / f);
+  EXPECT_EQ(in.t_memory, 0);
+  // Storage past the L3 (ghosts and padding: 12 B per cell, 10,616,832 B): from memory.
+  c.footprint_bytes_per_cell = 12;
+  const auto out = model::predict(c, m, plan("openmp", "naive", 1));
+  EXPECT_EQ(out.note, "");
+  expect_close(out.t_memory, 884736.0 * 12 / 1e10);
+  // A step of several sweeps streams more than its grids hold (a red-black step re-reads
+  // them): what stays is the storage, 8 B per cell here although 40 B stream.
+  c.footprint_bytes_per_cell = 8;
+  c.bytes_per_cell = 40;
+  c.written_bytes_per_cell = 16;
+  EXPECT_EQ(model::predict(c, m, plan("openmp", "naive", 1)).note, "grids in L3");
 }
 
 TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
@@ -1137,14 +1163,14 @@ TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   expect_close(big.t_memory, 134217728.0 * 12 / 1e10);
   expect_close(big.t_extra, 134217728.0 * 5.5 / 1e10);
   expect_close(big.seconds_per_step, 134217728.0 * 17.5 / 1e10);
-  // 64^3 stays in the L3 (GridsThatStayInCacheRunNaive): 262,144 * 8 / 8.75e10, plus
-  // 262,144 * 5.5 B from the L3 at 4e10 B/s.
+  // 64^3 stays in the L3 (GridsThatStayInCacheRunNaive): 262,144 * 8 / (1e11 - 5e10 / 9),
+  // plus 262,144 * 5.5 B from the L3 at 4e10 B/s.
   auto mid = heat3d_cpu(64, 64, 64);
   mid.fill_bytes_per_cell = 1.5;
   mid.reduce_bytes_per_cell = 4;
   const auto l3 = model::predict(mid, m, plan("openmp", "naive", 1));
   expect_close(l3.t_extra, 262144.0 * 5.5 / 4e10);
-  expect_close(l3.seconds_per_step, 2097152.0 / 8.75e10 + 262144.0 * 5.5 / 4e10);
+  expect_close(l3.seconds_per_step, 2097152.0 / (1e11 - 5e10 / 9) + 262144.0 * 5.5 / 4e10);
   // A profile without the L3's bandwidth: the memory's.
   auto no_l3 = m;
   no_l3.l3_bandwidth = 0;
@@ -1185,15 +1211,15 @@ TEST(ModelCpuNaive, SweepsStreamAtTheSweepBandwidth) {
 
 TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
   // heat3d 200 x 200 x 100 on 2 threads: 16 MB per thread (8 distinct B per cell), in a 512 MiB
-  // L3 (a share of 134,217,728 B per thread): F interpolated to
-  // 1e11 - 5e10 * (16e6 - 1e6) / (134217728 - 1e6).
+  // L3 (268,435,456 B per thread): F interpolated to
+  // 1e11 - 5e10 * (16e6 - 1e6) / (268435456 - 1e6).
   // A plane of the outer dimension holds 40,000 cells of 8 distinct bytes (12 B less the
   // write's second count): 320,000 B, past a quarter of the 1 MB L2: (320,000 - 250,000) /
   // 350,000 = 20% of the 3 planes a cell reads come from the L3 again, at tau = 5e-12 s per
   // byte: 8 / (8e-11 + 0.6 * 4 * 5e-12) = 8 / 9.2e-11 flop/s, below the interpolated rate.
   const auto c = heat3d_cpu(200, 200, 100);
   const auto m = cpu_l3(1e6, 512 << 20);
-  const double interpolated = 1e11 - 5e10 * (16e6 - 1e6) / (134217728.0 - 1e6);
+  const double interpolated = 1e11 - 5e10 * (16e6 - 1e6) / (268435456.0 - 1e6);
   ASSERT_GT(interpolated, 8 / 9.2e-11);
   const auto p = model::predict(c, m, plan("openmp", "naive", 1));
   EXPECT_EQ(p.note, "grids in L3");
