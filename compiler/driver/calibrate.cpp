@@ -21,6 +21,7 @@
 #include "optimizer/planner.h"
 #include "sema/params.h"
 #include "stencilc/error.h"
+#include "support/stats.h"
 #include "support/units.h"
 #include "target/target.h"
 
@@ -147,10 +148,8 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
       seconds[i].push_back(j.value("seconds", 0.0) / steps);
     }
   r.rounds = seconds;
-  for (auto &v : seconds) {
-    std::sort(v.begin(), v.end());
-    r.seconds.push_back(v[v.size() / 2]);
-  }
+  for (const auto &v : seconds)
+    r.seconds.push_back(median(v));
   for (std::size_t i = 0; i < plans.size(); ++i) {
     stencilc::RunOptions run;
     run.sets = sets_for(i);
@@ -267,8 +266,7 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
     const double y0 = r.rounds[i_long][i] - others[0], y1 = r.rounds[i_short][i] - others[1];
     fits.push_back(det != 0 ? (a[0] * y1 - a[1] * y0) / det : 0);
   }
-  std::sort(fits.begin(), fits.end());
-  const double t_row = fits.empty() ? 0 : fits[fits.size() / 2];
+  const double t_row = median(fits);
   const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
   const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
   if (!(t_row > 0) || !std::isfinite(t_row)) {

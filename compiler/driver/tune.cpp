@@ -15,6 +15,7 @@
 #include "model/machine.h"
 #include "optimizer/planner.h"
 #include "stencilc/error.h"
+#include "support/stats.h"
 #include "support/units.h"
 #include "target/target.h"
 
@@ -54,12 +55,6 @@ namespace {
 // Runs shorter than this are mostly their start (tune's note).
 constexpr double kShortRunSeconds = 0.05;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // calibrate's probes (templates/calibrate/calibrate.cpp.mustache, `probe L2`), built by the
 // openmp target's compiler: the machine's memory and in-cache rates now, beside the candidates.
 class Probe {
@@ -85,11 +80,18 @@ public:
     }
     return p;
   }
-  // One run: false where it failed.
+  // One run: false where it failed or its output is not the summary (tune goes on unprobed).
   bool run() {
     if (run_process({exe_, "probe", fmt::format("{:.0f}", l2_)}, out_) != 0)
       return false;
-    const auto j = read_json_line(out_, "cannot read the probe's output");
+    nlohmann::json j;
+    try {
+      j = read_json_line(out_, "cannot read the probe's output");
+    } catch (const stencilc::Error &) {
+      return false;
+    }
+    if (!j.is_object())
+      return false;
     const double sweep = j.value("sweep_bandwidth", 0.0),
                  rate = j.value("stencil_cells_per_second", 0.0);
     if (!(sweep > 0) || !(rate > 0))
@@ -172,7 +174,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
     }
   std::vector<double> measured;
   for (auto &r : rates) {
-    std::sort(r.begin(), r.end());
+    std::sort(r.begin(), r.end()); // min and max are printed from the ends
     measured.push_back(median(r));
   }
   // The predictions for the machine now: the profile's memory rates and its cores' rates scaled

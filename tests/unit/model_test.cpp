@@ -15,6 +15,7 @@
 #include "model/machine.h"
 #include "stencilc/error.h"
 #include "stencilc/plan.h"
+#include "support/stats.h"
 #include "target/target.h"
 
 namespace {
@@ -1641,6 +1642,15 @@ TEST(ModelCandidates, SpilledRingsAreNotOffered) {
   // --plan still prices one: k = 16 on 256 rows spills from 1 MiB, priced as before.
   EXPECT_EQ(kept.count("scheme=temporal,k=16,rows=256"), 0u);
   EXPECT_EQ(model::predict(c, small, rows_plan(16, 256)).bound, "cache");
+}
+
+// tune's and calibrate's figure of repeated runs: the middle one, of an even count the mean
+// of the two middle ones (in any order), 0 of none.
+TEST(TuneMedian, MiddleValue) {
+  EXPECT_EQ(stc::median({3, 1, 2}), 2);
+  EXPECT_EQ(stc::median({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(stc::median({5}), 5);
+  EXPECT_EQ(stc::median({}), 0);
 }
 
 TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
