@@ -109,6 +109,22 @@ private:
 
 } // namespace
 
+std::string spread_note(const std::vector<std::vector<double>> &rates) {
+  std::size_t wide = 0;
+  for (const auto &r : rates)
+    if (r.size() > 1) {
+      const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
+      wide += *hi > 1.15 * *lo;
+    }
+  if (wide == 0)
+    return "";
+  return fmt::format("note: the rounds of {} of {} candidates are more than 15% apart (min to "
+                     "max): a median can then be that far from its price without a wrong term "
+                     "(the machine's spells, or runs too short); more --rounds or --steps, or "
+                     "tune again",
+                     wide, rates.size());
+}
+
 int tune(const Compiled &c, const TuneOptions &opts) {
   const Target &target = code_target(opts.explain.target);
   const auto params = param_values(c.program, opts.explain.run);
@@ -237,6 +253,9 @@ int tune(const Compiled &c, const TuneOptions &opts) {
                 "its threads) is in it and not in the model's steady steps: more --steps "
                 "measure what the model prices\n",
                 shortest * 1e3);
+  // Rounds that disagree by more than the yardstick: the machine's spells, not the model.
+  if (const std::string note = spread_note(rates); !note.empty())
+    std::printf("  %s\n", note.c_str());
   std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
               100.0 * measured[0] / best, stencilc::to_string(runnable[best_i].plan).c_str());
   return 0;

@@ -25,6 +25,11 @@ struct TuneOptions {
 // for every k, for every CPU tile height, and naive, without repeats, at most `max`.
 std::vector<model::Prediction> tune_selection(const std::vector<model::Prediction> &cands, int max);
 
+// tune's note on rounds that disagree: how many candidates' rounds (cells/s, any order) are
+// more than 15% apart, min to max, and what that means for the within-15% count; "" if none
+// are or there is one round.
+std::string spread_note(const std::vector<std::vector<double>> &rates);
+
 int tune(const Compiled &c, const TuneOptions &opts);
 
 } // namespace stc

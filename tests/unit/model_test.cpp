@@ -1653,6 +1653,16 @@ TEST(TuneMedian, MiddleValue) {
   EXPECT_EQ(stc::median({}), 0);
 }
 
+// tune's note when rounds disagree by more than the 15% yardstick (max over min above 1.15).
+TEST(TuneSpreadNote, CountsCandidatesWhoseRoundsAreMoreThan15PercentApart) {
+  EXPECT_EQ(stc::spread_note({{1.0, 1.1, 1.15}, {2.0, 2.1}}), "");
+  EXPECT_EQ(stc::spread_note({{3.0}}), ""); // one round: no spread
+  EXPECT_EQ(stc::spread_note({{1.0, 1.2}, {2.0, 2.1}, {1.3, 1.0, 1.1}}),
+            "note: the rounds of 2 of 3 candidates are more than 15% apart (min to max): a median "
+            "can then be that far from its price without a wrong term (the machine's spells, or "
+            "runs too short); more --rounds or --steps, or tune again");
+}
+
 TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
   // heat3d 256^3, one thread, a roomy cache: the 121 candidates of CountsPerTarget, k in
   // {1 (naive), 2, 3, 4, 6, 8, 10, 12, 16}, rows in {8, 16, 32, 48, 64, 96, 128, 256}.
