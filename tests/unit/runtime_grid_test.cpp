@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -487,6 +489,41 @@ TEST(RuntimeGrid, BoundaryFillsOnThreadsGiveTheSerialBits) {
     else
       EXPECT_GT(threads.size(), 1u) << "a large Dirichlet face stayed on one thread";
   }
+}
+
+// Working buffers (the CPU engine's rings) of 256 KiB or more are whole huge pages, 2 MiB
+// aligned, so that the advice to put them on huge pages covers them; smaller ones and
+// STENCILC_HUGE_PAGES=0 get the usual 64-byte alignment. The whole size is writable.
+TEST(RuntimeGrid, WorkingBuffersOnHugePages) {
+  const auto aligned = [](const unsigned char *p, std::uintptr_t a) {
+    return reinterpret_cast<std::uintptr_t>(p) % a == 0;
+  };
+  const std::size_t big = (std::size_t(5) << 20) + 123;
+  std::unique_ptr<unsigned char, void (*)(void *)> b(stencilc::allocate_buffer(big), std::free);
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(aligned(b.get(), std::uintptr_t(2) << 20));
+  std::memset(b.get(), 1, big);
+  std::unique_ptr<unsigned char, void (*)(void *)> m(stencilc::allocate_buffer(256 * 1024),
+                                                     std::free);
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(aligned(m.get(), std::uintptr_t(2) << 20));
+  std::memset(m.get(), 1, std::size_t(2) << 20); // the whole huge page is its own
+  std::unique_ptr<unsigned char, void (*)(void *)> s(stencilc::allocate_buffer(256 * 1024 - 1),
+                                                     std::free);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(aligned(s.get(), 64));
+  std::memset(s.get(), 1, 256 * 1024 - 1);
+  setenv("STENCILC_HUGE_PAGES", "0", 1);
+  // Two small-page buffers of 5 MiB: at least one is not on a 2 MiB boundary (malloc's own
+  // alignment is far smaller), so the test sees whether the variable is obeyed.
+  std::unique_ptr<unsigned char, void (*)(void *)> p1(stencilc::allocate_buffer(big), std::free),
+      p2(stencilc::allocate_buffer(big + 4096), std::free);
+  unsetenv("STENCILC_HUGE_PAGES");
+  ASSERT_NE(p1, nullptr);
+  ASSERT_NE(p2, nullptr);
+  EXPECT_TRUE(aligned(p1.get(), 64) && aligned(p2.get(), 64));
+  EXPECT_FALSE(aligned(p1.get(), std::uintptr_t(2) << 20) &&
+               aligned(p2.get(), std::uintptr_t(2) << 20));
 }
 
 // Grids of a huge page or more start at a different colour (65 lines times 0..31) into their

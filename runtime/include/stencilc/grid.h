@@ -180,6 +180,13 @@ template <typename T> void fill_random(Grid<T> &g, std::uint64_t seed, std::uint
 /// split over processes, i of the whole grid).
 template <typename T> T random_value(std::uint64_t seed, std::uint64_t grid_index, std::uint64_t i);
 
+/// Uninitialised working storage of at least `bytes` (a thread's rings in the CPU engine): of
+/// 256 KiB or more on transparent huge pages where the kernel gives them on request, as grids
+/// are (whole 2 MiB pages, 2 MiB aligned, madvised; STENCILC_HUGE_PAGES=0 keeps small pages),
+/// else 64-byte aligned.
+/// Free it with std::free; nullptr if it cannot be had.
+unsigned char *allocate_buffer(std::size_t bytes);
+
 /// numpy dtype string of T: "<f4", "<f8", "<i4", "<i8".
 template <typename T> const char *npy_descr();
 /// The language's name of the element type: "float", "double", "int", "long".

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "stencilc/error.h"
+#include "stencilc/grid.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -817,7 +818,7 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
 
   const std::int64_t ntiles = ntiles_t * nchunks;
   // Each thread's rings; kept in `ws` between blocks, since fresh memory would fault its pages
-  // in every block.
+  // in every block. On huge pages where they are 2 MiB or more (allocate_buffer).
   const int threads_now = omp_get_max_threads();
   if (ws.buffers.size() < static_cast<std::size_t>(threads_now)) {
     ws.buffers.resize(threads_now);
@@ -825,7 +826,7 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
   }
   for (int i = 0; i < threads_now; ++i)
     if (ws.bytes[i] < bytes) {
-      ws.buffers[i].reset(static_cast<unsigned char *>(std::aligned_alloc(64, round_up(bytes, 64))));
+      ws.buffers[i].reset(allocate_buffer(bytes));
       if (!ws.buffers[i])
         throw std::bad_alloc();
       ws.bytes[i] = bytes;
