@@ -164,7 +164,7 @@ double stage_flops(const Machine &m, int vec, int rank, double xreg) {
       rank == 2 && m.engine_efficiency_2d > 0 ? m.engine_efficiency_2d / eta : 1.0;
   // 512-bit rows are measured on heat3d only; a rank-2 program's are priced as its 256-bit ones
   // (heat2d 8190^2, k=10, 1024 rows, alternated: 512-bit 8.51e9 cells/s, 256-bit 8.54e9, where
-  // heat3d's gain priced them 18% faster: PERFORMANCE.md, 2026-12-03 07:45).
+  // heat3d's gain priced them 18% faster: PERFORMANCE.md, 2026-12-03 06:36).
   if (vec == 512 && m.wide_flops > 0 && rank != 2)
     return m.wide_flops * (m.wide_engine_efficiency > 0 ? m.wide_engine_efficiency : eta);
   return m.flops * eta * rank_factor;

@@ -132,7 +132,7 @@ std::shared_ptr<unsigned char> allocate_zeroed(std::size_t bytes, const std::str
 unsigned char *allocate_buffer(std::size_t bytes) {
   // Rings are many streams at once (every stage's planes, the carried rows): on small pages
   // their page walks cost heat3d's deep plans 15-25% on the AMD EPYC VM, and heat2d's 1 MB of
-  // rings 4% (PERFORMANCE.md, 2026-12-03 07:15). From an eighth of a huge page on, a whole one
+  // rings 4% (PERFORMANCE.md, 2026-12-03 06:36). From an eighth of a huge page on, a whole one
   // (a thread's buffer, allocated once) is worth its unused part.
   const bool huge = bytes >= kHugePage / 8 && huge_pages_wanted();
   const std::size_t a = huge ? kHugePage : kAlignBytes;
