@@ -818,7 +818,7 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
 
   const std::int64_t ntiles = ntiles_t * nchunks;
   // Each thread's rings; kept in `ws` between blocks, since fresh memory would fault its pages
-  // in every block. On huge pages where they are 2 MiB or more (allocate_buffer).
+  // in every block. On huge pages where they are 256 KiB or more (allocate_buffer).
   const int threads_now = omp_get_max_threads();
   if (ws.buffers.size() < static_cast<std::size_t>(threads_now)) {
     ws.buffers.resize(threads_now);
