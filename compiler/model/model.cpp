@@ -277,17 +277,22 @@ struct CacheLevel {
   double budget = 0; // bytes of the level it was checked against
 };
 
+// The stencil rate with `bytes` per thread past the L2 in an L3 budget of `l3` per thread:
+// measured at both ends (calibrate), F in the L2 and F_L3 with a thread's share full; the more
+// of it a thread fills, the more of its lines other cores and tenants evict.
+double cpu_l3_flops(double bytes, double l3, const Machine &m) {
+  const double f3 = m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops;
+  const double x =
+      l3 > m.cache_bytes ? std::min(1.0, (bytes - m.cache_bytes) / (l3 - m.cache_bytes)) : 1;
+  return m.flops + (f3 - m.flops) * x;
+}
+
 CacheLevel cpu_level(double bytes, const Machine &m) {
   const double l3 = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
   if (bytes <= m.cache_bytes)
     return {2, m.flops, m.cache_bytes};
-  if (bytes <= l3) {
-    // Measured at both ends (calibrate): F in the L2, F_L3 with the share of L3 full; the more
-    // of the share a thread fills, the more of its lines other cores and tenants evict.
-    const double f3 = m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops;
-    const double x = (bytes - m.cache_bytes) / (l3 - m.cache_bytes);
-    return {3, m.flops + (f3 - m.flops) * x, l3};
-  }
+  if (bytes <= l3)
+    return {3, cpu_l3_flops(bytes, l3, m), l3};
   return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
 }
 
@@ -308,11 +313,8 @@ CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
     return {2, m.flops, m.cache_bytes};
   if (m.shared_cache_bytes <= 0 || total > m.shared_cache_bytes)
     return {0, 0, m.shared_cache_bytes > 0 ? m.shared_cache_bytes : m.cache_bytes};
-  // From F in the L2 to F_L3 with a thread's part of the L3 full, as cpu_level.
   const double l3 = m.shared_cache_bytes / std::max(1, m.threads);
-  const double f3 = m.shared_cache_flops > 0 ? m.shared_cache_flops : m.flops;
-  const double x = l3 > m.cache_bytes ? (per_thread - m.cache_bytes) / (l3 - m.cache_bytes) : 1;
-  return {3, m.flops + (f3 - m.flops) * std::min(1.0, x), m.shared_cache_bytes};
+  return {3, cpu_l3_flops(per_thread, l3, m), m.shared_cache_bytes};
 }
 
 // The openmp temporal plan: tiles of whole x-rows streamed along the outer dimension. If a
