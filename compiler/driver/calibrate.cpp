@@ -403,6 +403,12 @@ int calibrate(const CalibrateOptions &opts) {
   if (j.contains("l3_bytes") && j["l3_bytes"].get<double>() > 0)
     l3 = std::min(l3, j["l3_bytes"].get<double>());
   m.shared_cache_bytes = l3;
+  // Past the L3 found at speed, the rest of the probe's curve: how sweeps a little larger than
+  // it still gain from it (the model's l3_spill_gain).
+  if (j.contains("l3_probe") && l3 < l3_reported)
+    for (const auto &pt : j["l3_probe"])
+      if (pt[0].get<double>() >= l3)
+        m.l3_load_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
   // Data in the L3 is not faster than in the L2; a measurement that says so caught the L2 run
   // in a slow spell.
   m.shared_cache_flops = l3 > 0 ? std::min(m.flops, j["shared_cache_stencil_flops"].get<double>())
@@ -532,7 +538,7 @@ int calibrate(const CalibrateOptions &opts) {
                ? fmt::format(", the L3 measured ({} reported): the largest of each thread's "
                              "load-summed buffers, doubling from twice its L2, whose rate stays "
                              "above halfway between the first's and the slowest's, times the "
-                             "threads",
+                             "threads (l3_load_curve: the sums' rates from that size on)",
                              si(l3_reported, "B"))
                : std::string()) +
           "; peak_flops: 12 FMA chains of native vectors per "

@@ -79,6 +79,20 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("l3_bandwidth", m.l3_bandwidth, false);
   num("probe_sweep_bandwidth", m.probe_sweep_bandwidth, false);
   num("probe_stencil_rate", m.probe_stencil_rate, false);
+  if (j.contains("l3_load_curve")) {
+    const auto &curve = j["l3_load_curve"];
+    const std::string bad = origin + ": \"l3_load_curve\" must be a list of [bytes, bytes/s] "
+                                     "pairs of positive numbers in ascending bytes";
+    if (!curve.is_array())
+      throw stencilc::Error(bad);
+    for (const auto &pt : curve) {
+      if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number() ||
+          !(pt[0].get<double>() > 0) || !(pt[1].get<double>() > 0) ||
+          (!m.l3_load_curve.empty() && pt[0].get<double>() <= m.l3_load_curve.back()[0]))
+        throw stencilc::Error(bad);
+      m.l3_load_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
+    }
+  }
   v = 0;
   num("sms", v, m.kind == "gpu");
   m.sms = static_cast<int>(v);
@@ -162,6 +176,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["probe_sweep_bandwidth"] = m.probe_sweep_bandwidth;
     j["probe_stencil_rate"] = m.probe_stencil_rate;
   }
+  if (!m.l3_load_curve.empty())
+    j["l3_load_curve"] = m.l3_load_curve;
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;

@@ -127,6 +127,25 @@ double sweep_bandwidth(const Machine &m) {
   return m.sweep_bandwidth > 0 ? m.sweep_bandwidth : m.bandwidth;
 }
 
+// A sweep past the L3 does not fall to memory's rate at once: the L3 keeps part of what it
+// streams. Measured (PERFORMANCE.md, 2026-12-03 10:30, the Intel VM, L3 at speed 67 MB):
+// poisson_rbgs 128^3 (70 MB of grids) swept at 2.06 times its memory price, where the curve
+// read 2.0 times memory at that size.
+double l3_spill_gain(const Machine &m, double footprint) {
+  const auto &curve = m.l3_load_curve;
+  if (curve.size() < 2 || footprint <= curve.front()[0] || footprint >= curve.back()[0])
+    return 1;
+  double slowest = curve.front()[1];
+  for (const auto &pt : curve)
+    slowest = std::min(slowest, pt[1]);
+  std::size_t i = 1;
+  while (footprint > curve[i][0])
+    ++i;
+  const auto &a = curve[i - 1], &b = curve[i];
+  const double x = std::log(footprint / a[0]) / std::log(b[0] / a[0]);
+  return std::max(1.0, (a[1] + (b[1] - a[1]) * x) / slowest);
+}
+
 double streams_factor(const Cost &c, const Machine &m) {
   const double slow = 1 + m.stream_slowdown * std::max(0, c.streams - kFewStreams);
   // The sum's memory ran well above the generated sweep's B_s with 9 streams and fell to about
@@ -296,6 +315,15 @@ CacheLevel cpu_level(double bytes, const Machine &m) {
   return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
 }
 
+// The storage of every grid a step touches, each once (a hand-made Cost without the planner's
+// footprint: its streamed bytes, a written cell once).
+double footprint_bytes(const Cost &c, double cells) {
+  const double per_cell = c.footprint_bytes_per_cell > 0
+                              ? c.footprint_bytes_per_cell
+                              : c.bytes_per_cell - c.written_bytes_per_cell / 2;
+  return per_cell * cells;
+}
+
 // The grids of a whole step stay in cache between steps (`cells` cells, each grid's storage
 // once: Cost::footprint_bytes_per_cell): then no sweep goes to memory and the in-cache rate
 // bounds every plan. They are the threads' together, so the test is against the whole L3 (as
@@ -304,10 +332,7 @@ CacheLevel cpu_level(double bytes, const Machine &m) {
 // 33.6) swept naively at 1.3 times memory's rate, poisson_rbgs 96^3 (4 fp64 grids, 28 MB) at
 // 1.65 times (PERFORMANCE.md, 2026-12-03 06:36).
 CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
-  const double per_cell = c.footprint_bytes_per_cell > 0
-                              ? c.footprint_bytes_per_cell
-                              : c.bytes_per_cell - c.written_bytes_per_cell / 2;
-  const double total = per_cell * cells;
+  const double total = footprint_bytes(c, cells);
   const double per_thread = total / std::max(1, m.threads);
   if (per_thread <= m.cache_bytes)
     return {2, m.flops, m.cache_bytes};
@@ -583,9 +608,12 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
     const double bytes =
         m.kind == "gpu" ? gpu_min_bytes(c) * m.naive_traffic_factor : cpu_sweep_bytes(c);
     r.t_compute = cells * c.flops_per_cell / (m.kind == "gpu" ? m.flops : m.flops * cpu_lanes(c));
-    // A CPU sweep streams all its grids at once, and memory slows past a few streams.
+    // A CPU sweep streams all its grids at once, and memory slows past a few streams; grids a
+    // little past the L3 still come partly from it.
+    const double spill = m.kind == "gpu" ? 1.0 : l3_spill_gain(m, footprint_bytes(c, cells));
     r.t_memory =
-        cells * bytes / (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m) / streams_factor(c, m));
+        cells * bytes /
+        (m.kind == "gpu" ? m.bandwidth : sweep_bandwidth(m) * spill / streams_factor(c, m));
     if (m.kind == "gpu") {
       r.global_bytes = bytes;
       if (c.naive_kernel.registers > 0)
@@ -612,6 +640,8 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
         r.t_memory = 0;
         if (m.shared_cache_bytes > 0)
           r.note = fmt::format("grids in L{}", resident.level);
+      } else if (spill > 1) {
+        r.note = fmt::format("grids partly in L3 ({:.2f}x memory's rate)", spill);
       }
     }
     // The ghost fills and reductions of a CPU step stream beside the sweep, not under it
@@ -620,7 +650,7 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
       const double level_bandwidth = resident.level == 2 && m.l2_bandwidth > 0 ? m.l2_bandwidth
                                      : resident.level == 3 && m.l3_bandwidth > 0
                                          ? m.l3_bandwidth
-                                         : sweep_bandwidth(m);
+                                         : sweep_bandwidth(m) * spill;
       r.t_extra = cells * (c.fill_bytes_per_cell + c.reduce_bytes_per_cell) / level_bandwidth;
     }
     r.seconds_per_step = std::max(r.t_compute, r.t_memory) + r.t_extra +

@@ -66,6 +66,11 @@ struct Machine {
   // is then (scaled_machine): the hand-written naive sweep's memory rate (the model's bytes)
   // and the 7-point stencil's cells/s with its grids in half the L2.
   double probe_sweep_bandwidth = 0, probe_stencil_rate = 0;
+  // CPU: calibrate's load rates summed over all threads' buffers, {bytes in all, bytes/s}, from
+  // the L3's size (shared_cache_bytes) on in ascending sizes, down to memory's (empty: not
+  // measured). A naive sweep whose grids are a little past the L3 still finds part of them
+  // there (l3_spill_gain).
+  std::vector<std::array<double, 2>> l3_load_curve;
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
   int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the
@@ -293,6 +298,11 @@ double cpu_lanes(const Cost &c);
 /// The memory rate of a CPU sweep's streams: the profile's B_s (calibrate's naive 7-point
 /// sweep), else B.
 double sweep_bandwidth(const Machine &m);
+
+/// How much faster than memory's sweep rate a CPU sweep streams grids of `footprint` bytes in
+/// all past the L3: the load curve's rate at that size (log-linear between its points) over its
+/// slowest; 1 without a curve, below its first point or past its last.
+double l3_spill_gain(const Machine &m, double footprint);
 
 /// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the
 /// planes streaming through and other processes' lines (PERFORMANCE.md measures the knee).

@@ -174,6 +174,16 @@ with tempfile.TemporaryDirectory() as tmp:
               f"L3 {l3:.4g} B measured within (L2 {m['cache_bytes']:.4g}, reported {reported:.4g}]")
         check((l3 < reported) == ("reported;" in out.stdout),
               "calibrate prints its L3 sweep when it found less than reported")
+    # Where calibrate found less L3 than reported (sysfs or cpuid), the rest of its sweep from
+    # the L3 on: what the model reads a sweep a little past the L3 from (l3_spill_gain).
+    curve = m.get("l3_load_curve", [])
+    if "reported;" in out.stdout:
+        check(len(curve) >= 1 and curve[0][0] == m["shared_cache_bytes"]
+              and all(p[1] > 0 for p in curve)
+              and all(a[0] < b[0] for a, b in zip(curve, curve[1:])),
+              f"the load curve {curve} starts at the L3, in ascending sizes")
+    else:
+        check(not curve, "no load curve where the L3 is the reported one")
 
     # tune's probes: the stencil's is F's own run (cells/s = flops / 8, as printed with %.6e);
     # the sweep's is measured again after the engine's runs, which set B_s, and printed.

@@ -1161,6 +1161,33 @@ TEST(ModelCpuNaive, GridsStayInTheWholeL3ByTheirStorage) {
   EXPECT_EQ(model::predict(c, m, plan("openmp", "naive", 1)).note, "grids in L3");
 }
 
+TEST(ModelCpuNaive, GridsJustPastTheL3StreamPartlyFromIt) {
+  // calibrate's loads over all threads' buffers past a 10 MiB L3: 4e10 B/s at 10 MiB, 3e10 at
+  // 20, 2e10 (memory's) at 40. heat3d 128^3 (2,097,152 cells) of 8 B each = 16 MiB: the curve
+  // reads 4e10 - 1e10 log2(1.6) there, so B_s (1e10) times that over 2e10.
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  m.l3_load_curve = {{10 << 20, 4e10}, {20 << 20, 3e10}, {40 << 20, 2e10}};
+  auto c = heat3d_cpu(128, 128, 128);
+  c.footprint_bytes_per_cell = 8;
+  const double gain = (4e10 - 1e10 * std::log2(1.6)) / 2e10;
+  EXPECT_NEAR(model::l3_spill_gain(m, 16 << 20), gain, 1e-12);
+  const auto near = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(near.t_memory, 2097152.0 * 12 / (1e10 * gain));
+  EXPECT_EQ(near.note, "grids partly in L3 (1.66x memory's rate)");
+  // At a point of the curve, its rate: 20 MiB, 1.5 times memory.
+  c.footprint_bytes_per_cell = 10;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 2097152.0 * 12 / 1.5e10);
+  // Past the curve's last point (48 MiB), or without a curve: memory's rate.
+  c.footprint_bytes_per_cell = 24;
+  const auto far = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(far.t_memory, 2097152.0 * 12 / 1e10);
+  EXPECT_EQ(far.note, "");
+  m.l3_load_curve.clear();
+  c.footprint_bytes_per_cell = 8;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory, 2097152.0 * 12 / 1e10);
+  EXPECT_EQ(model::l3_spill_gain(m, 16 << 20), 1);
+}
+
 TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   // A step that refills ghost cells (1.5 B per cell) and reduces a grid (4 B per cell): the
   // naive sweep's time plus cells * 5.5 B at the bandwidth of where the grids live.
@@ -1902,6 +1929,13 @@ TEST(ModelMachine, RejectsBadProfiles) {
                "p.json: machine profile has no \"sms\"");
   expect_error(load(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, "net_latency": -1e-6})"),
                "p.json: \"net_latency\" must be a non-negative number");
+  const std::string curve = "p.json: \"l3_load_curve\" must be a list of [bytes, bytes/s] pairs "
+                            "of positive numbers in ascending bytes";
+  for (const char *bad : {R"("l3_load_curve": 5)", R"("l3_load_curve": [[2e7, 1e10], [1e7, 9e9]])",
+                          R"("l3_load_curve": [[2e7, 0]])", R"("l3_load_curve": [[2e7]])"})
+    expect_error(
+        load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
+        curve);
 }
 
 TEST(ModelMachine, CalibratedProfileRoundTrips) {
@@ -1929,7 +1963,11 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.net_bandwidth = 2e9;
   m.probe_sweep_bandwidth = 1.3e10;
   m.probe_stencil_rate = 3.9e9;
+  m.l3_load_curve = {{32 << 20, 9e10}, {64 << 20, 3e10}};
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
+  ASSERT_EQ(back.l3_load_curve.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.l3_load_curve[1][0], 64 << 20);
+  EXPECT_DOUBLE_EQ(back.l3_load_curve[1][1], 3e10);
   EXPECT_DOUBLE_EQ(back.probe_sweep_bandwidth, 1.3e10);
   EXPECT_DOUBLE_EQ(back.probe_stencil_rate, 3.9e9);
   EXPECT_EQ(back.name, "calibrated");
