@@ -418,15 +418,6 @@ int calibrate(const CalibrateOptions &opts) {
   m.l1_bandwidth = j["l1_bandwidth"].get<double>();
   m.l2_bandwidth = j["l2_bandwidth"].get<double>();
   m.l3_bandwidth = j["l3_bandwidth"].get<double>();
-  // Short copies: t(S) = a + b S through the two chunk sizes measured.
-  if (j.contains("short_copy") && j["short_copy"].size() == 2) {
-    const double s1 = j["short_copy"][0][0].get<double>(), t1 = j["short_copy"][0][1].get<double>();
-    const double s2 = j["short_copy"][1][0].get<double>(), t2 = j["short_copy"][1][1].get<double>();
-    if (s2 > s1 && t2 > t1 && t1 > 0) {
-      m.short_copy_byte_seconds = (t2 - t1) / (s2 - s1);
-      m.short_copy_seconds = std::max(0.0, t1 - s1 * m.short_copy_byte_seconds);
-    }
-  }
   // Many grids at once: per-byte time grows linearly from 9 streams to 17 (and on beyond).
   double few_streams = 0, many_streams = 0;
   if (j.contains("streams") && j["streams"].size() == 2) {
@@ -482,16 +473,6 @@ int calibrate(const CalibrateOptions &opts) {
               si(m.peak_flops, "flop/s").c_str(), j["vector_bytes"].get<int>(),
               si(m.l1_bandwidth, "B/s").c_str(), si(m.l2_bandwidth, "B/s").c_str(),
               si(m.l3_bandwidth, "B/s").c_str(), si(m.bandwidth, "B/s").c_str());
-  if (m.short_copy_byte_seconds > 0) {
-    // Against both copies' bytes at the memory rate of a sweep, the threads' share each.
-    auto pair = [&](double s) { return m.short_copy_seconds + s * m.short_copy_byte_seconds; };
-    auto streamed = [&](double s) { return 2 * s * m.threads / model::sweep_bandwidth(m); };
-    std::printf("  short copies in from and out to memory (carried rows), a pair per thread: "
-                "%.3g us for 4 KiB, %.3g us for 16 KiB (%.1f and %.1f times their bytes at "
-                "%s)\n",
-                1e6 * pair(4096), 1e6 * pair(16384), pair(4096) / streamed(4096),
-                pair(16384) / streamed(16384), m.sweep_bandwidth > 0 ? "B_s" : "B");
-  }
   std::printf("  OpenMP barrier: %.3g us\n", m.barrier_seconds * 1e6);
   // tune's probes (Machine::probe_*), each taken where its figure was: the stencil's is F's own
   // run; the sweep's is the run above unless the engine's naive plan sets B_s, then a probe
@@ -545,9 +526,7 @@ int calibrate(const CalibrateOptions &opts) {
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
-          "over 20000; short_copy_(byte_)seconds: a line through a thread's pair of 4 KiB and "
-          "of 16 KiB copies, in from and out to random blocks of 64 MiB (at least twice its L3 "
-          "share), all threads at once, best of 3 turns of 5 passes; stream_slowdown and "
+          "over 20000; stream_slowdown and "
           "few_streams_bandwidth: the sum of "
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
           "last), all threads, best passes of 3 alternated turns (the 9-stream rate as "

@@ -68,8 +68,6 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("engine_efficiency_2d", m.engine_efficiency_2d, false);
   num("xreg_engine_efficiency", m.xreg_engine_efficiency, false);
   num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
-  num("short_copy_seconds", m.short_copy_seconds, false);
-  num("short_copy_byte_seconds", m.short_copy_byte_seconds, false);
   num("row_seconds", m.row_seconds, false);
   num("stream_slowdown", m.stream_slowdown, false);
   num("few_streams_bandwidth", m.few_streams_bandwidth, false);
@@ -156,10 +154,6 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["xreg_engine_efficiency"] = m.xreg_engine_efficiency;
   if (m.xreg_engine_efficiency_2d > 0)
     j["xreg_engine_efficiency_2d"] = m.xreg_engine_efficiency_2d;
-  if (m.short_copy_byte_seconds > 0) {
-    j["short_copy_seconds"] = m.short_copy_seconds;
-    j["short_copy_byte_seconds"] = m.short_copy_byte_seconds;
-  }
   if (m.row_seconds > 0)
     j["row_seconds"] = m.row_seconds;
   if (m.stream_slowdown > 0)
@@ -197,8 +191,6 @@ Machine scaled_machine(const Machine &m, double memory, double compute) {
   s.bandwidth *= memory;
   s.sweep_bandwidth *= memory;
   s.few_streams_bandwidth *= memory;
-  s.short_copy_seconds /= memory;
-  s.short_copy_byte_seconds /= memory;
   // The cores and their caches: the in-cache stencil rates, the roofline's ceilings, and what
   // the engine and the runtime spend per row and per barrier.
   s.flops *= compute;

@@ -70,19 +70,13 @@ double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double
 
 double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles, double rows_avg,
                      double cells) {
-  const int threads = std::max(1, m.threads);
-  const double bytes = cells * carry_bytes(c, k, tiles, threads, rows_avg);
-  if (bytes <= 0)
-    return 0;
-  if (m.short_copy_byte_seconds <= 0)
-    return bytes / sweep_bandwidth(m);
-  // The bytes are 2 elements per carried cell and output (out and back in); a chunk holds the
-  // 2R rows of one plane, x ghosts included. Measured (PERFORMANCE.md, 2026-12-01 14:39): a
-  // 4 KiB pair takes 1.4-2 times its bytes at B_s, the prefetchers never reaching speed on it.
-  const double row = static_cast<double>(c.extent[0]);
-  const double chunk = 2.0 * c.step_radius * (row + 2 * c.radius) * c.elem_bytes;
-  const double pairs = bytes / (2 * c.elem_bytes * 2.0 * c.step_radius * row);
-  return pairs * (m.short_copy_seconds + chunk * m.short_copy_byte_seconds) / threads;
+  // The engine lays a tile's carried rows out by plane-step, every stage's in turn (b9102f0):
+  // a tile writes its store and the next reads it back as one sequential stream each, which
+  // the prefetchers follow as they do a sweep's grids. Measured (PERFORMANCE.md, 2026-12-03
+  // 16:32): heat3d 510^3, k=8, 16 rows ran 8% faster with the copies skipped, 3 ms of a 40 ms
+  // step, where these bytes at B_s take 2.9 ms (as short copies from random blocks, the
+  // pricing of the layout before, 3.7 ms).
+  return cells * carry_bytes(c, k, tiles, std::max(1, m.threads), rows_avg) / sweep_bandwidth(m);
 }
 
 double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg,

@@ -39,10 +39,6 @@ struct Machine {
   // CPU: the same for stages whose row functions shift x neighbours in registers (xshift=reg,
   // 256 bits) over F, of rank 3 and rank 2 programs (0: not measured, such plans not offered).
   double xreg_engine_efficiency = 0, xreg_engine_efficiency_2d = 0;
-  // CPU: one thread's pair of short copies, a chunk of S bytes in from memory no prefetcher saw
-  // coming and one out to it, all threads at once (a carried tile's rows, per plane):
-  // short_copy_seconds + S * short_copy_byte_seconds (0: the carried bytes at B_s instead).
-  double short_copy_seconds = 0, short_copy_byte_seconds = 0;
   // CPU: what a temporal stage (or a naive sweep) spends per x-row it computes beyond the row's
   // cells, one thread (the row function's call and its vector loop's ends, the row's x ghosts,
   // the engine's walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0:
@@ -224,10 +220,8 @@ double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int 
 /// that are not a thread's first; the last stage's results are not carried. 0 for rank 2.
 double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg);
 
-/// Seconds per step of those copies on `cells` cells: per stage output, carried tile and plane
-/// one chunk of the 2R rows (x ghosts included) goes out to the carry store and one comes back,
-/// a pair of short copies from memory (Machine::short_copy_seconds and _byte_seconds), the
-/// threads' at once; without those figures the bytes at B_s.
+/// Seconds per step of those copies on `cells` cells: the store, laid out by plane-step, goes out
+/// and comes back as one sequential stream per tile, its bytes at B_s.
 double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles, double rows_avg,
                      double cells);
 

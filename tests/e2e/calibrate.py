@@ -149,20 +149,6 @@ with tempfile.TemporaryDirectory() as tmp:
     check(abs(mem - m["bandwidth"] / json.loads(ex.stdout)["bytes_per_cell"]) <= 1e-6 * mem if mem else False,
           f"explain's memory roofline bound is bandwidth / bytes per cell: {mem:.4g} cells/s")
     check("roofline: vector peak" in out.stdout, "calibrate reports the roofline")
-    # Carried rows: a line through a thread's pair of short copies to and from memory; the
-    # profile's line gives back the two pairs calibrate measured and printed (3 digits). (Not
-    # checked against the streaming bandwidth: under the sanitizers the calibration program's
-    # loops are slowed and libc's memcpy is not.)
-    a, b = m.get("short_copy_seconds", -1), m.get("short_copy_byte_seconds", 0)
-    check(a >= 0 and b > 0, f"short copies measured: {a:.3g} s + {b:.3g} s per byte")
-    said = re.search(r"a pair per thread: ([0-9.e+-]+) us for 4 KiB, ([0-9.e+-]+) us for 16 KiB",
-                     out.stdout)
-    check(said is not None, "calibrate reports the short copies")
-    if said:
-        for size, text in ((4096, said.group(1)), (16384, said.group(2))):
-            pair = 1e6 * (a + size * b)
-            check(abs(pair - float(text)) <= 0.005 * pair,
-                  f"the profile's {size}-byte pair, {pair:.4g} us, is the {text} us printed")
     # The L3: at most what sysfs or cpuid reports (a VM's cpuid may report the whole socket's;
     # calibrate measures the share it gets), more than the L2 where there is one.
     gc = subprocess.run(["getconf", "LEVEL3_CACHE_SIZE"], capture_output=True, text=True)

@@ -1013,38 +1013,29 @@ TEST(ModelCpuTemporal, RingsInTheSharedCache) {
   expect_close(model::predict(c, no_rate, p).t_compute, 1.37363456e-3);
 }
 
-TEST(ModelCpuTemporal, CarriedRowsCostAShortCopyPairPerPlane) {
+TEST(ModelCpuTemporal, CarriedRowsStreamThroughMemory) {
   // As RingsInTheSharedCache: heat3d 256^3, k = 4, 32 rows, 2 threads of 4 tiles, 3 of each
-  // thread's carried: per step 6 tiles x 256 planes x 3 of the 4 stages = 1152 pairs of chunks
-  // of 2 rows of 258 cells (2,064 B), the 4,718,592 carried bytes of the 0.28125 B per cell.
+  // thread's carried: 0.28125 B per cell-update (2 rows of 32 out and back, 3 of the 4 stages,
+  // 3 of 4 tiles), 4,718,592 B per step, one sequential stream through the store each way: at
+  // memory's bandwidth (no sweep bandwidth measured), 4.718592e-4 s.
   const auto c = heat3d_cpu(256, 256, 256);
   const auto p = rows_plan(4, 32);
   auto m = cpu_l3(357760, 32 << 20);
   const double cells = 256.0 * 256 * 256;
-  // Without calibrate's short copies: those bytes at memory's bandwidth, 4.718592e-4 s.
+  expect_close(model::carry_bytes(c, 4, 8, 2, 32), 0.28125);
   expect_close(model::carry_seconds(c, m, 4, 8, 32, cells), 4.718592e-4);
-  const auto bytes_only = model::predict(c, m, p);
-  // A pair takes 1e-7 + 2064 * 1e-10 = 3.064e-7 s on each thread, the two threads' at once:
-  // 1152 * 3.064e-7 / 2 = 1.764864e-4 s, in place of the bytes' time in T_memory and the step.
-  m.short_copy_seconds = 1e-7;
-  m.short_copy_byte_seconds = 1e-10;
-  expect_close(model::carry_seconds(c, m, 4, 8, 32, cells), 1.764864e-4);
-  const auto copies = model::predict(c, m, p);
-  expect_close(copies.t_memory, bytes_only.t_memory - 4.718592e-4 + 1.764864e-4);
-  expect_close(copies.seconds_per_step, bytes_only.seconds_per_step - 4.718592e-4 + 1.764864e-4);
-  // fp64: chunks of 4,128 B, the same 1152 pairs: 1152 * (1e-7 + 4128e-10) / 2.
+  // At the sweep's bandwidth where calibrate measured one (B_s): 4,718,592 / 8e9, in T_memory
+  // beside the state's 3.538944e-3 s at 1e10 (RingsInTheSharedCache), now at 8e9.
+  m.sweep_bandwidth = 8e9;
+  expect_close(model::carry_seconds(c, m, 4, 8, 32, cells), 4718592 / 8e9);
+  expect_close(model::predict(c, m, p).t_memory, 3.538944e-3 * 1.25 + 4718592 / 8e9);
+  // fp64: twice the bytes.
   auto c64 = c;
   c64.elem_bytes = 8;
   c64.written_bytes_per_cell = 16;
-  expect_close(model::carry_seconds(c64, m, 4, 8, 32, cells), 1152 * (1e-7 + 4128e-10) / 2);
+  expect_close(model::carry_seconds(c64, m, 4, 8, 32, cells), 2 * 4718592 / 8e9);
   // Nothing carried (carry=off, one tile per thread): no copies.
   EXPECT_EQ(model::carry_seconds(c, m, 4, 2, 128, cells), 0);
-  auto off = p;
-  off.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 256, false};
-  auto no_copies = m;
-  no_copies.short_copy_seconds = no_copies.short_copy_byte_seconds = 0;
-  expect_close(model::predict(c, m, off).seconds_per_step,
-               model::predict(c, no_copies, off).seconds_per_step);
 }
 
 TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
@@ -1954,8 +1945,6 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.engine_efficiency_2d = 0.7;
   m.xreg_engine_efficiency = 0.65;
   m.xreg_engine_efficiency_2d = 0.75;
-  m.short_copy_seconds = 1.5e-7;
-  m.short_copy_byte_seconds = 1.2e-10;
   m.row_seconds = 2.5e-8;
   m.stream_slowdown = 0.03;
   m.few_streams_bandwidth = 4.5e10;
@@ -1989,8 +1978,6 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency, 0.65);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
-  EXPECT_DOUBLE_EQ(back.short_copy_seconds, 1.5e-7);
-  EXPECT_DOUBLE_EQ(back.short_copy_byte_seconds, 1.2e-10);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);
@@ -2017,7 +2004,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
       R"({"bandwidth": 4e10, "flops": 6e10, "threads": 2, "cache_bytes": 1048576,
           "shared_cache_bytes": 33554432, "shared_cache_flops": 5e10, "barrier_seconds": 1e-6,
           "wide_flops": 8e10, "sweep_bandwidth": 5e10, "engine_efficiency": 0.9,
-          "short_copy_seconds": 4e-7, "short_copy_byte_seconds": 9e-11, "row_seconds": 2e-8,
+          "row_seconds": 2e-8,
           "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
           "l1_bandwidth": 5e11, "l2_bandwidth": 4e11, "l3_bandwidth": 2e11,
           "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9})",
@@ -2026,8 +2013,6 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
   EXPECT_DOUBLE_EQ(s.bandwidth, 2e10);
   EXPECT_DOUBLE_EQ(s.sweep_bandwidth, 2.5e10);
   EXPECT_DOUBLE_EQ(s.few_streams_bandwidth, 3e10);
-  EXPECT_DOUBLE_EQ(s.short_copy_seconds, 8e-7);
-  EXPECT_DOUBLE_EQ(s.short_copy_byte_seconds, 1.8e-10);
   EXPECT_DOUBLE_EQ(s.flops, 7.5e10);
   EXPECT_DOUBLE_EQ(s.wide_flops, 1e11);
   EXPECT_DOUBLE_EQ(s.shared_cache_flops, 6.25e10);
