@@ -167,27 +167,57 @@ model::Machine without_etas(const model::Machine &m) {
   return plain;
 }
 
+// B_s of a naive heat sweep that took `seconds` per step: its grids do not stay in cache.
+double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::Machine &m) {
+  if (!(seconds > m.barrier_seconds))
+    return 0.0;
+  const double bytes =
+      model::cpu_sweep_bytes(cost) + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
+  return cost.cells() * bytes / (seconds - m.barrier_seconds);
+}
+
+// `m` without the engine's efficiencies and with B_s from round `round` of the naive plan (plan
+// 0 of `r`): the temporal plan's memory terms at the rate memory had in the same spell.
+model::Machine plain_in_round(const EngineRuns &r, std::size_t round, const model::Machine &m) {
+  model::Machine plain = without_etas(m);
+  if (const double b = sweep_bandwidth_of(r.costs[0], r.rounds[0][round], m); b > 0)
+    plain.sweep_bandwidth = b;
+  return plain;
+}
+
 // eta of one temporal plan of `r`: the model's stages at eta = 1 over the measured step less the
-// model's other terms (the state's trip through memory at B_s, the carried rows, the barrier);
-// 0 (and says why) where those terms alone take most of the step.
+// model's other terms (the state's trip through memory at B_s, the carried rows, the barrier),
+// per alternated round with B_s from that round's naive run, the median kept: the memory terms
+// are most of a k = 4 step, so B_s from another spell moved heat2d's eta from 0.92 to 1.85
+// between two calibrations a minute apart (2026-12-04). 0 (and says why) where those terms alone
+// take most of the step.
 double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_text,
                   const std::string &what, const model::Machine &m) {
-  const model::Machine plain = without_etas(m);
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
+  std::vector<double> etas, others;
+  double cells_time = 0;
+  for (std::size_t j = 0; j < r.rounds[i].size() && j < r.rounds[0].size(); ++j) {
+    const model::Prediction p = model::predict(r.costs[i], plain_in_round(r, j, m), plan);
+    // The rows' costs (Machine::row_seconds, fitted before) are not the stages' rate.
+    const double stages = r.rounds[i][j] - (p.seconds_per_step - p.t_compute) - p.t_rows;
+    cells_time = p.t_compute - p.t_rows;
+    others.push_back(p.seconds_per_step - p.t_compute);
+    if (stages > 0.2 * cells_time)
+      etas.push_back(cells_time / stages);
+  }
   const double measured = r.seconds[i];
-  const model::Prediction p = model::predict(r.costs[i], plain, plan);
-  // The rows' costs (Machine::row_seconds, fitted before) are not the stages' rate.
-  const double stages = measured - (p.seconds_per_step - p.t_compute) - p.t_rows;
-  const double cells_time = p.t_compute - p.t_rows;
-  if (!(measured > 0) || !(stages > 0.2 * cells_time)) {
+  if (!(measured > 0) || 2 * etas.size() <= r.rounds[i].size()) {
     std::printf("  CPU engine: %s %s not measured (it ran %.3g s per step, the model's memory "
                 "terms alone %.3g s)\n",
-                what.c_str(), plan_text.c_str(), measured, p.seconds_per_step - p.t_compute);
+                what.c_str(), plan_text.c_str(), measured, others.empty() ? 0.0 : median(others));
     return 0.0;
   }
-  const double eta = std::clamp(cells_time / stages, 0.1, 2.0);
-  std::printf("  CPU engine, %s %s: %s cells/s; its stages at %.2f of the row benchmark's rate\n",
-              what.c_str(), plan_text.c_str(), si(r.costs[i].cells() / measured, "").c_str(), eta);
+  const double eta = std::clamp(median(etas), 0.1, 2.0);
+  std::printf("  CPU engine, %s %s: %s cells/s; its stages at %.2f of the row benchmark's rate "
+              "(rounds %.2f to %.2f)\n",
+              what.c_str(), plan_text.c_str(), si(r.costs[i].cells() / measured, "").c_str(), eta,
+              *std::min_element(etas.begin(), etas.end()),
+              *std::max_element(etas.begin(), etas.end()));
   return eta;
 }
 
@@ -249,22 +279,21 @@ double wide_eta(const EngineRuns &r, std::size_t w, std::size_t narrow, double e
 // short rows did not run slower per cell than the model's rings explain.
 double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
                    const std::string &plan_text, const model::Machine &m) {
-  model::Machine plain = without_etas(m);
-  plain.row_seconds = 1; // so t_rows is the rows' count per thread
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
-  double a[2], b[2], others[2];
   const std::size_t at[2] = {i_long, i_short};
-  for (int j = 0; j < 2; ++j) {
-    const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
-    b[j] = p.t_rows;
-    a[j] = p.t_compute - p.t_rows;
-    others[j] = p.seconds_per_step - p.t_compute;
-  }
-  const double det = a[0] * b[1] - a[1] * b[0];
   std::vector<double> fits;
   for (std::size_t i = 0; i < r.rounds[i_long].size() && i < r.rounds[i_short].size(); ++i) {
-    const double y0 = r.rounds[i_long][i] - others[0], y1 = r.rounds[i_short][i] - others[1];
-    fits.push_back(det != 0 ? (a[0] * y1 - a[1] * y0) / det : 0);
+    model::Machine plain = plain_in_round(r, i, m);
+    plain.row_seconds = 1; // so t_rows is the rows' count per thread
+    double a[2], b[2], y[2];
+    for (int j = 0; j < 2; ++j) {
+      const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
+      b[j] = p.t_rows;
+      a[j] = p.t_compute - p.t_rows;
+      y[j] = r.rounds[at[j]][i] - (p.seconds_per_step - p.t_compute);
+    }
+    const double det = a[0] * b[1] - a[1] * b[0];
+    fits.push_back(det != 0 ? (a[0] * y[1] - a[1] * y[0]) / det : 0);
   }
   const double t_row = median(fits);
   const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
@@ -293,8 +322,11 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
 // (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
 // 256-bit plan on 126 x 1036 x 256 too (the same cells on short rows: row_seconds); heat2d
-// (engine2d.stn.mustache) 4094 x 4094 naive and with k=4, 1024-row tiles the same way. The
-// heat3d naive median sets B_s; each temporal median gives its eta (engine_eta):
+// (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
+// grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
+// is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
+// and k = 8 so that the stages are more of the step than the memory terms. The
+// heat3d naive median sets B_s; each temporal plan gives its eta (engine_eta):
 // engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d, and
 // with x-shifts in registers (xshift=reg) xreg_engine_efficiency(_2d).
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
@@ -314,21 +346,18 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
   // sweeps of generated programs get, measured beside the temporal plans.
   const double naive = r->seconds[0];
-  if (naive > m.barrier_seconds) {
-    const model::Cost &cost = r->costs[0];
-    const double bytes =
-        model::cpu_sweep_bytes(cost) + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
-    m.sweep_bandwidth = cost.cells() * bytes / (naive - m.barrier_seconds);
+  if (const double b = sweep_bandwidth_of(r->costs[0], naive, m); b > 0) {
+    m.sweep_bandwidth = b;
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
-                si(cost.cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
+                si(r->costs[0].cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
   m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m);
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
   if (plans.size() > 3)
     m.wide_engine_efficiency = wide_eta(*r, 3, 1, m.engine_efficiency, plans[3], m);
-  const std::string plan2d = "scheme=temporal,k=4,rows=1024";
-  if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "4094"}},
+  const std::string plan2d = "scheme=temporal,k=8,rows=1024";
+  if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
     m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
     m.xreg_engine_efficiency_2d = xreg_eta(*r2, 2, 1, plan2d + ",xshift=reg", "heat2d", m);
@@ -540,7 +569,7 @@ int calibrate(const CalibrateOptions &opts) {
                                "(per round, the median), the etas each "
                                "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                               "same with heat2d 4094x4094, k=4, 1024 rows; xreg_ ones only "
+                               "same with heat2d 4094x8190, k=8, 1024 rows; xreg_ ones only "
                                "where the x-shifts beat the plain rows in 4 of the 5 rounds"
                              : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "

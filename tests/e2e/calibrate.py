@@ -66,14 +66,14 @@ with tempfile.TemporaryDirectory() as tmp:
     # ... and on a 2D program (heat2d), whose stages lose less to the engine.
     check(0.1 <= m.get("engine_efficiency_2d", 0) <= 2.0,
           f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
-    check("CPU engine, heat2d scheme=temporal,k=4,rows=1024" in out.stdout,
+    check("CPU engine, heat2d scheme=temporal,k=8,rows=1024" in out.stdout,
           "calibrate reports the engine's 2D rate")
     # ... and with x-shifts in registers (xshift=reg), on both programs. Under the sanitizers
     # the naive x loop is instrumented per cell and the x-shift loop per vector: the latter ran
     # several times faster there, which calibrate declines as a measurement and says so.
     for key, plan in (("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
                       ("xreg_engine_efficiency_2d",
-                       "heat2d scheme=temporal,k=4,rows=1024,xshift=reg")):
+                       "heat2d scheme=temporal,k=8,rows=1024,xshift=reg")):
         declined = sanitized and key not in m and f"CPU engine: {plan} not measured (" in out.stdout
         # Written only where the x-shifts beat the plain rows in 4 of the 5 alternated rounds;
         # calibrate prints the count either way.
