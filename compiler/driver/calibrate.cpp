@@ -163,6 +163,7 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
 model::Machine without_etas(const model::Machine &m) {
   model::Machine plain = m;
   plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
+  plain.engine_efficiency_f64 = 0;
   plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
   return plain;
 }
@@ -325,10 +326,12 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
 // grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
 // is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
-// and k = 8 so that the stages are more of the step than the memory terms. The
-// heat3d naive median sets B_s; each temporal plan gives its eta (engine_eta):
-// engine_efficiency (heat3d, 256 bits), wide_engine_efficiency (512), engine_efficiency_2d, and
-// with x-shifts in registers (xshift=reg) xreg_engine_efficiency(_2d).
+// and k = 8 so that the stages are more of the step than the memory terms; heat3d in double
+// (engine_f64.stn.mustache) 510 x 256 x 256 naive and with the 256-bit k=4, 16-row plan. The
+// heat3d naive median sets B_s; each temporal plan gives its eta (engine_eta), B_s per round
+// from its own program's naive run: engine_efficiency (heat3d, 256 bits),
+// wide_engine_efficiency (512), engine_efficiency_2d, engine_efficiency_f64, and with x-shifts
+// in registers (xshift=reg) xreg_engine_efficiency(_2d).
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
   std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16",
@@ -362,6 +365,10 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
     m.xreg_engine_efficiency_2d = xreg_eta(*r2, 2, 1, plan2d + ",xshift=reg", "heat2d", m);
   }
+  // 8-byte cells: the model halves F for them (cpu_lanes), and their stages lost more than that
+  // to the engine on the AMD EPYC VM (model.cpp, cell_size_factor).
+  if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", plans[1]}))
+    m.engine_efficiency_f64 = engine_eta(*r8, 1, plans[1], "heat3d fp64", m);
   return m.engine_efficiency > 0;
 }
 
@@ -569,7 +576,8 @@ int calibrate(const CalibrateOptions &opts) {
                                "(per round, the median), the etas each "
                                "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                               "same with heat2d 4094x8190, k=8, 1024 rows; xreg_ ones only "
+                               "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
+                               "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
                                "where the x-shifts beat the plain rows in 4 of the 5 rounds"
                              : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "

@@ -66,6 +66,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("engine_efficiency", m.engine_efficiency, false);
   num("wide_engine_efficiency", m.wide_engine_efficiency, false);
   num("engine_efficiency_2d", m.engine_efficiency_2d, false);
+  num("engine_efficiency_f64", m.engine_efficiency_f64, false);
   num("xreg_engine_efficiency", m.xreg_engine_efficiency, false);
   num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
   num("row_seconds", m.row_seconds, false);
@@ -150,6 +151,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["wide_engine_efficiency"] = m.wide_engine_efficiency;
   if (m.engine_efficiency_2d > 0)
     j["engine_efficiency_2d"] = m.engine_efficiency_2d;
+  if (m.engine_efficiency_f64 > 0)
+    j["engine_efficiency_f64"] = m.engine_efficiency_f64;
   if (m.xreg_engine_efficiency > 0)
     j["xreg_engine_efficiency"] = m.xreg_engine_efficiency;
   if (m.xreg_engine_efficiency_2d > 0)

@@ -183,6 +183,16 @@ double stage_flops(const Machine &m, int vec, int rank, double xreg) {
   return m.flops * eta * rank_factor;
 }
 
+// heat3d in double lost more to the engine than cpu_lanes' half of F says: on the AMD EPYC VM
+// its temporal plans ran at 0.73-0.85 of their prices where the same plans in float ran at
+// 0.82-0.96, and alternated against its naive plan k=4, 16 rows gained 1.07-1.15 where the model
+// said 1.30 (PERFORMANCE.md, 2026-12-04 10:20).
+double cell_size_factor(const Cost &c, const Machine &m) {
+  if (c.elem_bytes <= 4 || !(m.engine_efficiency_f64 > 0) || !(m.engine_efficiency > 0))
+    return 1.0;
+  return m.engine_efficiency_f64 / m.engine_efficiency;
+}
+
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   const double f = (l2_flops > 0 ? l2_flops : m.flops) * cpu_lanes(c);
   const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
@@ -374,7 +384,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
   const auto &t = *p.get<stencilc::scheme::CpuTemporal>();
   const double f2 =
-      stage_flops(m, t.vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0);
+      stage_flops(m, t.vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0) *
+      cell_size_factor(c, m);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops =

@@ -36,6 +36,8 @@ struct Machine {
                                      // engine_efficiency)
   double engine_efficiency_2d = 0;   // CPU: engine_efficiency of rank-2 programs' stages (0: as
                                      // engine_efficiency)
+  double engine_efficiency_f64 = 0;  // CPU: engine_efficiency of stages on 8-byte cells (0: as
+                                     // engine_efficiency; cpu_lanes halves F for them)
   // CPU: the same for stages whose row functions shift x neighbours in registers (xshift=reg,
   // 256 bits) over F, of rank 3 and rank 2 programs (0: not measured, such plans not offered).
   double xreg_engine_efficiency = 0, xreg_engine_efficiency_2d = 0;
@@ -251,6 +253,12 @@ double l2_miss(double bytes, const Machine &m);
 /// row functions runs at F times xreg_engine_efficiency (xreg_engine_efficiency_2d at rank 2),
 /// the rest as without: the rates mixed by time (harmonically).
 double stage_flops(const Machine &m, int vec, int rank = 3, double xreg = 0);
+
+/// How much faster (or slower) a program's stages run for the size of their cells than the
+/// 4-byte ones calibrate's engine_efficiency was measured on, beyond cpu_lanes: on 8-byte cells
+/// engine_efficiency_f64 / engine_efficiency where calibrate measured both (heat3d in double),
+/// else 1. It scales stage_flops whatever the vectors.
+double cell_size_factor(const Cost &c, const Machine &m);
 
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read

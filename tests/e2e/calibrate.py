@@ -68,6 +68,14 @@ with tempfile.TemporaryDirectory() as tmp:
           f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat2d scheme=temporal,k=8,rows=1024" in out.stdout,
           "calibrate reports the engine's 2D rate")
+    # ... and on 8-byte cells (heat3d in double), which the model prices on their own eta.
+    f64 = "heat3d fp64 scheme=temporal,k=4,rows=16"
+    declined = sanitized and "engine_efficiency_f64" not in m and \
+        f"CPU engine: {f64} not measured (" in out.stdout
+    check(declined or 0.1 <= m.get("engine_efficiency_f64", 0) <= 2.0,
+          f"engine_efficiency_f64 {m.get('engine_efficiency_f64', 0):.3g} measured, within 0.1..2")
+    check(f"CPU engine, {f64}: " in out.stdout or declined,
+          "calibrate reports the engine's rate on 8-byte cells")
     # ... and with x-shifts in registers (xshift=reg), on both programs. Under the sanitizers
     # the naive x loop is instrumented per cell and the x-shift loop per vector: the latter ran
     # several times faster there, which calibrate declines as a measurement and says so.
@@ -199,7 +207,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
     check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
-                                   "engine_efficiency_2d", "xreg_engine_efficiency",
+                                   "engine_efficiency_2d", "engine_efficiency_f64",
+                                   "xreg_engine_efficiency",
                                    "xreg_engine_efficiency_2d"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")

@@ -903,6 +903,30 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   const auto h2_3d_eta = model::predict(plate_cost, m, rows_plan(4, 1024));
   EXPECT_GT(h2.t_compute, 0);
   expect_close(h2_3d_eta.t_compute, 1.2 * h2.t_compute);
+  // Stages on 8-byte cells at engine_efficiency_f64 (calibrate's heat3d in double) over
+  // engine_efficiency, on top of cpu_lanes' half of F; 4-byte ones untouched; 1 where either
+  // is missing.
+  model::Cost f64 = heat3d_cpu(510, 256, 256);
+  f64.elem_bytes = 8;
+  const model::Cost f32 = heat3d_cpu(510, 256, 256);
+  auto eta8 = m;
+  eta8.engine_efficiency_f64 = 0.81; // 0.9 -> 0.81
+  expect_close(model::cell_size_factor(f64, eta8), 0.9);
+  EXPECT_DOUBLE_EQ(model::cell_size_factor(f32, eta8), 1.0);
+  EXPECT_DOUBLE_EQ(model::cell_size_factor(f64, m), 1.0);
+  auto no_eta = eta8;
+  no_eta.engine_efficiency = 0;
+  EXPECT_DOUBLE_EQ(model::cell_size_factor(f64, no_eta), 1.0);
+  // Rings well inside the L2 (no plane from the L3): the stages' time is the cells at
+  // F eta_f64 / 2.
+  eta8.cache_bytes = 64 << 20;
+  auto in_l2 = m;
+  in_l2.cache_bytes = 64 << 20;
+  const auto d8 = model::predict(f64, eta8, rows_plan(4, 16));
+  const auto d = model::predict(f64, in_l2, rows_plan(4, 16));
+  expect_close(d8.t_compute - d8.t_rows, (d.t_compute - d.t_rows) / 0.9);
+  expect_close(model::predict(f32, eta8, rows_plan(4, 16)).t_compute,
+               model::predict(f32, in_l2, rows_plan(4, 16)).t_compute);
   // No efficiency measured at all: the row benchmark's rates as they are.
   auto none = m;
   none.engine_efficiency = none.wide_engine_efficiency = 0;
@@ -1943,6 +1967,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.engine_efficiency = 0.6;
   m.wide_engine_efficiency = 0.45;
   m.engine_efficiency_2d = 0.7;
+  m.engine_efficiency_f64 = 0.55;
   m.xreg_engine_efficiency = 0.65;
   m.xreg_engine_efficiency_2d = 0.75;
   m.row_seconds = 2.5e-8;
@@ -1976,6 +2001,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
+  EXPECT_DOUBLE_EQ(back.engine_efficiency_f64, 0.55);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency, 0.65);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
