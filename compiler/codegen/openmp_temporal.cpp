@@ -409,12 +409,17 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
       const auto &k = p.kernels[r.a];
       const bool xreg = why_no_x_shifts(p, k).empty();
       if (!kernels_done.count(r.a))
-        tc.row_fns += row_function(p, k, mpi, false) + row_function(p, k, mpi, true) +
-                      (xreg ? x_shift_row_function(p, k, mpi) : "");
+        tc.row_fns +=
+            row_function(p, k, mpi, false) + row_function(p, k, mpi, true) +
+            (xreg ? x_shift_row_function(p, k, mpi) + x_shift_row_function(p, k, mpi, true) : "");
       kernels_done.insert(r.a);
       d += fmt::format("  {{\n    Call c;\n    c.name = \"{0}\";\n    c.fn = row__{0};\n"
                        "    c.fn_wide = row__{0}__wide;\n{1}",
-                       k.name, xreg ? fmt::format("    c.fn_xreg = row__{}__xreg;\n", k.name) : "");
+                       k.name,
+                       xreg ? fmt::format("    c.fn_xreg = row__{0}__xreg;\n"
+                                          "    c.fn_xreg_wide = row__{0}__xreg_wide;\n",
+                                          k.name)
+                            : "");
       std::string writes;
       for (int w : ir::grids_written(k.body)) {
         writes += fmt::format("{}{}", writes.empty() ? "" : ", ", index.at(w));

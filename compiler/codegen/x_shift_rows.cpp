@@ -86,10 +86,11 @@ std::string lanes(int w, int first) {
 
 } // namespace
 
-std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool mpi) {
+std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool mpi, bool wide) {
   const ir::Type t = x_shift_type(p, k);
   const char *elem = t == ir::Type::Float ? "float" : "double";
-  const int w = kXShiftVectorBytes / (t == ir::Type::Float ? 4 : 8);
+  const int bytes = wide ? 2 * kXShiftVectorBytes : kXShiftVectorBytes;
+  const int w = bytes / (t == ir::Type::Float ? 4 : 8);
   const auto slots = row_slots(k);
   // Per slot, the x offsets it is read at.
   std::map<int, std::set<int>> dxs;
@@ -106,7 +107,10 @@ std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool
   bool any_next = false;
   for (const auto &[i, d] : dxs)
     any_next |= *d.rbegin() > 0;
-  std::string s = row_head(p, k, mpi, false, "__xreg", " with x-shifts in registers (xshift=reg)");
+  std::string s =
+      row_head(p, k, mpi, wide, wide ? "__xreg_wide" : "__xreg",
+               wide ? " with x-shifts in registers on 512-bit vectors (vec=512,xshift=reg)"
+                    : " with x-shifts in registers (xshift=reg)");
   // typedef, not using: Clang 14 drops `aligned` from an alias declaration, and its loads then
   // assume whole vectors' alignment (vmovapd on a row at x - 1: a crash, seen).
   s += fmt::format("    typedef {0} V__ __attribute__((vector_size({1}), unused));\n"
@@ -115,8 +119,7 @@ std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool
                    "    typedef {2} M__ __attribute__((vector_size({1}), unused));\n"
                    "    std::int64_t xv__ = lo0__;\n"
                    "    if (hi0__ - lo0__ >= {3}) {{\n",
-                   elem, kXShiftVectorBytes, t == ir::Type::Float ? "std::int32_t" : "std::int64_t",
-                   2 * w);
+                   elem, bytes, t == ir::Type::Float ? "std::int32_t" : "std::int64_t", 2 * w);
   auto load = [&](int i, const std::string &at) {
     return fmt::format("*reinterpret_cast<const VU__ *>({}__t{} + {})", p.grids[grid_of[i]].name, i,
                        at);
@@ -169,7 +172,7 @@ std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool
       s += fmt::format("        {} = {};\n", name(i, "c"), name(i, "n"));
   }
   s += "      }\n    }\n";
-  return s + row_x_loop(p, k, mpi, false, "xv__") + "  }\n}\n\n";
+  return s + row_x_loop(p, k, mpi, wide, "xv__") + "  }\n}\n\n";
 }
 
 } // namespace stc

@@ -10,8 +10,11 @@
 
 namespace stc {
 
-/// The xshift=reg row function row__K__xreg on 256-bit vectors (why_no_x_shifts,
-/// analysis/x_shifts.h, must be "").
-std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool mpi);
+/// The xshift=reg row function row__K__xreg on 256-bit vectors, or with `wide`
+/// row__K__xreg_wide on 512-bit ones (vec=512,xshift=reg: STENCILC_WIDE_VECTORS, twice the
+/// lanes). why_no_x_shifts (analysis/x_shifts.h) must be "": a kernel it admits on 256-bit
+/// vectors reads its rows less than half a 512-bit vector away.
+std::string x_shift_row_function(const ir::Program &p, const ir::Kernel &k, bool mpi,
+                                 bool wide = false);
 
 } // namespace stc

@@ -165,6 +165,7 @@ model::Machine without_etas(const model::Machine &m) {
   plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
   plain.engine_efficiency_f64 = 0;
   plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
+  plain.wide_xreg_engine_efficiency = 0;
   return plain;
 }
 
@@ -331,13 +332,15 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // heat3d naive median sets B_s; each temporal plan gives its eta (engine_eta), B_s per round
 // from its own program's naive run: engine_efficiency (heat3d, 256 bits),
 // wide_engine_efficiency (512), engine_efficiency_2d, engine_efficiency_f64, and with x-shifts
-// in registers (xshift=reg) xreg_engine_efficiency(_2d).
+// in registers (xshift=reg) xreg_engine_efficiency(_2d), on 512 bits wide_xreg_engine_efficiency.
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
   std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16",
                                     "scheme=temporal,k=4,rows=16,xshift=reg"};
-  if (m.wide_flops > 0)
+  if (m.wide_flops > 0) {
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
+    plans.push_back("scheme=temporal,k=4,rows=16,vec=512,xshift=reg");
+  }
   const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   std::vector<Sets> sets_of(plans.size(), sets);
   const std::size_t short_rows = plans.size();
@@ -357,8 +360,10 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m);
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
-  if (plans.size() > 3)
+  if (plans.size() > 4) {
     m.wide_engine_efficiency = wide_eta(*r, 3, 1, m.engine_efficiency, plans[3], m);
+    m.wide_xreg_engine_efficiency = xreg_eta(*r, 4, 3, plans[4], "heat3d 512-bit", m);
+  }
   const std::string plan2d = "scheme=temporal,k=8,rows=1024";
   if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
@@ -567,19 +572,20 @@ int calibrate(const CalibrateOptions &opts) {
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
           "last), all threads, best passes of 3 alternated turns (the 9-stream rate as "
           "few_streams_bandwidth)" +
-          std::string(engine ? "; sweep_bandwidth and (wide_, xreg_)engine_efficiency: heat3d "
-                               "510x256x256 fp32, 64 steps, built by the openmp target, naive "
-                               "and k=4, 16 rows on 256- (and 512-)bit vectors and with "
-                               "xshift=reg alternately, and the 256-bit plan on 126x1036x256, "
-                               "medians of 5: B_s from the naive one (model bytes); row_seconds "
-                               "fitted to the two 256-bit plans' runs less the rest of the model "
-                               "(per round, the median), the etas each "
-                               "temporal plan's predicted stages over what the rest of the "
-                               "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                               "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
-                               "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
-                               "where the x-shifts beat the plain rows in 4 of the 5 rounds"
-                             : "; engine_efficiency: not measured") +
+          std::string(engine
+                          ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
+                            "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
+                            "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
+                            "with xshift=reg, alternately, and the 256-bit plan on 126x1036x256, "
+                            "medians of 5: B_s from the naive one (model bytes); row_seconds "
+                            "fitted to the two 256-bit plans' runs less the rest of the model "
+                            "(per round, the median), the etas each "
+                            "temporal plan's predicted stages over what the rest of the "
+                            "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
+                            "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
+                            "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
+                            "where the x-shifts beat the plain rows in 4 of the 5 rounds"
+                          : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
           "sweep's pass " +
           std::string(engine ? "repeated right after the engine's runs" : "above") +

@@ -69,6 +69,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("engine_efficiency_f64", m.engine_efficiency_f64, false);
   num("xreg_engine_efficiency", m.xreg_engine_efficiency, false);
   num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
+  num("wide_xreg_engine_efficiency", m.wide_xreg_engine_efficiency, false);
   num("row_seconds", m.row_seconds, false);
   num("stream_slowdown", m.stream_slowdown, false);
   num("few_streams_bandwidth", m.few_streams_bandwidth, false);
@@ -157,6 +158,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["xreg_engine_efficiency"] = m.xreg_engine_efficiency;
   if (m.xreg_engine_efficiency_2d > 0)
     j["xreg_engine_efficiency_2d"] = m.xreg_engine_efficiency_2d;
+  if (m.wide_xreg_engine_efficiency > 0)
+    j["wide_xreg_engine_efficiency"] = m.wide_xreg_engine_efficiency;
   if (m.row_seconds > 0)
     j["row_seconds"] = m.row_seconds;
   if (m.stream_slowdown > 0)

@@ -171,6 +171,14 @@ double stage_flops(const Machine &m, int vec, int rank, double xreg) {
     const double plain = stage_flops(m, vec, rank);
     return 1 / (xreg / (m.flops * xreg_eta) + (1 - xreg) / plain);
   }
+  // On 512 bits the x-shifted loads cross a cache line every time (64-byte vectors, 4-byte
+  // steps) where half of the 256-bit ones do: on the AMD EPYC VM a heat3d row in the L2 ran
+  // 1.22x faster with its shifts in registers (PERFORMANCE.md, 2026-12-04 15:30).
+  if (xreg > 0 && vec == 512 && rank != 2 && m.wide_flops > 0 &&
+      m.wide_xreg_engine_efficiency > 0) {
+    const double plain = stage_flops(m, vec, rank);
+    return 1 / (xreg / (m.wide_flops * m.wide_xreg_engine_efficiency) + (1 - xreg) / plain);
+  }
   // calibrate measured heat2d's stages losing less to the engine than heat3d's; why (rank, row
   // length) is not settled (PERFORMANCE.md, 2026-12-01 11:18).
   const double rank_factor =
@@ -1062,14 +1070,15 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           // And with x-shifts in registers, where kernels have them and calibrate measured
           // them faster.
           const double xreg = static_cast<double>(c.x_shift_stages) / c.stages;
-          const bool shifts =
-              xreg > 0 && stage_flops(m, 256, c.rank, xreg) > stage_flops(m, 256, c.rank);
+          auto shifts = [&](int vec) {
+            return xreg > 0 && stage_flops(m, vec, c.rank, xreg) > stage_flops(m, vec, c.rank);
+          };
           for (int vec : {256, 512})
             for (bool carry : {true, false})
               if ((vec == 256 || stage_flops(m, 512, c.rank) > stage_flops(m, 256, c.rank)) &&
                   (carry || carries)) {
                 add(sch::CpuTemporal{k, rows, 0, vec, carry});
-                if (vec == 256 && shifts)
+                if (shifts(vec))
                   add(sch::CpuTemporal{k, rows, 0, vec, carry, true});
               }
         }

@@ -41,6 +41,9 @@ struct Machine {
   // CPU: the same for stages whose row functions shift x neighbours in registers (xshift=reg,
   // 256 bits) over F, of rank 3 and rank 2 programs (0: not measured, such plans not offered).
   double xreg_engine_efficiency = 0, xreg_engine_efficiency_2d = 0;
+  // CPU: the same on 512-bit vectors (vec=512,xshift=reg) over F_w, rank 3 (0: not measured,
+  // such plans not offered).
+  double wide_xreg_engine_efficiency = 0;
   // CPU: what a temporal stage (or a naive sweep) spends per x-row it computes beyond the row's
   // cells, one thread (the row function's call and its vector loop's ends, the row's x ghosts,
   // the engine's walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0:
@@ -251,7 +254,8 @@ double l2_miss(double bytes, const Machine &m);
 /// was measured, and on 512 bits at wide_engine_efficiency scaled by the same ratio. With
 /// x-shifts in registers (xshift=reg, 256 bits), the share `xreg` of the stages that have such
 /// row functions runs at F times xreg_engine_efficiency (xreg_engine_efficiency_2d at rank 2),
-/// the rest as without: the rates mixed by time (harmonically).
+/// the rest as without: the rates mixed by time (harmonically); on 512 bits (vec=512,xshift=reg,
+/// rank 3) likewise at F_w times wide_xreg_engine_efficiency against the 512-bit rate.
 double stage_flops(const Machine &m, int vec, int rank = 3, double xreg = 0);
 
 /// How much faster (or slower) a program's stages run for the size of their cells than the

@@ -79,13 +79,19 @@ with tempfile.TemporaryDirectory() as tmp:
     # ... and with x-shifts in registers (xshift=reg), on both programs. Under the sanitizers
     # the naive x loop is instrumented per cell and the x-shift loop per vector: the latter ran
     # several times faster there, which calibrate declines as a measurement and says so.
-    for key, plan in (("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
-                      ("xreg_engine_efficiency_2d",
-                       "heat2d scheme=temporal,k=8,rows=1024,xshift=reg")):
+    # On 512 bits too, where calibrate measured 512-bit rows (wide_flops).
+    xreg_plans = [("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
+                  ("xreg_engine_efficiency_2d", "heat2d scheme=temporal,k=8,rows=1024,xshift=reg")]
+    if "wide_flops" in m:
+        xreg_plans.append(("wide_xreg_engine_efficiency",
+                           "heat3d 512-bit scheme=temporal,k=4,rows=16,vec=512,xshift=reg"))
+    else:
+        check("wide_xreg_engine_efficiency" not in m, "no 512-bit x-shifts without 512-bit rows")
+    for key, plan in xreg_plans:
         declined = sanitized and key not in m and f"CPU engine: {plan} not measured (" in out.stdout
         # Written only where the x-shifts beat the plain rows in 4 of the 5 alternated rounds;
         # calibrate prints the count either way.
-        program = plan.split()[0]
+        program = plan.split(" scheme=")[0]
         won = re.search(rf"CPU engine, {program} x-shifts in registers: faster than the plain "
                         r"rows in (\d) of 5 alternated rounds", out.stdout)
         if not declined:
@@ -209,7 +215,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
                                    "engine_efficiency_2d", "engine_efficiency_f64",
                                    "xreg_engine_efficiency",
-                                   "xreg_engine_efficiency_2d"))
+                                   "xreg_engine_efficiency_2d", "wide_xreg_engine_efficiency"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")

@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "driver/tune.h"
@@ -934,6 +935,15 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   expect_close(model::stage_flops(none, 512), 1.5e11);
 }
 
+// The openmp candidates with x-shifts in registers (on `vec`-bit vectors; 0: either width).
+int xreg_offered(const model::Cost &c, const model::Machine &m, int vec = 0) {
+  int n = 0;
+  for (const auto &p : model::candidates(c, m, rules("openmp"), 1))
+    if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+      n += t->xreg && (vec == 0 || t->vec == vec);
+  return n;
+}
+
 // xshift=reg: the stages whose kernels have such row functions run at F times
 // xreg_engine_efficiency (calibrate's heat3d with xshift=reg; _2d at rank 2), the others as
 // without, mixed by time; offered only where some kernel has them and the rate is higher.
@@ -959,22 +969,36 @@ TEST(ModelCpuTemporal, XShiftStagesRunAtTheirOwnEngineEfficiency) {
   // Nothing misses the L2 here (EachVectorWidthRunsAtItsOwnEngineEfficiency).
   expect_close(model::predict(c, m, shifted).t_compute, 17170432.0 * 8 / 9e10);
   expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 17170432.0 * 8 / 8e10);
-  auto offered = [&](const model::Cost &cc, const model::Machine &mm) {
-    int n = 0;
-    for (const auto &p : model::candidates(cc, mm, rules("openmp"), 1))
-      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
-        n += t->xreg;
-    return n;
-  };
-  EXPECT_GT(offered(c, m), 0);
+  EXPECT_GT(xreg_offered(c, m), 0);
   // No kernel with such row functions, or no gain measured: not offered.
   auto none = c;
   none.x_shift_stages = 0;
-  EXPECT_EQ(offered(none, m), 0);
-  EXPECT_EQ(offered(c, unmeasured), 0);
+  EXPECT_EQ(xreg_offered(none, m), 0);
+  EXPECT_EQ(xreg_offered(c, unmeasured), 0);
   auto slower = m;
   slower.xreg_engine_efficiency = 0.7;
-  EXPECT_EQ(offered(c, slower), 0);
+  EXPECT_EQ(xreg_offered(c, slower), 0);
+  // vec=512,xshift=reg: the same on 512-bit vectors, at F_w times wide_xreg_engine_efficiency
+  // against the 512-bit stages' F_w times wide_engine_efficiency; rank 3 only (rank-2 512-bit
+  // rows are priced as 256-bit ones), offered where measured faster.
+  auto w = m;
+  w.wide_flops = 1.5e11;
+  w.wide_engine_efficiency = 0.6;
+  w.wide_xreg_engine_efficiency = 0.7;
+  // {vec, rank, share of x-shift stages, F of the stages}; the 256-bit figure is its own.
+  for (const auto &[vec, rank, q, f] :
+       {std::tuple{512, 3, 0.0, 9e10}, std::tuple{512, 3, 1.0, 1.05e11},
+        std::tuple{512, 3, 0.5, 1 / (0.5 / 1.05e11 + 0.5 / 9e10)},
+        std::tuple{512, 2, 1.0, model::stage_flops(w, 512, 2)}, std::tuple{256, 3, 1.0, 9e10}})
+    expect_close(model::stage_flops(w, vec, rank, q), f);
+  EXPECT_GT(xreg_offered(c, w, 512), 0);
+  auto w_unmeasured = w;
+  w_unmeasured.wide_xreg_engine_efficiency = 0;
+  EXPECT_EQ(xreg_offered(c, w_unmeasured, 512), 0);
+  expect_close(model::stage_flops(w_unmeasured, 512, 3, 1), 9e10);
+  auto w_slower = w;
+  w_slower.wide_xreg_engine_efficiency = 0.5;
+  EXPECT_EQ(xreg_offered(c, w_slower, 512), 0);
 }
 
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
@@ -1970,6 +1994,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.engine_efficiency_f64 = 0.55;
   m.xreg_engine_efficiency = 0.65;
   m.xreg_engine_efficiency_2d = 0.75;
+  m.wide_xreg_engine_efficiency = 0.85;
   m.row_seconds = 2.5e-8;
   m.stream_slowdown = 0.03;
   m.few_streams_bandwidth = 4.5e10;
@@ -2004,6 +2029,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.engine_efficiency_f64, 0.55);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency, 0.65);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
+  EXPECT_DOUBLE_EQ(back.wide_xreg_engine_efficiency, 0.85);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);

@@ -265,8 +265,6 @@ Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &bas
     throw bad("vec belongs to the CPU temporal plan (its row functions' vectors)");
   if (f.xreg && (gpu || f.scheme != "temporal"))
     throw bad("xshift belongs to the CPU temporal plan (how its row functions read x neighbours)");
-  if (f.xreg && f.vec != 256)
-    throw bad("xshift=reg row functions are built on 256-bit vectors: use vec=256 with it");
   if (!f.carry && (gpu || f.scheme != "temporal"))
     throw bad("carry belongs to the CPU temporal plan (how a thread's tiles share their rows)");
   if (gpu && f.scheme != "naive" && f.tile_x == 0)

@@ -851,7 +851,9 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
   if (o.wide || o.xreg) {
     other = step;
     for (auto &c : other.calls)
-      if (RowFn fn = o.wide ? c.fn_wide : c.fn_xreg)
+      if (RowFn fn = o.wide && o.xreg && c.fn_xreg_wide ? c.fn_xreg_wide
+                     : o.wide                           ? c.fn_wide
+                                                        : c.fn_xreg)
         c.fn = fn;
   }
   const Step &run_step = o.wide || o.xreg ? other : step;

@@ -90,6 +90,8 @@ struct Call {
   /// The same row function with x-shifts in registers (the plan's xshift=reg, 256-bit vectors;
   /// nullptr: the kernel has none, fn runs): the same expression, the same bits.
   RowFn fn_xreg = nullptr;
+  /// fn_xreg on 512-bit vectors (the plan's vec=512,xshift=reg; nullptr: fn_wide runs).
+  RowFn fn_xreg_wide = nullptr;
   std::vector<int> writes;
   std::vector<Slot> reads;
   bool colour = false;   // red/black: fn steps over one colour of the row
