@@ -173,7 +173,7 @@ double stage_flops(const Machine &m, int vec, int rank, double xreg) {
   }
   // On 512 bits the x-shifted loads cross a cache line every time (64-byte vectors, 4-byte
   // steps) where half of the 256-bit ones do: on the AMD EPYC VM a heat3d row in the L2 ran
-  // 1.22x faster with its shifts in registers (PERFORMANCE.md, 2026-12-04 15:30).
+  // 1.22x faster with its shifts in registers (PERFORMANCE.md, 2026-12-04 14:43).
   if (xreg > 0 && vec == 512 && rank != 2 && m.wide_flops > 0 &&
       m.wide_xreg_engine_efficiency > 0) {
     const double plain = stage_flops(m, vec, rank);
