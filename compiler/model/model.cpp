@@ -166,18 +166,18 @@ double cpu_lanes(const Cost &c) { return c.elem_bytes > 4 ? 4.0 / c.elem_bytes :
 
 double stage_flops(const Machine &m, int vec, int rank, double xreg) {
   const double eta = m.engine_efficiency > 0 ? m.engine_efficiency : 1.0;
-  const double xreg_eta = rank == 2 ? m.xreg_engine_efficiency_2d : m.xreg_engine_efficiency;
-  if (xreg > 0 && vec == 256 && xreg_eta > 0) {
+  // With the x-shifts in registers, the share `xreg` of the stages runs at its own measured
+  // rate: F (256 bits) or F_512 times its η. On 512 bits the x-shifted loads cross a cache line
+  // every time (64-byte vectors, 4-byte steps) where half of the 256-bit ones do: on the AMD
+  // EPYC VM a heat3d row in the L2 ran 1.22x faster with its shifts in registers
+  // (PERFORMANCE.md, 2026-12-04 14:43). 512-bit ones are measured on rank 3 only.
+  const double xreg_rate =
+      vec == 256  ? m.flops * (rank == 2 ? m.xreg_engine_efficiency_2d : m.xreg_engine_efficiency)
+      : rank != 2 ? m.wide_flops * m.wide_xreg_engine_efficiency
+                  : 0;
+  if (xreg > 0 && xreg_rate > 0) {
     const double plain = stage_flops(m, vec, rank);
-    return 1 / (xreg / (m.flops * xreg_eta) + (1 - xreg) / plain);
-  }
-  // On 512 bits the x-shifted loads cross a cache line every time (64-byte vectors, 4-byte
-  // steps) where half of the 256-bit ones do: on the AMD EPYC VM a heat3d row in the L2 ran
-  // 1.22x faster with its shifts in registers (PERFORMANCE.md, 2026-12-04 14:43).
-  if (xreg > 0 && vec == 512 && rank != 2 && m.wide_flops > 0 &&
-      m.wide_xreg_engine_efficiency > 0) {
-    const double plain = stage_flops(m, vec, rank);
-    return 1 / (xreg / (m.wide_flops * m.wide_xreg_engine_efficiency) + (1 - xreg) / plain);
+    return 1 / (xreg / xreg_rate + (1 - xreg) / plain);
   }
   // calibrate measured heat2d's stages losing less to the engine than heat3d's; why (rank, row
   // length) is not settled (PERFORMANCE.md, 2026-12-01 11:18).
