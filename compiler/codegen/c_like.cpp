@@ -450,6 +450,20 @@ std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFi
   for (int d = 0; d < g.rank; ++d) {
     if (kind == HostFill::DimFaces)
       s += fmt::format("  if (d__ == {}) {{\n", d);
+    // A whole grid's x faces that both copy interior cells: each row's two ends in one visit
+    // (fill_x_faces).
+    auto x_face = [&](int side) -> const char * {
+      switch (g.faces[side].kind) {
+      case ir::BoundaryKind::Neumann: return "stencilc::XFace::Neumann";
+      case ir::BoundaryKind::Periodic: return "stencilc::XFace::Periodic";
+      default: return nullptr;
+      }
+    };
+    if (!mpi && d == 0 && x_face(0) && x_face(1)) {
+      s += fmt::format("  stencilc::fill_x_faces(g__, {}, {}, stencilc::Fill::Parallel);\n",
+                       x_face(0), x_face(1));
+      continue;
+    }
     for (int side = 0; side < 2; ++side) {
       const ir::Face &f = g.faces[2 * d + side];
       if (mpi)

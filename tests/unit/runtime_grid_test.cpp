@@ -491,6 +491,39 @@ TEST(RuntimeGrid, BoundaryFillsOnThreadsGiveTheSerialBits) {
   }
 }
 
+// fill_x_faces writes each row's two x ends in one visit: the same bits as the two calls of
+// fill_periodic / fill_neumann, for each pair of faces, on one thread and on the threads, on
+// rows wider than the halo and on one narrower (which keeps the two calls).
+TEST(RuntimeGrid, BothXFacesInOneVisitGiveTheTwoFillsBits) {
+  using stencilc::XFace;
+  for (const std::int64_t nx : {std::int64_t{37}, std::int64_t{1}})
+    for (const XFace lo : {XFace::Neumann, XFace::Periodic})
+      for (const XFace hi : {XFace::Neumann, XFace::Periodic})
+        for (const Fill mode : {Fill::Serial, Fill::Parallel}) {
+          // 40 x 30 x 20 rows: each face's 2 cells per row are above kParallelFillCells.
+          auto g = make<float>(4, {nx, 40, 30, 20}, {2, 1, 1, 1});
+          auto want = make<float>(4, {nx, 40, 30, 20}, {2, 1, 1, 1});
+          fill_random(g, 11, 0);
+          fill_random(want, 11, 0);
+          for (int side = 0; side < 2; ++side) {
+            if ((side == 0 ? lo : hi) == XFace::Periodic)
+              fill_periodic(want, 0, side, mode);
+            else
+              fill_neumann(want, 0, side, mode);
+          }
+          stencilc::fill_x_faces(g, lo, hi, mode);
+          EXPECT_EQ(0, std::memcmp(alloc_begin(g), alloc_begin(want),
+                                   static_cast<std::size_t>(alloc_size(g)) * sizeof(float)))
+              << "nx " << nx << " faces " << static_cast<int>(lo) << static_cast<int>(hi)
+              << (mode == Fill::Parallel ? " parallel" : " serial");
+          // The ghost cells were written: a Neumann low ghost cell x = -1 is cell 0.
+          if (nx > 2 && lo == XFace::Neumann)
+            EXPECT_EQ(g.at(-1, 3, 4, 5), g.at(0, 3, 4, 5));
+          if (nx > 2 && hi == XFace::Periodic)
+            EXPECT_EQ(g.at(nx + 1, 3, 4, 5), g.at(1, 3, 4, 5));
+        }
+}
+
 // Working buffers (the CPU engine's rings) of 256 KiB or more are whole huge pages, 2 MiB
 // aligned, so that the advice to put them on huge pages covers them; smaller ones and
 // STENCILC_HUGE_PAGES=0 get the usual 64-byte alignment. The whole size is writable.

@@ -159,6 +159,38 @@ template <typename T> void fill_periodic(Grid<T> &g, int d, int side, Fill mode 
   detail::fill_copy(g, d, side, mode, [n](std::int64_t c) { return c < 0 ? c + n : c - n; });
 }
 
+/// Both faces of dimension 0 copied from the interior, each row's low and high ghost cells in
+/// one visit: the same cells and values as the two calls of fill_periodic or fill_neumann with
+/// d = 0 (each ghost cell copies an interior one, so neither side reads what the other writes),
+/// with each row's ends reached once instead of twice (gt5d_4d's 32-cell rows spent an eighth of
+/// a run in the two passes: docs/PERFORMANCE.md, 2026-12-04 18:18). A grid narrower than its
+/// halo in x, whose ghost cells copy ghost cells, keeps the two calls.
+enum class XFace { Neumann, Periodic };
+template <typename T> void fill_x_faces(Grid<T> &g, XFace lo, XFace hi, Fill mode = Fill::Serial) {
+  const std::int64_t n = g.extent(0), h = g.halo(0);
+  if (n < h) {
+    for (int side = 0; side < 2; ++side) {
+      if ((side == 0 ? lo : hi) == XFace::Periodic)
+        fill_periodic(g, 0, side, mode);
+      else
+        fill_neumann(g, 0, side, mode);
+    }
+    return;
+  }
+  // Both faces' rows are the same (y, z, w): for_each_ghost_row of the low face visits them,
+  // and its [x0, x1) is the low ghost cells.
+  for_each_ghost_row(
+      g, 0, 0,
+      [&](std::int64_t y, std::int64_t z, std::int64_t w, std::int64_t, std::int64_t) {
+        T *const r = &g.at(0, y, z, w);
+        for (std::int64_t x = -h; x < 0; ++x)
+          r[x] = r[lo == XFace::Periodic ? x + n : -x - 1];
+        for (std::int64_t x = n; x < n + h; ++x)
+          r[x] = r[hi == XFace::Periodic ? x - n : 2 * n - 1 - x];
+      },
+      mode);
+}
+
 /// Number of cells of the box [lo, hi) (global coordinates, one pair per dimension) of the given
 /// colour: half of them, and when every extent is odd, the one left over has the colour of the
 /// corner lo.
