@@ -7,7 +7,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=$(nproc 2>/dev/null || echo 2)
-step() { printf '==> %s\n' "$*"; }
+# Each step with the wall-clock time and the minutes since the start (where CI's time goes).
+start=$(date +%s)
+step() { printf '==> %s (%s UTC, %d min in)\n' "$*" "$(date -u +%H:%M:%S)" $((($(date +%s) - start) / 60)); }
 
 step "checking dependencies"
 ./scripts/install-deps.sh
