@@ -424,6 +424,15 @@ std::string comment_lines(const std::string &text) {
   return out;
 }
 
+// fill_x_faces's name for an x face that copies interior cells; nullptr for any other face.
+static const char *x_face(const ir::Face &f) {
+  switch (f.kind) {
+  case ir::BoundaryKind::Neumann: return "stencilc::XFace::Neumann";
+  case ir::BoundaryKind::Periodic: return "stencilc::XFace::Periodic";
+  default: return nullptr;
+  }
+}
+
 // The ghost cells of a grid from its faces on the host, in the order the interpreter fills
 // them (a distributed block: the exchange and the physical faces).
 std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFill kind) {
@@ -450,18 +459,10 @@ std::string host_fill_definition(const ir::Program &p, const ir::Grid &g, HostFi
   for (int d = 0; d < g.rank; ++d) {
     if (kind == HostFill::DimFaces)
       s += fmt::format("  if (d__ == {}) {{\n", d);
-    // A whole grid's x faces that both copy interior cells: each row's two ends in one visit
-    // (fill_x_faces).
-    auto x_face = [&](int side) -> const char * {
-      switch (g.faces[side].kind) {
-      case ir::BoundaryKind::Neumann: return "stencilc::XFace::Neumann";
-      case ir::BoundaryKind::Periodic: return "stencilc::XFace::Periodic";
-      default: return nullptr;
-      }
-    };
-    if (!mpi && d == 0 && x_face(0) && x_face(1)) {
+    // A whole grid's x faces that both copy interior cells: each row's two ends in one visit.
+    if (!mpi && d == 0 && x_face(g.faces[0]) && x_face(g.faces[1])) {
       s += fmt::format("  stencilc::fill_x_faces(g__, {}, {}, stencilc::Fill::Parallel);\n",
-                       x_face(0), x_face(1));
+                       x_face(g.faces[0]), x_face(g.faces[1]));
       continue;
     }
     for (int side = 0; side < 2; ++side) {

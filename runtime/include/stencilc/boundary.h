@@ -122,6 +122,15 @@ inline std::int64_t row_coord(int d, std::int64_t y, std::int64_t z, std::int64_
   return d == 1 ? y : d == 2 ? z : w;
 }
 
+// The interior coordinate a ghost coordinate c copies in a dimension of extent n (c < 0 on the
+// low face, c >= n on the high one).
+inline std::int64_t neumann_source(std::int64_t n, std::int64_t c) {
+  return c < 0 ? -c - 1 : 2 * n - 1 - c;
+}
+inline std::int64_t periodic_source(std::int64_t n, std::int64_t c) {
+  return c < 0 ? c + n : c - n;
+}
+
 // Each ghost cell of face (d, side) from the interior cell at coordinate source(c) in d:
 // in a row for d = 0, a whole row for d > 0 (a row of ghost cells copies one interior row).
 template <typename T, typename S>
@@ -149,14 +158,14 @@ void fill_copy(Grid<T> &g, int d, int side, Fill mode, S &&source) {
 /// u[-k] = u[k-1] and u[n-1+k] = u[n-k].
 template <typename T> void fill_neumann(Grid<T> &g, int d, int side, Fill mode = Fill::Serial) {
   const std::int64_t n = g.extent(d);
-  detail::fill_copy(g, d, side, mode,
-                    [n](std::int64_t c) { return c < 0 ? -c - 1 : 2 * n - 1 - c; });
+  detail::fill_copy(g, d, side, mode, [n](std::int64_t c) { return detail::neumann_source(n, c); });
 }
 
 /// Periodic: u[-k] = u[n-k] and u[n-1+k] = u[k-1].
 template <typename T> void fill_periodic(Grid<T> &g, int d, int side, Fill mode = Fill::Serial) {
   const std::int64_t n = g.extent(d);
-  detail::fill_copy(g, d, side, mode, [n](std::int64_t c) { return c < 0 ? c + n : c - n; });
+  detail::fill_copy(g, d, side, mode,
+                    [n](std::int64_t c) { return detail::periodic_source(n, c); });
 }
 
 /// Both faces of dimension 0 copied from the interior, each row's low and high ghost cells in
@@ -177,6 +186,9 @@ template <typename T> void fill_x_faces(Grid<T> &g, XFace lo, XFace hi, Fill mod
     }
     return;
   }
+  auto source = [n](XFace f, std::int64_t x) {
+    return f == XFace::Periodic ? detail::periodic_source(n, x) : detail::neumann_source(n, x);
+  };
   // Both faces' rows are the same (y, z, w): for_each_ghost_row of the low face visits them,
   // and its [x0, x1) is the low ghost cells.
   for_each_ghost_row(
@@ -184,9 +196,9 @@ template <typename T> void fill_x_faces(Grid<T> &g, XFace lo, XFace hi, Fill mod
       [&](std::int64_t y, std::int64_t z, std::int64_t w, std::int64_t, std::int64_t) {
         T *const r = &g.at(0, y, z, w);
         for (std::int64_t x = -h; x < 0; ++x)
-          r[x] = r[lo == XFace::Periodic ? x + n : -x - 1];
+          r[x] = r[source(lo, x)];
         for (std::int64_t x = n; x < n + h; ++x)
-          r[x] = r[hi == XFace::Periodic ? x - n : 2 * n - 1 - x];
+          r[x] = r[source(hi, x)];
       },
       mode);
 }
