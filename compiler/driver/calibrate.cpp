@@ -274,19 +274,20 @@ double wide_eta(const EngineRuns &r, std::size_t w, std::size_t narrow, double e
              : capped;
 }
 
-// Machine::row_seconds from plan `i_long` and `i_short` of `r`, the same plan on rows of
-// different lengths: each measured step less the model's other terms is its stages' cells at
-// F/eta plus its rows at t_row, two equations for eta and t_row, solved per alternated round
-// (both runs in the same spell of the machine) and the median kept. 0 (and says so) where the
-// short rows did not run slower per cell than the model's rings explain.
+// Machine::row_seconds (or wide_row_seconds: `field`, for the messages) from plan `i_long` and
+// `i_short` of `r`, the same plan on rows of different lengths: each measured step less the model's
+// other terms is its stages' cells at F/eta plus its rows at t_row, two equations for eta and
+// t_row, solved per alternated round (both runs in the same spell of the machine) and the median
+// kept. 0 (and says so) where the short rows did not run slower per cell than the model's rings
+// explain.
 double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
-                   const std::string &plan_text, const model::Machine &m) {
+                   const std::string &plan_text, const model::Machine &m, const char *field) {
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   const std::size_t at[2] = {i_long, i_short};
   std::vector<double> fits;
   for (std::size_t i = 0; i < r.rounds[i_long].size() && i < r.rounds[i_short].size(); ++i) {
     model::Machine plain = plain_in_round(r, i, m);
-    plain.row_seconds = 1; // so t_rows is the rows' count per thread
+    plain.row_seconds = plain.wide_row_seconds = 1; // so t_rows is the rows' count per thread
     double a[2], b[2], y[2];
     for (int j = 0; j < 2; ++j) {
       const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
@@ -302,15 +303,16 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
   const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
   if (!(t_row > 0) || !std::isfinite(t_row)) {
     std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
-                "rows, no slower per cell than its rings explain: no cost per row (not written)\n",
+                "rows, no slower per cell than its rings explain: no cost per row (%s not "
+                "written)\n",
                 plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
-                rate(i_long).c_str(), static_cast<long long>(row(i_long)));
+                rate(i_long).c_str(), static_cast<long long>(row(i_long)), field);
     return 0.0;
   }
   std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
-              "rows: %.3g ns per row a stage computes (row_seconds)\n",
+              "rows: %.3g ns per row a stage computes (%s)\n",
               plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
-              rate(i_long).c_str(), static_cast<long long>(row(i_long)), t_row * 1e9);
+              rate(i_long).c_str(), static_cast<long long>(row(i_long)), t_row * 1e9, field);
   return t_row;
 }
 
@@ -323,7 +325,8 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // gave them: PERFORMANCE.md). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256
 // is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
 // (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
-// 256-bit plan on 126 x 1036 x 256 too (the same cells on short rows: row_seconds); heat2d
+// k=4 plans on 126 x 1036 x 256 too (the same cells on short rows: row_seconds, and on 512 bits
+// wide_row_seconds); heat2d
 // (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
 // grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
 // is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
@@ -343,9 +346,16 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   }
   const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   std::vector<Sets> sets_of(plans.size(), sets);
+  const Sets short_sets = {{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}};
   const std::size_t short_rows = plans.size();
   plans.push_back(plans[1]);
-  sets_of.push_back({{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}});
+  sets_of.push_back(short_sets);
+  // The 512-bit plan on the short rows too: its rows' cost is its own (wide_row_seconds).
+  const std::size_t short_wide = plans.size();
+  if (m.wide_flops > 0) {
+    plans.push_back(plans[3]);
+    sets_of.push_back(short_sets);
+  }
   const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
   if (!r)
     return false;
@@ -357,7 +367,9 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
                 si(r->costs[0].cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
-  m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m);
+  m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m, "row_seconds");
+  if (m.wide_flops > 0)
+    m.wide_row_seconds = row_seconds(*r, 3, short_wide, plans[3], m, "wide_row_seconds");
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
   if (plans.size() > 4) {
@@ -572,20 +584,20 @@ int calibrate(const CalibrateOptions &opts) {
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
           "last), all threads, best passes of 3 alternated turns (the 9-stream rate as "
           "few_streams_bandwidth)" +
-          std::string(engine
-                          ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
-                            "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
-                            "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
-                            "with xshift=reg, alternately, and the 256-bit plan on 126x1036x256, "
-                            "medians of 5: B_s from the naive one (model bytes); row_seconds "
-                            "fitted to the two 256-bit plans' runs less the rest of the model "
-                            "(per round, the median), the etas each "
-                            "temporal plan's predicted stages over what the rest of the "
-                            "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                            "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
-                            "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
-                            "where the x-shifts beat the plain rows in 4 of the 5 rounds"
-                          : "; engine_efficiency: not measured") +
+          std::string(engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
+                               "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
+                               "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
+                               "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
+                               "126x1036x256, medians of 5: B_s from the naive one (model bytes); "
+                               "row_seconds (wide_row_seconds) fitted to the two 256-bit (512-bit) "
+                               "plans' runs less the rest of the model (per round, the median), "
+                               "the etas each "
+                               "temporal plan's predicted stages over what the rest of the "
+                               "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
+                               "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
+                               "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
+                               "where the x-shifts beat the plain rows in 4 of the 5 rounds"
+                             : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
           "sweep's pass " +
           std::string(engine ? "repeated right after the engine's runs" : "above") +

@@ -71,6 +71,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
   num("wide_xreg_engine_efficiency", m.wide_xreg_engine_efficiency, false);
   num("row_seconds", m.row_seconds, false);
+  num("wide_row_seconds", m.wide_row_seconds, false);
   num("stream_slowdown", m.stream_slowdown, false);
   num("few_streams_bandwidth", m.few_streams_bandwidth, false);
   num("peak_flops", m.peak_flops, false);
@@ -162,6 +163,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["wide_xreg_engine_efficiency"] = m.wide_xreg_engine_efficiency;
   if (m.row_seconds > 0)
     j["row_seconds"] = m.row_seconds;
+  if (m.wide_row_seconds > 0)
+    j["wide_row_seconds"] = m.wide_row_seconds;
   if (m.stream_slowdown > 0)
     j["stream_slowdown"] = m.stream_slowdown;
   if (m.few_streams_bandwidth > 0)
@@ -207,6 +210,7 @@ Machine scaled_machine(const Machine &m, double memory, double compute) {
   s.l2_bandwidth *= compute;
   s.l3_bandwidth *= compute;
   s.row_seconds /= compute;
+  s.wide_row_seconds /= compute;
   s.barrier_seconds /= compute;
   // The probes are the machine's as it was calibrated: the scaled profile keeps them, so its
   // factors stay relative to the calibration.

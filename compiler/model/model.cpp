@@ -153,11 +153,12 @@ double streams_factor(const Cost &c, const Machine &m) {
 
 namespace {
 
-// T_rows: each x-row of `cells` a stage computes costs t_row (Machine::row_seconds) beyond its
-// cells, the rows shared by `threads`.
-double rows_seconds(const Cost &c, const Machine &m, double cells, int threads) {
+// T_rows: each x-row of `cells` a stage computes costs t_row beyond its cells (Machine::
+// row_seconds; wide_row_seconds for 512-bit stages where measured), the rows shared by `threads`.
+double rows_seconds(const Cost &c, const Machine &m, double cells, int threads, int vec = 256) {
+  const double t_row = vec == 512 && m.wide_row_seconds > 0 ? m.wide_row_seconds : m.row_seconds;
   return cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) *
-         std::max(1, c.stages) * m.row_seconds / std::max(1, threads);
+         std::max(1, c.stages) * t_row / std::max(1, threads);
 }
 
 } // namespace
@@ -460,7 +461,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
   // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
   // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
-  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads);
+  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, t.vec);
   r.t_compute += r.t_rows;
   if (r.bound != "cache")
     r.bound = bound_of(r.t_compute, r.t_memory);

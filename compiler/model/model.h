@@ -49,6 +49,9 @@ struct Machine {
   // the engine's walk): calibrate fits it from heat3d's stages on 510- and 126-cell rows (0:
   // none).
   double row_seconds = 0;
+  // CPU: the same for stages on 512-bit vectors (vec=512), fitted the same way from the 512-bit
+  // plan (0: not measured, such stages cost row_seconds).
+  double wide_row_seconds = 0;
   // CPU: how much longer memory time grows per grid streamed at once beyond kFewStreams
   // (DRAM pages and prefetch streams shared among more of them): calibrate's sum of 16 grids
   // against 8 (0: none).

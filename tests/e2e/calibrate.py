@@ -126,17 +126,28 @@ with tempfile.TemporaryDirectory() as tmp:
               f"the profile's stream_slowdown {m.get('stream_slowdown', 0):.4g} is the {slow} "
               "printed")
     # The cost of each row a stage computes, fitted to heat3d's stages on 510- and 126-cell rows
-    # (the same cells): written with the figure printed, or said to be none and not written.
-    rows = re.search(r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "
-                     r"([0-9.e+-]+) ns per row a stage computes \(row_seconds\)", out.stdout)
-    none = "no slower per cell than its rings explain: no cost per row (not written)" in out.stdout
-    check((rows is not None) != none, "calibrate reports the cost per row, or that it found none")
-    if rows:
-        got = m.get("row_seconds", 0) * 1e9
-        check(got > 0 and abs(got - float(rows.group(1))) <= 0.005 * got,
-              f"the profile's row_seconds, {got:.4g} ns, is the {rows.group(1)} ns printed")
+    # (the same cells), on 256-bit vectors and, where 512-bit rows were measured, on those too:
+    # each written with the figure printed, or said to be none and not written.
+    def row_cost(field, widths):
+        rows = re.search(r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "
+                         r"([0-9.e+-]+) ns per row a stage computes \(" + field + r"\)",
+                         out.stdout)
+        none = f"no slower per cell than its rings explain: no cost per row ({field} not written)"
+        check((rows is not None) != (none in out.stdout),
+              f"calibrate reports the cost per row on {widths}, or that it found none")
+        if rows:
+            got = m.get(field, 0) * 1e9
+            check(got > 0 and abs(got - float(rows.group(1))) <= 0.005 * got,
+                  f"the profile's {field}, {got:.4g} ns, is the {rows.group(1)} ns printed")
+        else:
+            check(field not in m, f"no {field} written where none was found")
+
+    row_cost("row_seconds", "256-bit vectors")
+    if "wide_flops" in m:
+        row_cost("wide_row_seconds", "512-bit vectors")
     else:
-        check("row_seconds" not in m, "no row_seconds written where none was found")
+        check("wide_row_seconds" not in m and "wide_row_seconds" not in out.stdout,
+              "no 512-bit row cost without 512-bit rows")
     # Where 512-bit row functions were measured, the engine is run on them too.
     # Its figure stands where the 512-bit stages beat the 256-bit ones in 4 of the 5 alternated
     # rounds; otherwise it is capped so they are priced no faster (F_w eta_w <= F eta), saying so.

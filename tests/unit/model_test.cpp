@@ -1536,6 +1536,15 @@ TEST(ModelCpuTemporal, EachRowAStageComputesCostsRowSeconds) {
   EXPECT_GT(model::predict(staged, m, rows_plan(4, 32)).t_rows, 1.9890432e-3 * 1.99);
   // No row_seconds in the profile: no such term.
   EXPECT_EQ(model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32)).t_rows, 0);
+  // 512-bit stages cost wide_row_seconds per row where calibrate measured it (20 ns: 66,304 *
+  // 2e-8 = 1.32608e-3), row_seconds where not; 256-bit stages row_seconds either way.
+  auto wide = rows_plan(4, 32);
+  wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
+  expect_close(model::predict(c, m, wide).t_rows, 1.98912e-3);
+  auto wide_rows = m;
+  wide_rows.wide_row_seconds = 2e-8;
+  expect_close(model::predict(c, wide_rows, wide).t_rows, 1.32608e-3);
+  expect_close(model::predict(c, wide_rows, rows_plan(4, 32)).t_rows, 1.98912e-3);
   // A naive sweep's rows cost the same (no margins): 65,536 rows * 3e-8 = 1.96608e-3, in
   // T_compute beside 16,777,216 * 200 / 1e11 = 3.3554432e-2; compute-bound (its memory is
   // 16,777,216 * 12 / 1e10 = 2.01326592e-2).
@@ -1996,6 +2005,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.xreg_engine_efficiency_2d = 0.75;
   m.wide_xreg_engine_efficiency = 0.85;
   m.row_seconds = 2.5e-8;
+  m.wide_row_seconds = 1.5e-8;
   m.stream_slowdown = 0.03;
   m.few_streams_bandwidth = 4.5e10;
   m.net_latency = 4e-7;
@@ -2031,6 +2041,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
   EXPECT_DOUBLE_EQ(back.wide_xreg_engine_efficiency, 0.85);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
+  EXPECT_DOUBLE_EQ(back.wide_row_seconds, 1.5e-8);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
@@ -2056,7 +2067,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
       R"({"bandwidth": 4e10, "flops": 6e10, "threads": 2, "cache_bytes": 1048576,
           "shared_cache_bytes": 33554432, "shared_cache_flops": 5e10, "barrier_seconds": 1e-6,
           "wide_flops": 8e10, "sweep_bandwidth": 5e10, "engine_efficiency": 0.9,
-          "row_seconds": 2e-8,
+          "row_seconds": 2e-8, "wide_row_seconds": 1e-8,
           "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
           "l1_bandwidth": 5e11, "l2_bandwidth": 4e11, "l3_bandwidth": 2e11,
           "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9})",
@@ -2073,6 +2084,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
   EXPECT_DOUBLE_EQ(s.l2_bandwidth, 5e11);
   EXPECT_DOUBLE_EQ(s.l3_bandwidth, 2.5e11);
   EXPECT_DOUBLE_EQ(s.row_seconds, 1.6e-8);
+  EXPECT_DOUBLE_EQ(s.wide_row_seconds, 8e-9);
   EXPECT_DOUBLE_EQ(s.barrier_seconds, 8e-7);
   EXPECT_DOUBLE_EQ(s.engine_efficiency, 0.9);
   EXPECT_DOUBLE_EQ(s.stream_slowdown, 0.1);
