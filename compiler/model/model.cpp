@@ -665,7 +665,12 @@ Prediction device(const Cost &c, const Machine &m, const Plan &p, double cells) 
                                      : resident.level == 3 && m.l3_bandwidth > 0
                                          ? m.l3_bandwidth
                                          : sweep_bandwidth(m) * spill;
-      r.t_extra = cells * (c.fill_bytes_per_cell + c.reduce_bytes_per_cell) / level_bandwidth;
+      // Their rows cost t_row each, as a sweep's do: gt5d_4d 32^4's x-face copies (4 cells a
+      // row) and sum (32 a row) took 16-18 ns a row per thread, 2.6-4x their bytes' time
+      // (PERFORMANCE.md, 2026-12-05 01:21).
+      r.t_extra =
+          std::max(cells * (c.fill_bytes_per_cell + c.reduce_bytes_per_cell) / level_bandwidth,
+                   cells * c.extra_rows_per_cell * m.row_seconds / std::max(1, m.threads));
     }
     r.seconds_per_step = std::max(r.t_compute, r.t_memory) + r.t_extra +
                          (m.kind == "gpu" ? m.launch_seconds : m.barrier_seconds);

@@ -142,6 +142,8 @@ struct Cost {
   // the grids its reductions read.
   double fill_bytes_per_cell = 0;
   double reduce_bytes_per_cell = 0;
+  // ... and the rows those loops visit per cell (each a row's overhead t_row, as a sweep's).
+  double extra_rows_per_cell = 0;
   // The storage of every grid the step's kernels and reductions touch (ghosts and row padding
   // included), each once, per cell: what stays in a cache between steps if it fits (0: not
   // known, then bytes_per_cell without the written lines' read for ownership).

@@ -43,6 +43,33 @@ double fill_bytes(const ir::Grid &g, const ir::Env &env) {
   return bytes;
 }
 
+// The rows one refill of grid g's ghost cells visits (boundary.h's for_each_ghost_row, face by
+// face): each costs the sweep's t_row beyond its bytes. Across x, every interior row per side,
+// once for both sides where both copy interior cells (fill_x_faces, a whole grid's); across
+// dimension d >= 1, h_d layers of the rows of the dimensions after x, those before d with
+// their ghost layers.
+double fill_rows(const ir::Grid &g, const ir::Env &env) {
+  std::array<double, ir::kMaxRank> n{1, 1, 1, 1}, h{0, 0, 0, 0};
+  for (int d = 0; d < g.rank; ++d) {
+    n[d] = static_cast<double>(ir::eval(*g.extents[d], env).i);
+    h[d] = g.halo[d];
+  }
+  auto copies = [](const ir::Face &f) {
+    return f.kind == ir::BoundaryKind::Periodic || f.kind == ir::BoundaryKind::Neumann;
+  };
+  double rows = 0;
+  for (int d = 0; d < g.rank; ++d) {
+    if (h[d] <= 0)
+      continue;
+    double per_side = d == 0 ? 1 : h[d];
+    for (int k = 1; k < g.rank; ++k)
+      if (k != d)
+        per_side *= k < d ? n[k] + 2 * h[k] : n[k];
+    rows += per_side * (d == 0 && copies(g.faces[0]) && copies(g.faces[1]) ? 1 : 2);
+  }
+  return rows;
+}
+
 // Grid g's storage (grid.h: rows of halo + extent + halo rounded up to a 64-byte line, the
 // ghost rows and planes around them), in bytes.
 double storage_bytes(const ir::Grid &g, const ir::Env &env) {
@@ -71,8 +98,10 @@ void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, m
       const bool counted = pass >= kPasses - kCounted;
       switch (act.kind) {
       case lower::Action::Kind::FillGhosts:
-        if (stale.erase(act.a) && counted)
+        if (stale.erase(act.a) && counted) {
           c.fill_bytes_per_cell += share * fill_bytes(p.grids[act.a], env) / cells;
+          c.extra_rows_per_cell += share * fill_rows(p.grids[act.a], env) / cells;
+        }
         break;
       case lower::Action::Kind::MarkStale: stale.insert(act.a); break;
       case lower::Action::Kind::Swap:
@@ -91,6 +120,9 @@ void naive_extras(const ir::Program &p, const Analysis &a, const ir::Env &env, m
           });
           for (int g : read)
             c.reduce_bytes_per_cell += share * static_cast<double>(ir::elem_bytes(p.grids[g]));
+          // One loop over the domain's rows (the x-rows of c.extent, set by the first kernel).
+          c.extra_rows_per_cell +=
+              share / static_cast<double>(std::max<std::int64_t>(1, c.extent[0]));
           touched.insert(read.begin(), read.end());
         }
         break;

@@ -216,10 +216,20 @@ TEST(CompilerAnalysis, NaiveStepFillsAndReductionsPerCell) {
       cost("stencil t;\ngrid float u[NX, NY] boundary(neumann, x: periodic);\n" + body);
   EXPECT_DOUBLE_EQ(copied.fill_bytes_per_cell, (2 * 8 * 192 + 2 * 18 * 12) / 128.0);
   EXPECT_DOUBLE_EQ(copied.reduce_bytes_per_cell, 4);
+  // The rows those loops visit: x's 8 rows once for both faces (fill_x_faces), y's one ghost
+  // row per side, and the reduction's 8 rows of 16 cells.
+  EXPECT_DOUBLE_EQ(copied.extra_rows_per_cell, (8 + 2 + 8) / 128.0);
+  // A Dirichlet x- face beside a Neumann x+: fill_dirichlet and fill_neumann visit the 8 rows
+  // each (a line written, 2 x 64 B, on the Dirichlet side).
+  const auto mixed =
+      cost("stencil t;\ngrid float u[NX, NY] boundary(neumann, x-: dirichlet(1.0));\n" + body);
+  EXPECT_DOUBLE_EQ(mixed.fill_bytes_per_cell, (8 * 128 + 8 * 192 + 2 * 18 * 12) / 128.0);
+  EXPECT_DOUBLE_EQ(mixed.extra_rows_per_cell, (2 * 8 + 2 + 8) / 128.0);
   // Constant Dirichlet faces never go stale: after the first steps, no fill.
   const auto fixed = cost("stencil t;\ngrid float u[NX, NY] boundary dirichlet(0.0);\n" + body);
   EXPECT_DOUBLE_EQ(fixed.fill_bytes_per_cell, 0);
   EXPECT_DOUBLE_EQ(fixed.reduce_bytes_per_cell, 4);
+  EXPECT_DOUBLE_EQ(fixed.extra_rows_per_cell, 8 / 128.0);
 }
 
 // What a naive CPU sweep moves through memory (optimizer/planner.cpp): whole padded rows, and

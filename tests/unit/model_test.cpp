@@ -1263,6 +1263,29 @@ TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   EXPECT_EQ(model::predict(c, m, rows_plan(4, 32)).t_extra, 0);
 }
 
+TEST(ModelCpuNaive, FillAndReductionRowsCostTheirRowTime) {
+  // The same 512^3 step with 1/256 of a row per cell in its fills and reductions (two loops
+  // over the 262,144 rows): without t_row, the bytes' time alone.
+  auto c = heat3d_cpu(512, 512, 512);
+  c.fill_bytes_per_cell = 1.5;
+  c.reduce_bytes_per_cell = 4;
+  c.extra_rows_per_cell = 2.0 / 512;
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  const double bytes = 134217728.0 * 5.5 / 1e10;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_extra, bytes);
+  // t_row = 20 ns on 2 threads: 524,288 rows * 20 ns / 2 = 5.24 ms, under the bytes' 73.8 ms.
+  m.row_seconds = 20e-9;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_extra, bytes);
+  // Rows of 4 cells (128 times as many per cell): 67,108,864 rows * 20 ns / 2 = 0.671 s.
+  c.extra_rows_per_cell = 2.0 / 4;
+  const auto rows = model::predict(c, m, plan("openmp", "naive", 1));
+  expect_close(rows.t_extra, 134217728.0 / 2 * 20e-9 / 2);
+  expect_close(rows.seconds_per_step, rows.t_memory + rows.t_extra);
+  // 512-bit vectors' row cost is the temporal stages' only.
+  m.wide_row_seconds = 40e-9;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_extra, rows.t_extra);
+}
+
 // calibrate's naive sweep rate B_s (sweep_bandwidth) prices a CPU sweep's streams instead of the
 // scale loop's B: naive sweeps from memory, their fills, a temporal block's state and carried
 // rows, spilled rings. The roofline and the L3's depth factor keep B; without B_s, B.
