@@ -412,18 +412,21 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     // the grids' cache rate, as naive sweeps do, and pay the redundant rows on top.
     r.t_compute = cells * c.flops_per_cell * r.redundancy /
                   (resident.level > 0 ? resident.flops * cpu_lanes(c) : at.flops);
-    // Once per block from memory: the state, the results (streaming stores: no read for
-    // ownership, half of b_w) and the coefficients' first reading. Even grids that would stay
-    // in cache go: the streaming stores send the results past the caches, and the next block
-    // reads them back from memory (measured: heat3d 126x126x62, k=2, 16 rows at 0.48 of a
-    // naive loop whose grids stay in the L3).
+    // Once per block from memory: the state, the results and the coefficients' first reading.
+    // Results streamed to their shadows after each plane go without a read for ownership (half
+    // of b_w); the last stage's, stored straight into the shadows, pay it (b_w whole): heat3d
+    // 510^3's temporal plans with k = 2-16 measured 0.99-1.41 times the time the model gave
+    // their stages once T_state was taken off, 0.94-1.21 with the read for ownership
+    // (PERFORMANCE.md, 2026-12-05 06:55). Grids that would stay in cache are charged the same
+    // (measured before the direct stores: heat3d 126x126x62, k=2, 16 rows at 0.48 of a naive
+    // loop whose grids stay in the L3; conservative since).
     // A tile's first stage reads the state's rows under its widest ghost zone, rows read by
     // the neighbouring tile too, a whole sweep apart: from memory again (input_rows).
-    t_state =
-        cells *
-        (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
-         c.written_bytes_per_cell / 2 + (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
-        k_eff / sweep_bandwidth(m);
+    t_state = cells *
+              (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
+               (c.written_bytes_per_cell + c.direct_written_bytes_per_cell) / 2 +
+               (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
+              k_eff / sweep_bandwidth(m);
     if (resident.level == 0) {
       // Every stage then reads the coefficients again: from the L2 if a plane-step left them
       // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one)

@@ -109,6 +109,10 @@ struct Cost {
   double bytes_per_cell = 0;     // streamed bytes per cell per step, no temporal reuse
   double written_bytes_per_cell = 0; // the part of bytes_per_cell that writes results (a tile
                                      // writes its own cells only: no halo factor on these)
+  double direct_written_bytes_per_cell = 0; // the part of written_bytes_per_cell that the CPU
+                                            // engine's last stage stores straight into the
+                                            // results (ordinary stores: the read for ownership
+                                            // is paid); the rest streams out past the caches
   double elem_bytes = 4;         // size of one grid element
   double loads_per_cell = 0;     // distinct reads per cell (shared-memory traffic on GPUs)
   double offset_read_bytes_per_cell = 0; // the part of the reads from grids read at offsets

@@ -234,6 +234,14 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     c.flops_per_cell += s.flops;
     c.bytes_per_cell += s.bytes_streamed;
     c.written_bytes_per_cell += s.bytes_written;
+    // The CPU engine's last stage of a block computes a whole-interior kernel that reads none
+    // of the grids it writes straight into the results (engine.cpp, writes_shadows): ordinary
+    // stores. The step's last kernel is that stage; any other result streams to its shadow.
+    bool reads_written = false;
+    for (int g : ir::grids_read(k.body))
+      reads_written = reads_written || written.count(g) > 0;
+    c.direct_written_bytes_per_cell =
+        k.domain.kind == ir::Domain::Kind::Interior && !reads_written ? s.bytes_written : 0;
     c.loads_per_cell += s.loads;
     c.grids = std::max(c.grids, s.grids_read);
     for (int d = 0; d < k.rank; ++d)

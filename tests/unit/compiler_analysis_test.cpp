@@ -195,6 +195,32 @@ TEST(CompilerAnalysis, Heat3dSampleFile) {
 
 // The naive step's other work, as the model counts it (optimizer/planner.cpp): the ghost fills
 // the steady state makes and the grids its reductions read.
+TEST(CompilerAnalysis, ResultsTheEnginesLastStageStoresDirectly) {
+  auto cost = [](const std::string &run) {
+    auto p = compile_text("stencil t;\nparam int N = 16;\n"
+                          "grid float u[N, N] boundary dirichlet(0.0);\ngrid double w like u;\n"
+                          "grid float v like u;\n"
+                          "kernel k(x, y) { v[x,y] = u[x-1,y] + u[x+1,y]; }\n"
+                          "kernel inplace(x, y) { u[x,y] = 0.5 * u[x,y]; }\n"
+                          "kernel part(x, y) on [1:N-1, 1:N-1] { v[x,y] = u[x,y+1]; }\n"
+                          "kernel dbl(x, y) { w[x,y] = u[x,y]; }\n" +
+                          run);
+    auto a = stc::analyze(p);
+    return stc::program_cost(p, a, stc::param_values(p, {}));
+  };
+  // The step's last kernel writes the whole interior from grids it does not write: its
+  // results go straight to the shadows, their read for ownership paid (8 B of float, 16 of
+  // double: b_w as a naive sweep counts it).
+  const auto heat = cost("run steps { k; swap u, v; }\n");
+  EXPECT_DOUBLE_EQ(heat.written_bytes_per_cell, 8);
+  EXPECT_DOUBLE_EQ(heat.direct_written_bytes_per_cell, 8);
+  EXPECT_DOUBLE_EQ(cost("run steps { inplace; k; dbl; }\n").direct_written_bytes_per_cell, 16);
+  // In place (its rows start as copies of the old ones), or on part of the interior: the
+  // results stream to the shadows after each plane, no read for ownership.
+  EXPECT_DOUBLE_EQ(cost("run steps { k; inplace; }\n").direct_written_bytes_per_cell, 0);
+  EXPECT_DOUBLE_EQ(cost("run steps { k; part; }\n").direct_written_bytes_per_cell, 0);
+}
+
 TEST(CompilerAnalysis, NaiveStepFillsAndReductionsPerCell) {
   const std::string body = "param int NX = 16, NY = 8;\n"
                            "grid float v like u;\n"

@@ -1135,6 +1135,17 @@ TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   // The barrier is shared by the steps of a block too: 4e-6 / (10 / 3) = 1.2e-6.
   const auto b = model::predict(c, cpu(1e11, 1e10, 1 << 20, 4e-6), rows_plan(4, 32));
   expect_close(b.seconds_per_step, 1.35790592e-3 + 4.75004928e-3 + 1.2e-6);
+  // Results the last stage stores straight into the shadows pay their read for ownership:
+  // 16,777,216 * (4 * 1.0859375 + 8) / (10 / 3) / 1e10 = 6.2128128e-3, 2.01326592e-3 more.
+  c.direct_written_bytes_per_cell = 8;
+  const auto d = model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), rows_plan(4, 32));
+  expect_close(d.t_memory, 4.75004928e-3 + 2.01326592e-3);
+  expect_close(d.seconds_per_step, 1.35790592e-3 + 4.75004928e-3 + 2.01326592e-3);
+  // A naive sweep pays the read for ownership anyway (b_w counts it): no change.
+  expect_close(model::predict(c, cpu(1e11, 1e10, 1 << 20, 0), plan("openmp", "naive", 1)).t_memory,
+               model::predict(heat3d_cpu(256, 256, 256), cpu(1e11, 1e10, 1 << 20, 0),
+                              plan("openmp", "naive", 1))
+                   .t_memory);
 }
 
 TEST(ModelCpuTemporal, GridsThatStayInCacheRunNaive) {
