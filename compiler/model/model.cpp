@@ -416,7 +416,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
     // Results streamed to their shadows after each plane go without a read for ownership (half
     // of b_w); the last stage's, stored straight into the shadows, pay it (b_w whole): heat3d
     // 510^3's temporal plans with k = 2-16 measured 0.99-1.41 times the time the model gave
-    // their stages once T_state was taken off, 0.94-1.21 with the read for ownership
+    // their stages once T_state was taken off, 0.94-1.19 with the read for ownership
     // (PERFORMANCE.md, 2026-12-05 06:55). Grids that would stay in cache are charged the same
     // (measured before the direct stores: heat3d 126x126x62, k=2, 16 rows at 0.48 of a naive
     // loop whose grids stay in the L3; conservative since).
