@@ -440,8 +440,10 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   ref.saves.clear();
   for (const auto &g : p.grids)
     ref.saves.emplace_back(g.name, tmp.path() + "/ref_" + g.name + ".npy");
-  // One run of the executable with a plan ("" = compiled-in), its grids saved as PREFIX_G.npy.
-  auto run_exe = [&](const std::string &plan, const std::string &prefix, int ranks) {
+  // One job of the executable: the compiled-in plan, then (--also-plan) each of `plans`, the
+  // run n's grids saved as PREFIX_G.n.npy (n >= 1) and its summary the n-th line of
+  // PREFIX.json. One start of the job on each process count, whatever the number of plans.
+  auto run_exe = [&](const std::vector<std::string> &plans, const std::string &prefix, int ranks) {
     std::vector<std::string> cmd = target.launch(exe, ranks);
     cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(*run.steps), "--init-random",
                            std::to_string(opts.seed)});
@@ -449,8 +451,8 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
       cmd.push_back("--procs");
       cmd.push_back(opts.procs);
     }
-    if (!plan.empty()) {
-      cmd.push_back("--plan");
+    for (const auto &plan : plans) {
+      cmd.push_back("--also-plan");
       cmd.push_back(plan);
     }
     for (const auto &[k, v] : run.sets) {
@@ -487,17 +489,28 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   }
 
   bool ok = true;
-  auto summary = [&](const std::string &file) {
-    return read_json_line(tmp.path() + "/" + file, "verify: cannot read the summary in " + file);
+  auto summary = [&](const std::string &file, std::size_t line = 0) {
+    return read_json_line(tmp.path() + "/" + file, "verify: cannot read the summary in " + file,
+                          line);
   };
   const auto ref_sum = summary("ref.json");
+  // --bitwise: on the process count the plans run on (every one for a distributed target), the
+  // same job runs scheme=naive and then each plan after the compiled-in plan.
+  std::vector<std::string> plans;
+  if (!opts.bitwise.empty()) {
+    plans.push_back("scheme=naive");
+    plans.insert(plans.end(), opts.bitwise.begin(), opts.bitwise.end());
+  }
+  auto gen_prefix = [&](int ranks) {
+    return distributed ? fmt::format("gen{}", ranks) : std::string("gen");
+  };
   // The executable on each process count, compared with the interpreter's one run.
   for (const int ranks : nps) {
-    const std::string gen = distributed ? fmt::format("gen{}", ranks) : std::string("gen");
+    const std::string gen = gen_prefix(ranks);
     if (distributed)
       std::printf("  on %d process%s (%s)\n", ranks, ranks == 1 ? "" : "es",
                   command_line(target.launch(p.name, ranks)).c_str());
-    run_exe("", gen, ranks);
+    run_exe(distributed || ranks == nps.front() ? plans : std::vector<std::string>{}, gen, ranks);
     // Grids: bit for bit unless --tolerance (element by element, relative).
     std::int64_t cells = 0; // the largest grid's: the most terms a reduction adds
     for (const auto &g : p.grids) {
@@ -548,20 +561,17 @@ int verify(const Compiled &c, const VerifyOptions &opts) {
   if (!opts.bitwise.empty()) {
     bool all = true;
     for (const int ranks : distributed ? nps : std::vector<int>{nps.front()}) {
-      const std::string tag = distributed ? fmt::format("{}", ranks) : std::string();
+      const std::string gen = gen_prefix(ranks);
       const std::string where =
           distributed ? fmt::format(" on {} process{}", ranks, ranks == 1 ? "" : "es") : "";
-      run_exe("scheme=naive", "naive" + tag, ranks);
-      const auto naive = summary("naive" + tag + ".json");
+      const auto naive = summary(gen + ".json", 1);
       for (std::size_t i = 0; i < opts.bitwise.size(); ++i) {
-        const std::string prefix = fmt::format("plan{}_{}", tag, i);
-        run_exe(opts.bitwise[i], prefix, ranks);
-        const auto sum = summary(prefix + ".json");
+        const auto sum = summary(gen + ".json", i + 2);
         std::string differs;
         for (const auto &g : p.grids) {
-          const auto diff =
-              stencilc::npy_compare(tmp.path() + "/" + prefix + "_" + g.name + ".npy",
-                                    tmp.path() + "/naive" + tag + "_" + g.name + ".npy");
+          const auto diff = stencilc::npy_compare(
+              tmp.path() + "/" + fmt::format("{}_{}.{}.npy", gen, g.name, i + 2),
+              tmp.path() + "/" + fmt::format("{}_{}.1.npy", gen, g.name));
           if (diff.differing)
             differs += fmt::format("{}grid {}: {}", differs.empty() ? "" : "; ", g.name,
                                    grid_verdict(diff, "this plan", "naive", 0));

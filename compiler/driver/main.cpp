@@ -304,6 +304,10 @@ int main(int argc, char **argv) {
       if (!run.plan.empty())
         throw stencilc::Error("--plan " + run.plan + ": the interpreter has no plans; --plan "
                                                      "applies to emit, build and verify");
+      if (!run.also_plans.empty())
+        throw stencilc::Error("--also-plan " + run.also_plans.front() +
+                              ": the interpreter has no plans; --also-plan is for the "
+                              "executables stencilc build makes");
       Interpreter interp(compiled->program, param_values(compiled->program, run));
       stencilc::execute(interp, run);
       return 0;

@@ -69,10 +69,12 @@ std::string command_line(const std::vector<std::string> &argv) {
   return s;
 }
 
-nlohmann::json read_json_line(const std::string &path, const std::string &what) {
+nlohmann::json read_json_line(const std::string &path, const std::string &what, std::size_t index) {
   std::ifstream in(path);
   std::string line;
-  std::getline(in, line);
+  for (std::size_t i = 0; i <= index; ++i)
+    if (!std::getline(in, line))
+      line.clear();
   auto j = nlohmann::json::parse(line, nullptr, false);
   if (j.is_discarded())
     throw stencilc::Error(what + ": " + line);

@@ -32,9 +32,11 @@ private:
 /// argv as a shell would need it typed (for -v logs and error messages).
 std::string command_line(const std::vector<std::string> &argv);
 
-/// The first line of the file at `path` parsed as JSON: what a program run with its output
-/// there (a generated executable's --json summary, the calibration program) printed. Throws
-/// stencilc::Error("WHAT: LINE") when the line is not JSON.
-nlohmann::json read_json_line(const std::string &path, const std::string &what);
+/// Line `index` (the first: 0) of the file at `path` parsed as JSON: what a program run with its
+/// output there printed (a generated executable's --json summary, one per run under
+/// --also-plan; the calibration program). Throws stencilc::Error("WHAT: LINE") when the line is
+/// missing or not JSON.
+nlohmann::json read_json_line(const std::string &path, const std::string &what,
+                              std::size_t index = 0);
 
 } // namespace stc

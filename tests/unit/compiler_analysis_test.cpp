@@ -193,8 +193,8 @@ TEST(CompilerAnalysis, Heat3dSampleFile) {
 
 } // namespace
 
-// The naive step's other work, as the model counts it (optimizer/planner.cpp): the ghost fills
-// the steady state makes and the grids its reductions read.
+// The bytes the CPU engine's last stage stores straight into the shadows, read for ownership
+// (Cost::direct_written_bytes_per_cell, optimizer/planner.cpp).
 TEST(CompilerAnalysis, ResultsTheEnginesLastStageStoresDirectly) {
   auto cost = [](const std::string &run) {
     auto p = compile_text("stencil t;\nparam int N = 16;\n"
@@ -221,6 +221,8 @@ TEST(CompilerAnalysis, ResultsTheEnginesLastStageStoresDirectly) {
   EXPECT_DOUBLE_EQ(cost("run steps { k; part; }\n").direct_written_bytes_per_cell, 0);
 }
 
+// The naive step's other work, as the model counts it (optimizer/planner.cpp): the ghost fills
+// the steady state makes and the grids its reductions read.
 TEST(CompilerAnalysis, NaiveStepFillsAndReductionsPerCell) {
   const std::string body = "param int NX = 16, NY = 8;\n"
                            "grid float v like u;\n"

@@ -111,6 +111,8 @@ TEST(RuntimeOptions, Help) {
   EXPECT_CONTAINS(r.out, "temporal plans run unblocked");
   EXPECT_CONTAINS(r.out, "KEY=VALUE,...");
   EXPECT_CONTAINS(r.out, "override the optimizer's plan");
+  EXPECT_CONTAINS(r.out, "--also-plan KEY=VALUE,...");
+  EXPECT_CONTAINS(r.out, "after the run, run again from the same start with this plan");
   EXPECT_CONTAINS(r.out, "print a one-line JSON summary");
   EXPECT_CONTAINS(r.out, "SEED");
   EXPECT_CONTAINS(r.out, "fill every grid that is not loaded");
@@ -148,6 +150,43 @@ TEST(RuntimeOptions, UsageErrors) {
     EXPECT_CONTAINS(r.err, c.expect);
     EXPECT_EQ(r.out, "");
   }
+}
+
+TEST(RuntimeOptions, AlsoPlanRunsTheSameStartAgain) {
+  ParseResult r =
+      parse({"--steps", "7", "--init-random", "3", "--load", "f=in.npy", "--save", "u=out/u.npy",
+             "--save", "v=v.h5", "--save", "w=dir.d/w", "--plan", "scheme=temporal,k=2",
+             "--also-plan", "scheme=naive", "--also-plan", "scheme=temporal,k=3", "--json"});
+  ASSERT_EQ(r.rc, -1) << r.err;
+  EXPECT_EQ(r.opts.also_plans, (std::vector<std::string>{"scheme=naive", "scheme=temporal,k=3"}));
+  // Run 0 is the run asked for; runs 1 and 2 the same start with their plan, saved apart.
+  const RunOptions first = nth_run(r.opts, 0);
+  EXPECT_EQ(first.plan, "scheme=temporal,k=2");
+  EXPECT_EQ(first.saves, r.opts.saves);
+  EXPECT_TRUE(first.also_plans.empty());
+  const RunOptions second = nth_run(r.opts, 2);
+  EXPECT_EQ(second.plan, "scheme=temporal,k=3");
+  EXPECT_EQ(second.saves, (Pairs{{"u", "out/u.2.npy"}, {"v", "v.2.h5"}, {"w", "dir.d/w.2"}}));
+  EXPECT_TRUE(second.also_plans.empty());
+  EXPECT_EQ(second.steps, 7);
+  EXPECT_EQ(second.init_random, 3U);
+  EXPECT_EQ(second.loads, (Pairs{{"f", "in.npy"}}));
+  EXPECT_TRUE(second.json);
+  EXPECT_EQ(nth_run(r.opts, 1).saves[0].second, "out/u.1.npy");
+  EXPECT_EQ(error_of([&] { nth_run(r.opts, 3); }), "run 3: only 2 --also-plan given");
+  // Outputs that are one file for the whole job do not go with several runs.
+  for (const std::vector<std::string> &args :
+       {std::vector<std::string>{"--also-plan", "scheme=naive", "--history", "h.csv"},
+        {"--also-plan", "scheme=naive", "--checkpoint", "c.ckpt"},
+        {"--restart", "c.ckpt", "--also-plan", "scheme=naive"},
+        {"--save", "u=u.npy", "--save-every", "2", "--also-plan", "scheme=naive"}}) {
+    r = parse(args);
+    EXPECT_EQ(r.rc, 2) << args[2];
+    EXPECT_CONTAINS(r.err, "excludes");
+  }
+  r = parse({"--also-plan"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_CONTAINS(r.err, "--also-plan");
 }
 
 TEST(RuntimeOptions, HostAppWithPositionals) {

@@ -1,5 +1,6 @@
 // Run options shared by `stencilc run` and every generated executable.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@ struct RunOptions {
   std::int64_t save_every = 0;                            // --save-every N (N >= 1; 0: off)
   std::string history;                                    // --history FILE.csv
   std::string plan;                                       // --plan KEY=VALUE,... (raw)
+  std::vector<std::string> also_plans;                    // --also-plan KEY=VALUE,... (repeatable)
   bool json = false;                                      // --json
   std::optional<std::uint64_t> init_random;               // --init-random SEED
   std::string checkpoint;                                 // --checkpoint FILE
@@ -30,6 +32,12 @@ struct RunOptions {
 /// Adds the run options to a CLI11 app (used by the stencilc driver and by parse_run_options).
 /// NAME=VALUE arguments are validated by CLI11 (missing '=' or empty parts are rejected).
 void add_run_options(CLI::App &app, RunOptions &opts);
+
+/// The options of run `n` of an executable (0 <= n <= opts.also_plans.size()): run 0 is the run
+/// `opts` asks for; run n >= 1 runs the plan of the n-th --also-plan from the same start (the
+/// same params, --load, --init-random and --steps), its --save files named with ".n" before
+/// their extension (u.npy: u.1.npy). The returned options name no --also-plan.
+RunOptions nth_run(const RunOptions &opts, std::size_t n);
 
 /// Parses argv of a generated executable. Returns -1 when the program should go on, or the
 /// exit code to return right away (0 after --help, 2 after a usage error, with the message

@@ -79,16 +79,19 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
       add_pairs(app, "--save", "GRID=FILE", opts.saves,
                 "write a grid's interior after the run to a .npy file, or to an HDF5 file (.h5, "
                 ".hdf5) with an XDMF file for ParaView and VisIt (repeatable)");
-  app.add_option("--save-every", opts.save_every,
-                 "write every --save grid after every N steps and at the end, as a time series: "
-                 "FILE_000040.npy, or datasets /GRID/000040 of one HDF5 file")
-      ->type_name("N")
-      ->needs(save)
-      ->check(at_least(1));
-  app.add_option("--history", opts.history,
-                 "write every reduction's value after every step to a CSV file (the run then "
-                 "goes one step at a time: temporal plans run unblocked)")
-      ->type_name("FILE.csv");
+  CLI::Option *save_every =
+      app.add_option(
+             "--save-every", opts.save_every,
+             "write every --save grid after every N steps and at the end, as a time series: "
+             "FILE_000040.npy, or datasets /GRID/000040 of one HDF5 file")
+          ->type_name("N")
+          ->needs(save)
+          ->check(at_least(1));
+  CLI::Option *history =
+      app.add_option("--history", opts.history,
+                     "write every reduction's value after every step to a CSV file (the run then "
+                     "goes one step at a time: temporal plans run unblocked)")
+          ->type_name("FILE.csv");
   CLI::Option *checkpoint =
       app.add_option("--checkpoint", opts.checkpoint,
                      "write a checkpoint of the run (every grid, the step, the reductions) to "
@@ -100,11 +103,24 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
       ->type_name("N")
       ->needs(checkpoint)
       ->check(at_least(1));
-  app.add_option("--restart", opts.restart,
-                 "continue from a checkpoint of the same program and params: --steps still "
-                 "counts the whole run, so it ends as a run that never stopped")
-      ->type_name("FILE");
+  CLI::Option *restart =
+      app.add_option("--restart", opts.restart,
+                     "continue from a checkpoint of the same program and params: --steps still "
+                     "counts the whole run, so it ends as a run that never stopped")
+          ->type_name("FILE");
   app.add_option("--plan", opts.plan, "override the optimizer's plan")->type_name("KEY=VALUE,...");
+  // Several plans in one job: what a comparison of plans under mpirun would otherwise pay in
+  // starts of the job (0.2-0.4 s each on a small machine, more than a small run takes).
+  app.add_option("--also-plan", opts.also_plans,
+                 "after the run, run again from the same start with this plan (repeatable: one "
+                 "run per --also-plan, in order); the n-th writes its --save files with \".n\" "
+                 "before the extension (u.npy: u.1.npy) and prints its own summary")
+      ->type_name("KEY=VALUE,...")
+      ->allow_extra_args(false)
+      ->excludes(save_every)
+      ->excludes(history)
+      ->excludes(checkpoint)
+      ->excludes(restart);
   app.add_flag("--json", opts.json, "print a one-line JSON summary");
   app.add_option_function<std::uint64_t>(
          "--init-random", [&opts](const std::uint64_t &seed) { opts.init_random = seed; },
@@ -116,6 +132,27 @@ void add_run_options(CLI::App &app, RunOptions &opts) {
             return s.find('-') == std::string::npos ? "" : "must be >= 0, got " + s;
           },
           ""));
+}
+
+RunOptions nth_run(const RunOptions &opts, std::size_t n) {
+  RunOptions r = opts;
+  r.also_plans.clear();
+  if (n == 0)
+    return r;
+  if (n > opts.also_plans.size())
+    throw Error("run " + std::to_string(n) + ": only " + std::to_string(opts.also_plans.size()) +
+                " --also-plan given");
+  r.plan = opts.also_plans[n - 1];
+  for (auto &[grid, file] : r.saves) {
+    // The extension is the last '.' of the file's own name (not of a directory's).
+    const std::size_t slash = file.find_last_of('/');
+    const std::size_t dot = file.find_last_of('.');
+    const bool has_ext =
+        dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+    const std::size_t at = has_ext ? dot : file.size();
+    file.insert(at, "." + std::to_string(n));
+  }
+  return r;
 }
 
 int parse_run_options(int argc, char **argv, const std::string &description, RunOptions &out) {
