@@ -174,6 +174,10 @@ TEST(RuntimeOptions, AlsoPlanRunsTheSameStartAgain) {
   EXPECT_TRUE(second.json);
   EXPECT_EQ(nth_run(r.opts, 1).saves[0].second, "out/u.1.npy");
   EXPECT_EQ(error_of([&] { nth_run(r.opts, 3); }), "run 3: only 2 --also-plan given");
+  // An error of a later run names its --also-plan and says the runs before it completed.
+  EXPECT_EQ(nth_run_context(r.opts, 0), "");
+  EXPECT_EQ(nth_run_context(r.opts, 2),
+            "--also-plan scheme=temporal,k=3 (run 3 of 3; the runs before it completed): ");
   // Outputs that are one file for the whole job do not go with several runs.
   for (const std::vector<std::string> &args :
        {std::vector<std::string>{"--also-plan", "scheme=naive", "--history", "h.csv"},

@@ -39,6 +39,10 @@ void add_run_options(CLI::App &app, RunOptions &opts);
 /// their extension (u.npy: u.1.npy). The returned options name no --also-plan.
 RunOptions nth_run(const RunOptions &opts, std::size_t n);
 
+/// What an error of run `n` is prefixed with, so that a bad --also-plan (or a failure in its
+/// run) names the option and says the runs before it completed: "" for run 0.
+std::string nth_run_context(const RunOptions &opts, std::size_t n);
+
 /// Parses argv of a generated executable. Returns -1 when the program should go on, or the
 /// exit code to return right away (0 after --help, 2 after a usage error, with the message
 /// already printed to stderr).

@@ -155,6 +155,13 @@ RunOptions nth_run(const RunOptions &opts, std::size_t n) {
   return r;
 }
 
+std::string nth_run_context(const RunOptions &opts, std::size_t n) {
+  if (n == 0 || n > opts.also_plans.size())
+    return "";
+  return "--also-plan " + opts.also_plans[n - 1] + " (run " + std::to_string(n + 1) + " of " +
+         std::to_string(opts.also_plans.size() + 1) + "; the runs before it completed): ";
+}
+
 int parse_run_options(int argc, char **argv, const std::string &description, RunOptions &out) {
   CLI::App app{description};
   add_run_options(app, out);
