@@ -274,46 +274,101 @@ double wide_eta(const EngineRuns &r, std::size_t w, std::size_t narrow, double e
              : capped;
 }
 
+// The rows' and calls' costs of one plan fitted from its runs (row_costs).
+struct RowCosts {
+  double t_row = 0, t_call = 0;
+};
+
 // Machine::row_seconds (or wide_row_seconds: `field`, for the messages) from plan `i_long` and
-// `i_short` of `r`, the same plan on rows of different lengths: each measured step less the model's
-// other terms is its stages' cells at F/eta plus its rows at t_row, two equations for eta and
-// t_row, solved per alternated round (both runs in the same spell of the machine) and the median
-// kept. 0 (and says so) where the short rows did not run slower per cell than the model's rings
-// explain.
-double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
-                   const std::string &plan_text, const model::Machine &m, const char *field) {
-  const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
-  const std::size_t at[2] = {i_long, i_short};
-  std::vector<double> fits;
-  for (std::size_t i = 0; i < r.rounds[i_long].size() && i < r.rounds[i_short].size(); ++i) {
-    model::Machine plain = plain_in_round(r, i, m);
-    plain.row_seconds = plain.wide_row_seconds = 1; // so t_rows is the rows' count per thread
-    double a[2], b[2], y[2];
-    for (int j = 0; j < 2; ++j) {
-      const model::Prediction p = model::predict(r.costs[at[j]], plain, plan);
+// `i_short` of `r`, the same plan on rows of different lengths: each measured step less the
+// model's other terms is its stages' cells at F/eta plus its rows at t_row plus its (tile, plane,
+// stage) calls at t_call (heat3d's: call_weight 1), solved per alternated round (all runs in the
+// same spell of the machine) and the median kept. With `i_tall` (the plan `tall_text` on the long
+// rows in tiles of more rows: fewer (tile, plane, stage) calls for the same cells) the three
+// equations give Machine::call_seconds too; without it `m.call_seconds` is taken as known. Zero
+// (and says so) for a cost the runs do not show.
+RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
+                   std::optional<std::size_t> i_tall, const std::string &plan_text,
+                   const std::string &tall_text, const model::Machine &m, const char *field) {
+  const auto parse = [](const std::string &text) {
+    return stencilc::parse_plan(text, code_target("openmp").plan_rules());
+  };
+  const stencilc::Plan plan = parse(plan_text);
+  const stencilc::Plan tall_plan = parse(tall_text.empty() ? plan_text : tall_text);
+  std::vector<std::size_t> at = {i_long, i_short};
+  if (i_tall)
+    at.push_back(*i_tall);
+  std::vector<double> rows_fits, call_fits, rows_alone;
+  for (std::size_t i = 0;; ++i) {
+    bool all = true;
+    for (std::size_t j : at)
+      all = all && i < r.rounds[j].size();
+    if (!all || i >= r.rounds[0].size())
+      break;
+    // Per plan: its cells' time at eta = 1 (a), rows per thread (b), calls per thread (d), and
+    // the measured step less the model's other terms (y).
+    double a[3] = {}, b[3] = {}, d[3] = {}, y[3] = {};
+    for (std::size_t j = 0; j < at.size(); ++j) {
+      model::Machine plain = plain_in_round(r, i, m);
+      const stencilc::Plan &pj = j == 2 ? tall_plan : plan;
+      plain.row_seconds = plain.wide_row_seconds = 1;
+      plain.call_seconds = 0;
+      const model::Prediction p = model::predict(r.costs[at[j]], plain, pj);
+      plain.row_seconds = plain.wide_row_seconds = 0;
+      plain.call_seconds = 1;
       b[j] = p.t_rows;
+      d[j] = model::predict(r.costs[at[j]], plain, pj).t_rows;
       a[j] = p.t_compute - p.t_rows;
       y[j] = r.rounds[at[j]][i] - (p.seconds_per_step - p.t_compute);
     }
-    const double det = a[0] * b[1] - a[1] * b[0];
-    fits.push_back(det != 0 ? (a[0] * y[1] - a[1] * y[0]) / det : 0);
+    // Two plans, t_call known: a u + b t_row = y - d t_call.
+    const double y0 = y[0] - d[0] * m.call_seconds, y1 = y[1] - d[1] * m.call_seconds;
+    const double det2 = a[0] * b[1] - a[1] * b[0];
+    rows_alone.push_back(det2 != 0 ? (a[0] * y1 - a[1] * y0) / det2 : 0);
+    if (at.size() == 3) {
+      // Cramer's rule on the columns a, b, d (unknowns 1/eta, t_row, t_call).
+      const auto det3 = [](const double *c0, const double *c1, const double *c2) {
+        return c0[0] * (c1[1] * c2[2] - c1[2] * c2[1]) - c1[0] * (c0[1] * c2[2] - c0[2] * c2[1]) +
+               c2[0] * (c0[1] * c1[2] - c0[2] * c1[1]);
+      };
+      const double det = det3(a, b, d);
+      rows_fits.push_back(det != 0 ? det3(a, y, d) / det : 0);
+      call_fits.push_back(det != 0 ? det3(a, b, y) / det : 0);
+    }
   }
-  const double t_row = median(fits);
+  RowCosts out;
   const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
   const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
+  if (i_tall) {
+    const double t_call = call_fits.empty() ? 0 : median(call_fits);
+    const std::string against =
+        fmt::format("{} cells/s against {} with {}", rate(*i_tall), rate(i_long), plan_text);
+    if (t_call > 0 && std::isfinite(t_call)) {
+      out.t_call = t_call;
+      std::printf("  CPU engine, heat3d %s: %s: %.3g us per (tile, plane, stage) call "
+                  "(call_seconds)\n",
+                  tall_text.c_str(), against.c_str(), t_call * 1e6);
+    } else {
+      std::printf("  CPU engine, heat3d %s: %s, the calls no dearer than the model's other terms "
+                  "explain: no cost per call (call_seconds not written)\n",
+                  tall_text.c_str(), against.c_str());
+    }
+  }
+  const double t_row = out.t_call > 0 ? median(rows_fits) : median(rows_alone);
   if (!(t_row > 0) || !std::isfinite(t_row)) {
     std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
                 "rows, no slower per cell than its rings explain: no cost per row (%s not "
                 "written)\n",
                 plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
                 rate(i_long).c_str(), static_cast<long long>(row(i_long)), field);
-    return 0.0;
+    return out;
   }
+  out.t_row = t_row;
   std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
               "rows: %.3g ns per row a stage computes (%s)\n",
               plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
               rate(i_long).c_str(), static_cast<long long>(row(i_long)), t_row * 1e9, field);
-  return t_row;
+  return out;
 }
 
 // How fast the CPU engine's stages run against the row benchmark the model prices them with
@@ -326,7 +381,8 @@ double row_seconds(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
 // (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
 // k=4 plans on 126 x 1036 x 256 too (the same cells on short rows: row_seconds, and on 512 bits
-// wide_row_seconds); heat2d
+// wide_row_seconds) and the 256-bit one in 64-row tiles (a quarter of the calls: call_seconds,
+// fitted with row_seconds in row_costs); heat2d
 // (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
 // grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
 // is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
@@ -344,6 +400,10 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512,xshift=reg");
   }
+  // The 256-bit plan in 64-row tiles too: a quarter of its calls for the same cells
+  // (call_seconds).
+  const std::size_t tall_tiles = plans.size();
+  plans.push_back("scheme=temporal,k=4,rows=64");
   const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   std::vector<Sets> sets_of(plans.size(), sets);
   const Sets short_sets = {{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}};
@@ -367,12 +427,16 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     std::printf("  generated naive sweep, heat3d 510x256x256: %s cells/s, so %s (B_s)\n",
                 si(r->costs[0].cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
-  m.row_seconds = row_seconds(*r, 1, short_rows, plans[1], m, "row_seconds");
+  const RowCosts costs =
+      row_costs(*r, 1, short_rows, tall_tiles, plans[1], plans[tall_tiles], m, "row_seconds");
+  m.row_seconds = costs.t_row;
+  m.call_seconds = costs.t_call;
   if (m.wide_flops > 0)
-    m.wide_row_seconds = row_seconds(*r, 3, short_wide, plans[3], m, "wide_row_seconds");
+    m.wide_row_seconds =
+        row_costs(*r, 3, short_wide, std::nullopt, plans[3], "", m, "wide_row_seconds").t_row;
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
-  if (plans.size() > 4) {
+  if (m.wide_flops > 0) {
     m.wide_engine_efficiency = wide_eta(*r, 3, 1, m.engine_efficiency, plans[3], m);
     m.wide_xreg_engine_efficiency = xreg_eta(*r, 4, 3, plans[4], "heat3d 512-bit", m);
   }
@@ -587,10 +651,12 @@ int calibrate(const CalibrateOptions &opts) {
           std::string(engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
                                "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
                                "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
-                               "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
+                               "with xshift=reg, the 256-bit one on 64-row tiles too, "
+                               "alternately, and the 256- (and 512-)bit plan on "
                                "126x1036x256, medians of 5: B_s from the naive one (model bytes); "
-                               "row_seconds (wide_row_seconds) fitted to the two 256-bit (512-bit) "
-                               "plans' runs less the rest of the model (per round, the median), "
+                               "row_seconds and call_seconds fitted to the three 256-bit plans' "
+                               "runs (wide_row_seconds to the two 512-bit ones) less the rest of "
+                               "the model (per round, the median), "
                                "the etas each "
                                "temporal plan's predicted stages over what the rest of the "
                                "model leaves of the measured; (xreg_)engine_efficiency_2d: the "

@@ -1,3 +1,5 @@
+
+
 #include "model/model.h"
 
 #include <algorithm>
@@ -151,6 +153,15 @@ double streams_factor(const Cost &c, const Machine &m) {
   return std::max(1.0, q * slow);
 }
 
+// Three quarters of a heat3d call are the call's own, a quarter its 4 plane streams': perf on
+// the AMD EPYC VM (PERFORMANCE.md, 2026-12-05 13:50), 8-row tiles against 64-row ones, found
+// per call 0.58 us more (heat3d, 4 plane streams) and about 1.0 us (himeno M, 17), about
+// 0.45 us + 0.032 us per plane stream: the engine's set-up of the call, the carried rows'
+// copies and the threads' wait at the block's end, and a row cursor per stream.
+double call_weight(const Cost &c) {
+  return kCallOwnShare + (1 - kCallOwnShare) * std::max(1, c.plane_streams) / 4.0;
+}
+
 namespace {
 
 // T_rows: each x-row of `cells` a stage computes costs t_row beyond its cells (Machine::
@@ -159,6 +170,18 @@ double rows_seconds(const Cost &c, const Machine &m, double cells, int threads, 
   const double t_row = vec == 512 && m.wide_row_seconds > 0 ? m.wide_row_seconds : m.row_seconds;
   return cells / static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) *
          std::max(1, c.stages) * t_row / std::max(1, threads);
+}
+
+// T_calls: each (tile, plane, stage) call of a rank-3 temporal plan costs t_call beyond its
+// rows (Machine::call_seconds, a call of heat3d's stage with its 4 plane streams), scaled by
+// call_weight for the stage's plane streams: tiles · n_z calls per stage and step, shared by
+// `threads`.
+double calls_seconds(const Cost &c, const Machine &m, double cells, double rows_avg, int threads) {
+  if (c.rank != 3 || !(m.call_seconds > 0) || !(rows_avg > 0))
+    return 0;
+  const double calls =
+      cells / (static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) * rows_avg);
+  return calls * call_weight(c) * m.call_seconds / std::max(1, threads);
 }
 
 } // namespace
@@ -464,7 +487,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
   // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
   // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
-  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, t.vec);
+  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, t.vec) +
+             calls_seconds(c, m, cells, rows_avg, threads);
   r.t_compute += r.t_rows;
   if (r.bound != "cache")
     r.bound = bound_of(r.t_compute, r.t_memory);

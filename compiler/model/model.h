@@ -52,6 +52,11 @@ struct Machine {
   // CPU: the same for stages on 512-bit vectors (vec=512), fitted the same way from the 512-bit
   // plan (0: not measured, such stages cost row_seconds).
   double wide_row_seconds = 0;
+  // CPU: what a temporal stage of heat3d spends each time it starts on a plane of a tile (a
+  // (tile, plane, stage) call), one thread, beyond its rows: the engine's set-up of the call,
+  // its carried rows' copies, its row cursors (other stages: call_weight). calibrate fits it
+  // from heat3d's k=4 plan on 16- and 64-row tiles (0: none).
+  double call_seconds = 0;
   // CPU: how much longer memory time grows per grid streamed at once beyond kFewStreams
   // (DRAM pages and prefetch streams shared among more of them): calibrate's sum of 16 grids
   // against 8 (0: none).
@@ -156,6 +161,9 @@ struct Cost {
   int x_shift_stages = 0;        // of them, calls of kernels with xshift=reg row functions
   int grids = 1;                 // grids a step reads (their planes share a cache)
   int streams = 1;               // grids one stage reads or writes (streamed at once)
+  int plane_streams = 0;         // planes the stages of a step read or write, summed: a grid
+                                 // read at offsets r along the streamed dimension 2r + 1, any
+                                 // other read 1, a written one 1 (heat3d 4, himeno 17)
   int rank = 3;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}; // interior cells per dimension
   std::int64_t steps = 0;        // steps of the run (0: unknown; blocks of k steps assumed)
@@ -184,6 +192,14 @@ struct Prediction {
   // boundary, the faces to the host, the messages, the ghost cells back (docs/MODEL.md §4).
   double t_inner = 0, t_boundary = 0, t_d2h = 0, t_mpi = 0, t_h2d = 0;
 };
+
+/// The share of a heat3d stage call's cost (Machine::call_seconds) that does not grow with its
+/// plane streams (model.cpp, call_weight).
+constexpr double kCallOwnShare = 0.75;
+
+/// A CPU temporal stage call's cost over heat3d's (4 plane streams): kCallOwnShare + the rest
+/// times plane_streams / 4.
+double call_weight(const Cost &c);
 
 /// Threads per block of the naive GPU kernels (codegen/gpu.cpp).
 constexpr int kNaiveGpuThreads = 128;

@@ -194,6 +194,11 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
       touched.insert(read.begin(), read.end());
       step_grids.insert(touched.begin(), touched.end());
       c.streams = std::max(c.streams, static_cast<int>(touched.size()));
+      // The planes a stage call of the CPU engine starts on (the model's T_calls): along the
+      // streamed (last) dimension a read at offsets spans 2r + 1 of them.
+      for (int g : touched)
+        c.plane_streams +=
+            (read.count(g) ? 2 * a.grid_radius[g][k.rank - 1] + 1 : 0) + (written.count(g) ? 1 : 0);
       for (int g : touched) {
         const double elem = static_cast<double>(ir::elem_bytes(p.grids[g]));
         const double line = 64 / elem;

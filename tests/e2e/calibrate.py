@@ -143,6 +143,21 @@ with tempfile.TemporaryDirectory() as tmp:
             check(field not in m, f"no {field} written where none was found")
 
     row_cost("row_seconds", "256-bit vectors")
+    # The cost of each (tile, plane, stage) call, fitted beside it from the k=4 plan on 64-row
+    # tiles (a quarter of the 16-row plan's calls for the same cells): written with the figure
+    # printed, or said to be none and not written.
+    calls = re.search(r"heat3d scheme=temporal,k=4,rows=64: [^:]* cells/s against [^:]* with "
+                      r"scheme=temporal,k=4,rows=16: ([0-9.e+-]+) us per \(tile, plane, stage\) "
+                      r"call \(call_seconds\)", out.stdout)
+    no_calls = "no cost per call (call_seconds not written)"
+    check((calls is not None) != (no_calls in out.stdout),
+          "calibrate reports the cost per call, or that it found none")
+    if calls:
+        got = m.get("call_seconds", 0) * 1e6
+        check(got > 0 and abs(got - float(calls.group(1))) <= 0.005 * got,
+              f"the profile's call_seconds, {got:.4g} us, is the {calls.group(1)} us printed")
+    else:
+        check("call_seconds" not in m, "no call_seconds written where none was found")
     if "wide_flops" in m:
         row_cost("wide_row_seconds", "512-bit vectors")
     else:

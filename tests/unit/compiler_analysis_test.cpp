@@ -260,6 +260,25 @@ TEST(CompilerAnalysis, NaiveStepFillsAndReductionsPerCell) {
   EXPECT_DOUBLE_EQ(fixed.extra_rows_per_cell, 8 / 128.0);
 }
 
+// The planes a CPU engine's stage call starts on (the model's T_calls, model.cpp call_weight):
+// a grid read at offsets r along the last dimension spans 2r + 1 of them, any other read one, a
+// written grid one; summed over the step's kernels.
+TEST(CompilerAnalysis, PlaneStreamsCountTheCallsPlanes) {
+  auto p =
+      compile_text("stencil t;\nparam int N = 8;\n"
+                   "grid float u[N, N, N] boundary dirichlet(0.0);\n"
+                   "grid float v like u, w like u;\ngrid readonly float c like u;\n"
+                   "kernel k(x, y, z) {\n"
+                   "  v[x,y,z] = c[x,y,z] * (u[x,y,z-1] + u[x,y+1,z] + u[x,y,z+1]);\n"
+                   "  w[x,y,z] = u[x-1,y,z];\n"
+                   "}\nkernel copy(x, y, z) { u[x,y,z] = v[x,y,z]; }\nrun steps { k; copy; }\n");
+  auto a = stc::analyze(p);
+  const auto cost = stc::program_cost(p, a, stc::param_values(p, {}));
+  // k: u at z - 1 .. z + 1 (3 planes), c (1), v and w written (2); copy: v read (1, at no
+  // offset), u written (1).
+  EXPECT_EQ(cost.plane_streams, 3 + 1 + 2 + 1 + 1);
+}
+
 // What a naive CPU sweep moves through memory (optimizer/planner.cpp): whole padded rows, and
 // for a grid read at offsets its ghost rows too.
 TEST(CompilerAnalysis, NaiveSweepMovesPaddedRows) {
@@ -282,8 +301,10 @@ TEST(CompilerAnalysis, NaiveSweepMovesPaddedRows) {
   EXPECT_DOUBLE_EQ(narrow.bytes_per_cell, 16);
   EXPECT_DOUBLE_EQ(narrow.padded_bytes_per_cell, 4 * 2 * 1.25 + 8 + 4);
   EXPECT_DOUBLE_EQ(stc::model::cpu_sweep_bytes(narrow), 22);
-  // The stage streams u, c and v at once.
+  // The stage streams u, c and v at once; its calls start on u's rows y - 1 .. y + 1 (the
+  // last dimension of a rank-2 grid), c's and v's.
   EXPECT_EQ(narrow.streams, 3);
+  EXPECT_EQ(narrow.plane_streams, 5);
   // What stays in a cache between steps is the three grids' storage, each once: u's rows of
   // 16 + 2 ghost cells on 2 lines, 8 + 2 rows; v and c, read at no offset, have no ghosts: a
   // line per row, 8 rows. Per 128 cells.

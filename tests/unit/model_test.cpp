@@ -1593,6 +1593,45 @@ TEST(ModelCpuTemporal, EachRowAStageComputesCostsRowSeconds) {
   expect_close(flat.seconds_per_step, 2.01326592e-2);
 }
 
+TEST(ModelCpuTemporal, EachCallOfAStageCostsCallSeconds) {
+  // EachRowAStageComputesCostsRowSeconds's plan with t_call = 0.3 us and no row costs: 8 tiles
+  // of 32 rows on 256 planes, 2048 (tile, plane, stage) calls per step (16,777,216 cells /
+  // (256 * 32)), each 3e-7 s times call_weight: heat3d's 4 plane streams weigh 1, so
+  // 2048 * 3e-7 = 6.144e-4 s in T_rows and T_compute.
+  auto c = heat3d_cpu(256, 256, 256);
+  c.flops_per_cell = 200;
+  c.plane_streams = 4;
+  auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  const auto plain = model::predict(c, m, rows_plan(4, 32));
+  EXPECT_EQ(plain.t_rows, 0);
+  m.call_seconds = 3e-7;
+  const auto t = model::predict(c, m, rows_plan(4, 32));
+  expect_close(t.t_rows, 6.144e-4);
+  expect_close(t.t_compute, plain.t_compute + 6.144e-4);
+  // Tiles of 64 rows: half the calls.
+  expect_close(model::predict(c, m, rows_plan(4, 64)).t_rows, 3.072e-4);
+  // himeno's 17 plane streams: kCallOwnShare + (1 - kCallOwnShare) * 17 / 4 = 1.8125 times
+  // heat3d's call; a hand-made Cost without the planner's figure counts one stream.
+  EXPECT_DOUBLE_EQ(model::kCallOwnShare, 0.75);
+  auto many = c;
+  many.plane_streams = 17;
+  EXPECT_DOUBLE_EQ(model::call_weight(many), 1.8125);
+  expect_close(model::predict(many, m, rows_plan(4, 32)).t_rows, 6.144e-4 * 1.8125);
+  auto none = c;
+  none.plane_streams = 0;
+  EXPECT_DOUBLE_EQ(model::call_weight(none), 0.8125);
+  // Two threads share the calls.
+  auto two = m;
+  two.threads = 2;
+  expect_close(model::predict(c, two, rows_plan(4, 32)).t_rows, 3.072e-4);
+  // Naive sweeps and rank-2 plans make no such calls (a rank-2 stage's call is a row: t_row).
+  EXPECT_EQ(model::predict(c, m, plan("openmp", "naive", 1)).t_rows, 0);
+  auto flat = c;
+  flat.rank = 2;
+  flat.extent = {4096, 4096, 1, 1};
+  EXPECT_EQ(model::predict(flat, m, rows_plan(4, 1024)).t_rows, 0);
+}
+
 TEST(ModelCpuNaive, ManyGridsAtOnceStreamSlower) {
   // himeno-like: 15 grids one stage streams, 68 B per cell, 1,048,576 cells from memory at
   // 1e10 B/s: 7.1303168e-3 s at the sweep rate; with stream_slowdown 0.04, 1 + 0.04 * (15 - 9)
@@ -2040,6 +2079,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.wide_xreg_engine_efficiency = 0.85;
   m.row_seconds = 2.5e-8;
   m.wide_row_seconds = 1.5e-8;
+  m.call_seconds = 3.5e-7;
   m.stream_slowdown = 0.03;
   m.few_streams_bandwidth = 4.5e10;
   m.net_latency = 4e-7;
@@ -2076,6 +2116,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.wide_xreg_engine_efficiency, 0.85);
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.wide_row_seconds, 1.5e-8);
+  EXPECT_DOUBLE_EQ(back.call_seconds, 3.5e-7);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
@@ -2101,7 +2142,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
       R"({"bandwidth": 4e10, "flops": 6e10, "threads": 2, "cache_bytes": 1048576,
           "shared_cache_bytes": 33554432, "shared_cache_flops": 5e10, "barrier_seconds": 1e-6,
           "wide_flops": 8e10, "sweep_bandwidth": 5e10, "engine_efficiency": 0.9,
-          "row_seconds": 2e-8, "wide_row_seconds": 1e-8,
+          "row_seconds": 2e-8, "wide_row_seconds": 1e-8, "call_seconds": 4e-7,
           "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
           "l1_bandwidth": 5e11, "l2_bandwidth": 4e11, "l3_bandwidth": 2e11,
           "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9})",
@@ -2119,6 +2160,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
   EXPECT_DOUBLE_EQ(s.l3_bandwidth, 2.5e11);
   EXPECT_DOUBLE_EQ(s.row_seconds, 1.6e-8);
   EXPECT_DOUBLE_EQ(s.wide_row_seconds, 8e-9);
+  EXPECT_DOUBLE_EQ(s.call_seconds, 3.2e-7);
   EXPECT_DOUBLE_EQ(s.barrier_seconds, 8e-7);
   EXPECT_DOUBLE_EQ(s.engine_efficiency, 0.9);
   EXPECT_DOUBLE_EQ(s.stream_slowdown, 0.1);
