@@ -279,25 +279,25 @@ struct RowCosts {
   double t_row = 0, t_call = 0;
 };
 
-// Machine::row_seconds (or wide_row_seconds: `field`, for the messages) from plan `i_long` and
-// `i_short` of `r`, the same plan on rows of different lengths: each measured step less the
+// Machine::row_seconds (or wide_row_seconds: `field`, for the messages) from runs `i_long` and
+// `i_short` of `r` (plans `texts[0]` and `texts[1]`): the same cells on rows of different
+// lengths in tiles of the same cells per plane (as many calls). Each measured step less the
 // model's other terms is its stages' cells at F/eta plus its rows at t_row plus its (tile, plane,
 // stage) calls at t_call (heat3d's: call_weight 1), solved per alternated round (all runs in the
-// same spell of the machine) and the median kept. With `i_tall` (the plan `tall_text` on the long
-// rows in tiles of more rows: fewer (tile, plane, stage) calls for the same cells) the three
-// equations give Machine::call_seconds too; without it `m.call_seconds` is taken as known. Zero
-// (and says so) for a cost the runs do not show.
+// same spell of the machine) and the median kept. With `i_calls` (`texts[2]`: the short rows in
+// tiles of fewer rows, more calls for the same cells and rows) the three equations give
+// Machine::call_seconds too; without it `m.call_seconds` is taken as known. Zero (and says so)
+// for a cost the runs do not show.
 RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
-                   std::optional<std::size_t> i_tall, const std::string &plan_text,
-                   const std::string &tall_text, const model::Machine &m, const char *field) {
-  const auto parse = [](const std::string &text) {
-    return stencilc::parse_plan(text, code_target("openmp").plan_rules());
-  };
-  const stencilc::Plan plan = parse(plan_text);
-  const stencilc::Plan tall_plan = parse(tall_text.empty() ? plan_text : tall_text);
+                   std::optional<std::size_t> i_calls, const std::vector<std::string> &texts,
+                   const model::Machine &m, const char *field) {
+  std::vector<stencilc::Plan> plans;
+  for (const std::string &text : texts)
+    plans.push_back(stencilc::parse_plan(text, code_target("openmp").plan_rules()));
   std::vector<std::size_t> at = {i_long, i_short};
-  if (i_tall)
-    at.push_back(*i_tall);
+  if (i_calls)
+    at.push_back(*i_calls);
+  const std::string &plan_text = texts[0], &short_text = texts[1];
   std::vector<double> rows_fits, call_fits, rows_alone;
   for (std::size_t i = 0;; ++i) {
     bool all = true;
@@ -310,7 +310,7 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
     double a[3] = {}, b[3] = {}, d[3] = {}, y[3] = {};
     for (std::size_t j = 0; j < at.size(); ++j) {
       model::Machine plain = plain_in_round(r, i, m);
-      const stencilc::Plan &pj = j == 2 ? tall_plan : plan;
+      const stencilc::Plan &pj = plans[j];
       plain.row_seconds = plain.wide_row_seconds = 1;
       plain.call_seconds = 0;
       const model::Prediction p = model::predict(r.costs[at[j]], plain, pj);
@@ -339,35 +339,39 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
   RowCosts out;
   const auto rate = [&](std::size_t i) { return si(r.costs[i].cells() / r.seconds[i], ""); };
   const auto row = [&](std::size_t i) { return r.costs[i].extent[0]; };
-  if (i_tall) {
+  if (i_calls) {
+    const std::string &calls_text = texts[2];
     const double t_call = call_fits.empty() ? 0 : median(call_fits);
     const std::string against =
-        fmt::format("{} cells/s against {} with {}", rate(*i_tall), rate(i_long), plan_text);
+        fmt::format("{} cells/s against {} with {}", rate(*i_calls), rate(i_short), short_text);
     if (t_call > 0 && std::isfinite(t_call)) {
       out.t_call = t_call;
-      std::printf("  CPU engine, heat3d %s: %s: %.3g us per (tile, plane, stage) call "
-                  "(call_seconds)\n",
-                  tall_text.c_str(), against.c_str(), t_call * 1e6);
+      std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s: %.3g us per (tile, plane, "
+                  "stage) call (call_seconds)\n",
+                  calls_text.c_str(), static_cast<long long>(row(*i_calls)), against.c_str(),
+                  t_call * 1e6);
     } else {
-      std::printf("  CPU engine, heat3d %s: %s, the calls no dearer than the model's other terms "
-                  "explain: no cost per call (call_seconds not written)\n",
-                  tall_text.c_str(), against.c_str());
+      std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s, the calls no dearer than the "
+                  "model's other terms explain: no cost per call (call_seconds not written)\n",
+                  calls_text.c_str(), static_cast<long long>(row(*i_calls)), against.c_str());
     }
   }
   const double t_row = out.t_call > 0 ? median(rows_fits) : median(rows_alone);
   if (!(t_row > 0) || !std::isfinite(t_row)) {
-    std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
-                "rows, no slower per cell than its rings explain: no cost per row (%s not "
-                "written)\n",
-                plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
-                rate(i_long).c_str(), static_cast<long long>(row(i_long)), field);
+    std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s with %s on "
+                "%lld-cell rows, no slower per cell than its rings explain: no cost per row (%s "
+                "not written)\n",
+                short_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
+                rate(i_long).c_str(), plan_text.c_str(), static_cast<long long>(row(i_long)),
+                field);
     return out;
   }
   out.t_row = t_row;
-  std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s on %lld-cell "
-              "rows: %.3g ns per row a stage computes (%s)\n",
-              plan_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
-              rate(i_long).c_str(), static_cast<long long>(row(i_long)), t_row * 1e9, field);
+  std::printf("  CPU engine, heat3d %s on %lld-cell rows: %s cells/s against %s with %s on "
+              "%lld-cell rows: %.3g ns per row a stage computes (%s)\n",
+              short_text.c_str(), static_cast<long long>(row(i_short)), rate(i_short).c_str(),
+              rate(i_long).c_str(), plan_text.c_str(), static_cast<long long>(row(i_long)),
+              t_row * 1e9, field);
   return out;
 }
 
@@ -380,9 +384,10 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
 // gave them: PERFORMANCE.md). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256
 // is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
 // (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
-// k=4 plans on 126 x 1036 x 256 too (the same cells on short rows: row_seconds, and on 512 bits
-// wide_row_seconds) and the 256-bit one in 64-row tiles (a quarter of the calls: call_seconds,
-// fitted with row_seconds in row_costs); heat2d
+// k=4 plans on 126 x 1036 x 256 in 64-row tiles too (the same cells per call on rows a quarter
+// as long: row_seconds, and on 512 bits wide_row_seconds) and the 256-bit one there in 16-row
+// tiles (four times the calls: call_seconds, fitted with row_seconds in row_costs);
+// heat2d
 // (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
 // grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
 // is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
@@ -400,20 +405,25 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
     plans.push_back("scheme=temporal,k=4,rows=16,vec=512,xshift=reg");
   }
-  // The 256-bit plan in 64-row tiles too: a quarter of its calls for the same cells
-  // (call_seconds).
-  const std::size_t tall_tiles = plans.size();
-  plans.push_back("scheme=temporal,k=4,rows=64");
   const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   std::vector<Sets> sets_of(plans.size(), sets);
   const Sets short_sets = {{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}};
+  // The 16-row plans on the short rows in 64-row tiles: the same cells per (tile, plane) call
+  // (126 x 64 against 510 x 16), the same rings, four times the rows (row_seconds).
+  const auto on_short_rows = [](std::string plan) {
+    return plan.replace(plan.find("rows=16"), 7, "rows=64");
+  };
   const std::size_t short_rows = plans.size();
+  plans.push_back(on_short_rows(plans[1]));
+  sets_of.push_back(short_sets);
+  // ... and in 16-row tiles: the same cells and rows in four times the calls (call_seconds).
+  const std::size_t short_calls = plans.size();
   plans.push_back(plans[1]);
   sets_of.push_back(short_sets);
   // The 512-bit plan on the short rows too: its rows' cost is its own (wide_row_seconds).
   const std::size_t short_wide = plans.size();
   if (m.wide_flops > 0) {
-    plans.push_back(plans[3]);
+    plans.push_back(on_short_rows(plans[3]));
     sets_of.push_back(short_sets);
   }
   const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
@@ -428,12 +438,14 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
                 si(r->costs[0].cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
   const RowCosts costs =
-      row_costs(*r, 1, short_rows, tall_tiles, plans[1], plans[tall_tiles], m, "row_seconds");
+      row_costs(*r, 1, short_rows, short_calls, {plans[1], plans[short_rows], plans[short_calls]},
+                m, "row_seconds");
   m.row_seconds = costs.t_row;
   m.call_seconds = costs.t_call;
   if (m.wide_flops > 0)
-    m.wide_row_seconds =
-        row_costs(*r, 3, short_wide, std::nullopt, plans[3], "", m, "wide_row_seconds").t_row;
+    m.wide_row_seconds = row_costs(*r, 3, short_wide, std::nullopt, {plans[3], plans[short_wide]},
+                                   m, "wide_row_seconds")
+                             .t_row;
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
   if (m.wide_flops > 0) {
@@ -651,9 +663,9 @@ int calibrate(const CalibrateOptions &opts) {
           std::string(engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
                                "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
                                "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
-                               "with xshift=reg, the 256-bit one on 64-row tiles too, "
-                               "alternately, and the 256- (and 512-)bit plan on "
-                               "126x1036x256, medians of 5: B_s from the naive one (model bytes); "
+                               "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
+                               "126x1036x256 in 64-row tiles (the 256-bit one in 16-row tiles "
+                               "too), medians of 5: B_s from the naive one (model bytes); "
                                "row_seconds and call_seconds fitted to the three 256-bit plans' "
                                "runs (wide_row_seconds to the two 512-bit ones) less the rest of "
                                "the model (per round, the median), "

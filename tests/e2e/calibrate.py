@@ -143,12 +143,12 @@ with tempfile.TemporaryDirectory() as tmp:
             check(field not in m, f"no {field} written where none was found")
 
     row_cost("row_seconds", "256-bit vectors")
-    # The cost of each (tile, plane, stage) call, fitted beside it from the k=4 plan on 64-row
-    # tiles (a quarter of the 16-row plan's calls for the same cells): written with the figure
-    # printed, or said to be none and not written.
-    calls = re.search(r"heat3d scheme=temporal,k=4,rows=64: [^:]* cells/s against [^:]* with "
-                      r"scheme=temporal,k=4,rows=16: ([0-9.e+-]+) us per \(tile, plane, stage\) "
-                      r"call \(call_seconds\)", out.stdout)
+    # The cost of each (tile, plane, stage) call, fitted beside it from the k=4 plan on the short
+    # rows in 16-row tiles (four times the 64-row plan's calls for the same cells and rows):
+    # written with the figure printed, or said to be none and not written.
+    calls = re.search(r"heat3d scheme=temporal,k=4,rows=16 on 126-cell rows: [^:]* cells/s against "
+                      r"[^:]* with scheme=temporal,k=4,rows=64: ([0-9.e+-]+) us per \(tile, plane, "
+                      r"stage\) call \(call_seconds\)", out.stdout)
     no_calls = "no cost per call (call_seconds not written)"
     check((calls is not None) != (no_calls in out.stdout),
           "calibrate reports the cost per call, or that it found none")
