@@ -1,5 +1,3 @@
-
-
 #include "model/model.h"
 
 #include <algorithm>
@@ -153,13 +151,15 @@ double streams_factor(const Cost &c, const Machine &m) {
   return std::max(1.0, q * slow);
 }
 
-// Three quarters of a heat3d call are the call's own, a quarter its 4 plane streams': perf on
+// Three quarters of a heat3d call are the call's own (once per stage of a step), a quarter its 4
+// plane streams' (summed over the stages): perf on
 // the AMD EPYC VM (PERFORMANCE.md, 2026-12-05 13:50), 8-row tiles against 64-row ones, found
 // per call 0.58 us more (heat3d, 4 plane streams) and about 1.0 us (himeno M, 17), about
 // 0.45 us + 0.032 us per plane stream: the engine's set-up of the call, the carried rows'
 // copies and the threads' wait at the block's end, and a row cursor per stream.
 double call_weight(const Cost &c) {
-  return kCallOwnShare + (1 - kCallOwnShare) * std::max(1, c.plane_streams) / 4.0;
+  return kCallOwnShare * std::max(1, c.stages) +
+         (1 - kCallOwnShare) * std::max(1, c.plane_streams) / 4.0;
 }
 
 namespace {

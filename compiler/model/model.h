@@ -197,8 +197,8 @@ struct Prediction {
 /// plane streams (model.cpp, call_weight).
 constexpr double kCallOwnShare = 0.75;
 
-/// A CPU temporal stage call's cost over heat3d's (4 plane streams): kCallOwnShare + the rest
-/// times plane_streams / 4.
+/// The cost of a step's CPU temporal stage calls on one (tile, plane) over heat3d's one call
+/// (4 plane streams): kCallOwnShare per stage + the rest times plane_streams / 4.
 double call_weight(const Cost &c);
 
 /// Threads per block of the naive GPU kernels (codegen/gpu.cpp).

@@ -1620,6 +1620,12 @@ TEST(ModelCpuTemporal, EachCallOfAStageCostsCallSeconds) {
   auto none = c;
   none.plane_streams = 0;
   EXPECT_DOUBLE_EQ(model::call_weight(none), 0.8125);
+  // Two stages a step, 8 plane streams between them: two calls' own shares and the streams,
+  // 2 * 0.75 + 0.25 * 8 / 4 = 2.
+  auto staged = c;
+  staged.stages = 2;
+  staged.plane_streams = 8;
+  EXPECT_DOUBLE_EQ(model::call_weight(staged), 2.0);
   // Two threads share the calls.
   auto two = m;
   two.threads = 2;
