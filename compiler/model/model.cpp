@@ -268,19 +268,24 @@ double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, doub
          (1 - lone) * l2_miss(coefficient_reuse(c, k, rows, ws_carried, true).step, m);
 }
 
+double coefficient_memory_share(double touched, const Machine &m) {
+  const double fits = m.shared_cache_bytes / std::max(1, m.threads);
+  return fits > 0 ? std::clamp((touched - fits) / fits, 0.0, 1.0) : 1.0;
+}
+
 double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                            double ws_carried) {
   const double l3 = m.l3_bandwidth > 0 ? m.l3_bandwidth : m.bandwidth;
   const double grids = std::round(c.readonly_bytes_per_cell / c.elem_bytes);
   if (grids <= 0 || c.rank < 3 || m.shared_cache_bytes <= 0)
     return 1 / l3;
-  // A thread's share of the L3 holds the plane until its next reading only if all it touches
-  // meanwhile fits there; the planes are read cyclically, so past the share LRU keeps none of
-  // them and every re-read comes from memory.
-  const double share = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  // The L3 holds the plane until its next reading while all the threads touch meanwhile fits
+  // there (M_3 / threads each); past it the re-reads come from memory more and more, all of
+  // them at twice the L3 (coefficient_memory_share).
   auto one = [&](double ws_tile, bool carried) {
     const CoefficientReuse u = coefficient_reuse(c, k, rows, ws_tile, carried);
-    return l2_miss(u.step, m) / (u.touched <= share ? l3 : sweep_bandwidth(m));
+    const double f = coefficient_memory_share(u.touched, m);
+    return l2_miss(u.step, m) * ((1 - f) / l3 + f / sweep_bandwidth(m));
   };
   return lone * one(ws, false) + (1 - lone) * one(ws_carried, true);
 }

@@ -305,13 +305,16 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 
 double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                           double ws_carried);
 
+/// The fraction of a temporal plan's coefficient re-reads that come from memory when a tile
+/// touches `touched` bytes between two stages' reads of a plane: none while the threads' tiles
+/// fit the L3 together (M_3 / threads each), all from twice that, linear between (MODEL.md
+/// 3.3: himeno M on the AMD EPYC VM, 12-14 MB a thread ran at the L3's rate, 20 MB 18% slower).
+double coefficient_memory_share(double touched, const Machine &m);
+
 /// Seconds per byte of a temporal plan's per-stage coefficient re-reads, mixed by tiles as
-/// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) where what a tile
-/// touches in a plane-step (its rings whole and every stage's coefficient plane) fits the
-/// thread's share of the L3 (kSharedCacheShare of it / threads), else from memory at B_s
-/// (measured: himeno M, k=10, 32 rows, 6.8 MB a plane-step, ran 1.16-1.25 times the rate of 64
-/// rows, 11.9 MB, where both were predicted alike; MODEL.md 3.3). 1/B_3 without coefficients or an
-/// L3.
+/// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) and, the
+/// coefficient_memory_share of what a tile touches in a plane-step (its rings whole and every
+/// stage's coefficient plane), from memory at B_s. 1/B_3 without coefficients or an L3.
 double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                            double ws_carried);
 

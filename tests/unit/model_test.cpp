@@ -1422,23 +1422,29 @@ TEST(ModelCpuTemporal, CoefficientsStayInTheL2WhenAPlaneStepFits) {
   expect_close(model::predict(c, big, rows_plan(4, 32)).t_memory, 5.6885248e-3);
 }
 
-TEST(ModelCpuTemporal, CoefficientsComeFromMemoryPastTheThreadsShareOfTheL3) {
+TEST(ModelCpuTemporal, CoefficientsComeFromMemoryPastTheL3) {
   // CoefficientsStayInTheL2WhenAPlaneStepFits's tiles: a plane-step touches the rings whole and
   // every stage's weight plane, 536,640 + 4 * 35 * 1,032 = 681,120 B in a lone tile, 456,144 +
   // 4 * 32 * 1,032 = 588,240 B in a carried one. Its L2 misses (123,360 / 280,000 of a lone
-  // tile's re-reads, 84,144 / 280,000 of a carried one's) come from the L3 at B_3 = 2e10 where
-  // that fits a thread's share (L3 / 2 / 2 threads), else from memory at B_s = 8e9.
+  // tile's re-reads, 84,144 / 280,000 of a carried one's) come from the L3 at B_3 = 2e10 while
+  // that fits a thread's part (L3 / 2 threads), from memory at B_s = 8e9 from twice that, and
+  // in proportion between.
   auto c = weighted_heat3d();
-  auto m = cpu_l3(800000, 4e6); // share 1,000,000: both fit
+  auto m = cpu_l3(800000, 4e6); // 2,000,000 a thread: both fit
   m.l3_bandwidth = 2e10;
   m.sweep_bandwidth = 8e9;
   const double lone = 123360.0 / 280000, carried = 84144.0 / 280000;
+  EXPECT_EQ(model::coefficient_memory_share(681120, m), 0);
   expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
                (0.25 * lone + 0.75 * carried) / 2e10);
-  m.shared_cache_bytes = 2.5e6; // share 625,000: the lone tiles' from memory
+  m.shared_cache_bytes = 1e6; // 500,000 a thread: 181,120 / 500,000 and 88,240 / 500,000
+  const double fl = 181120.0 / 500000, fc = 88240.0 / 500000;
+  expect_close(model::coefficient_memory_share(681120, m), fl);
   expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
-               0.25 * lone / 8e9 + 0.75 * carried / 2e10);
-  m.shared_cache_bytes = 2e6; // share 500,000: all from memory
+               0.25 * lone * ((1 - fl) / 2e10 + fl / 8e9) +
+                   0.75 * carried * ((1 - fc) / 2e10 + fc / 8e9));
+  m.shared_cache_bytes = 5e5; // 250,000 a thread: both past twice that, all from memory
+  EXPECT_EQ(model::coefficient_memory_share(588240, m), 1);
   expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
                (0.25 * lone + 0.75 * carried) / 8e9);
   // And the plan's memory term moves by the difference: cells * 4 B * redundancy times it.
