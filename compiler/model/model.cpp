@@ -151,16 +151,11 @@ double streams_factor(const Cost &c, const Machine &m) {
   return std::max(1.0, q * slow);
 }
 
-// Three quarters of a heat3d call are the call's own (once per stage of a step), a quarter its 4
-// plane streams' (summed over the stages): perf on
-// the AMD EPYC VM (PERFORMANCE.md, 2026-12-05 13:50), 8-row tiles against 64-row ones, found
-// per call 0.58 us more (heat3d, 4 plane streams) and about 1.0 us (himeno M, 17), about
-// 0.45 us + 0.032 us per plane stream: the engine's set-up of the call, the carried rows'
-// copies and the threads' wait at the block's end, and a row cursor per stream.
-double call_weight(const Cost &c) {
-  return kCallOwnShare * std::max(1, c.stages) +
-         (1 - kCallOwnShare) * std::max(1, c.plane_streams) / 4.0;
-}
+// A call costs in proportion to the plane streams it starts (heat3d's 4 weigh 1): fitted to the
+// model's residuals on the AMD EPYC VM (MODEL.md "Calls", 2026-12-05 21:45), heat3d's calls
+// 0.18 us (calibrate) and himeno M's (17 streams) about 0.95 us, the prefetchers finding each
+// stream again at every call; the call's own part came out at about nothing.
+double call_weight(const Cost &c) { return std::max(1, c.plane_streams) / kCallStreams; }
 
 namespace {
 

@@ -193,12 +193,11 @@ struct Prediction {
   double t_inner = 0, t_boundary = 0, t_d2h = 0, t_mpi = 0, t_h2d = 0;
 };
 
-/// The share of a heat3d stage call's cost (Machine::call_seconds) that does not grow with its
-/// plane streams (model.cpp, call_weight).
-constexpr double kCallOwnShare = 0.75;
+/// The plane streams of the heat3d stage call that Machine::call_seconds is measured on.
+constexpr double kCallStreams = 4;
 
-/// The cost of a step's CPU temporal stage calls on one (tile, plane) over heat3d's one call
-/// (4 plane streams): kCallOwnShare per stage + the rest times plane_streams / 4.
+/// The cost of a step's CPU temporal stage calls on one (tile, plane) over heat3d's one call:
+/// plane_streams / kCallStreams (at least one stream).
 double call_weight(const Cost &c);
 
 /// Threads per block of the naive GPU kernels (codegen/gpu.cpp).

@@ -1616,18 +1616,17 @@ TEST(ModelCpuTemporal, EachCallOfAStageCostsCallSeconds) {
   expect_close(t.t_compute, plain.t_compute + 6.144e-4);
   // Tiles of 64 rows: half the calls.
   expect_close(model::predict(c, m, rows_plan(4, 64)).t_rows, 3.072e-4);
-  // himeno's 17 plane streams: kCallOwnShare + (1 - kCallOwnShare) * 17 / 4 = 1.8125 times
-  // heat3d's call; a hand-made Cost without the planner's figure counts one stream.
-  EXPECT_DOUBLE_EQ(model::kCallOwnShare, 0.75);
+  // himeno's 17 plane streams: 17 / 4 = 4.25 times heat3d's call; a hand-made Cost without the
+  // planner's figure counts one stream.
+  EXPECT_DOUBLE_EQ(model::kCallStreams, 4);
   auto many = c;
   many.plane_streams = 17;
-  EXPECT_DOUBLE_EQ(model::call_weight(many), 1.8125);
-  expect_close(model::predict(many, m, rows_plan(4, 32)).t_rows, 6.144e-4 * 1.8125);
+  EXPECT_DOUBLE_EQ(model::call_weight(many), 4.25);
+  expect_close(model::predict(many, m, rows_plan(4, 32)).t_rows, 6.144e-4 * 4.25);
   auto none = c;
   none.plane_streams = 0;
-  EXPECT_DOUBLE_EQ(model::call_weight(none), 0.8125);
-  // Two stages a step, 8 plane streams between them: two calls' own shares and the streams,
-  // 2 * 0.75 + 0.25 * 8 / 4 = 2.
+  EXPECT_DOUBLE_EQ(model::call_weight(none), 0.25);
+  // Two stages a step, 8 plane streams between them: 8 / 4 = 2.
   auto staged = c;
   staged.stages = 2;
   staged.plane_streams = 8;
