@@ -125,6 +125,15 @@ std::string spread_note(const std::vector<std::vector<double>> &rates) {
                      wide, rates.size());
 }
 
+double paired_ratio(const std::vector<double> &choice, const std::vector<double> &other) {
+  if (choice.empty() || choice.size() != other.size())
+    return 0;
+  std::vector<double> r;
+  for (std::size_t i = 0; i < choice.size(); ++i)
+    r.push_back(other[i] > 0 ? choice[i] / other[i] : 0);
+  return median(r);
+}
+
 int tune(const Compiled &c, const TuneOptions &opts) {
   const Target &target = code_target(opts.explain.target);
   const auto params = param_values(c.program, opts.explain.run);
@@ -188,6 +197,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       rates[i].push_back(cells * j["steps"].get<double>() / j["seconds"].get<double>());
       shortest = std::min(shortest, j["seconds"].get<double>());
     }
+  const std::vector<std::vector<double>> by_round = rates; // in the rounds' order
   std::vector<double> measured;
   for (auto &r : rates) {
     std::sort(r.begin(), r.end()); // min and max are printed from the ends
@@ -258,6 +268,12 @@ int tune(const Compiled &c, const TuneOptions &opts) {
     std::printf("  %s\n", note.c_str());
   std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
               100.0 * measured[0] / best, stencilc::to_string(runnable[best_i].plan).c_str());
+  // Near ties are decided by the machine's spells as much as by the plans: the same two
+  // candidates paired within each round say how far apart they are without the spells.
+  if (best_i != 0 && opts.rounds > 1)
+    std::printf("  round by round, the choice ran at %.1f%% of that candidate's rate (the median "
+                "of the %d rounds' ratios)\n",
+                100.0 * paired_ratio(by_round[0], by_round[best_i]), opts.rounds);
   return 0;
 }
 

@@ -30,6 +30,13 @@ std::vector<model::Prediction> tune_selection(const std::vector<model::Predictio
 // are or there is one round.
 std::string spread_note(const std::vector<std::vector<double>> &rates);
 
+// The model's choice against another candidate, round by round: the median over the rounds of
+// choice[r] / other[r] (cells/s, in the order the rounds ran; 0 if either has no round or they
+// differ in rounds). A round measures every candidate within seconds, so a spell of the machine
+// that lasts minutes scales both runs of a round and cancels in their ratio, where the ratio of
+// the two medians keeps it.
+double paired_ratio(const std::vector<double> &choice, const std::vector<double> &other);
+
 int tune(const Compiled &c, const TuneOptions &opts);
 
 } // namespace stc

@@ -1833,6 +1833,15 @@ TEST(TuneSpreadNote, CountsCandidatesWhoseRoundsAreMoreThan15PercentApart) {
             "runs too short); more --rounds or --steps, or tune again");
 }
 
+// tune's paired comparison: the ratio within each round, then their median, so a spell that
+// slows one round's runs alike cancels (here the ratio of the medians would be 1.5 / 1.6).
+TEST(TunePairedRatio, MedianOfTheRoundsRatios) {
+  EXPECT_DOUBLE_EQ(stc::paired_ratio({1.0, 2.0, 1.5}, {1.1, 2.2, 1.6}), 1.0 / 1.1);
+  EXPECT_DOUBLE_EQ(stc::paired_ratio({2.0, 1.0}, {1.0, 2.0}), 1.25); // 2 and 0.5
+  EXPECT_EQ(stc::paired_ratio({1.0, 2.0}, {1.0}), 0);                // rounds differ
+  EXPECT_EQ(stc::paired_ratio({}, {}), 0);
+}
+
 TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
   // heat3d 256^3, one thread, a roomy cache: the 121 candidates of CountsPerTarget, k in
   // {1 (naive), 2, 3, 4, 6, 8, 10, 12, 16}, rows in {8, 16, 32, 48, 64, 96, 128, 256}.
