@@ -157,6 +157,15 @@ double streams_factor(const Cost &c, const Machine &m) {
 // stream again at every call; the call's own part came out at about nothing.
 double call_weight(const Cost &c) { return std::max(1, c.plane_streams) / kCallStreams; }
 
+// heat2d 8190^2 (k=10, 1024 rows, alternated): 512-bit 8.51e9 cells/s, 256-bit 8.54e9, where
+// heat3d's gain priced them 18% faster (PERFORMANCE.md, 2026-12-03 06:36). On the AMD EPYC VM
+// the 256-bit twins of heat3d fp64's k=10,rows=48 and of himeno M's k=10,rows=64 ran 1.01-1.17
+// times the 512-bit plans in five tunes (2026-12-05, 2026-12-06), equal within the spells in ten
+// alternated rounds, where the 512-bit gain of heat3d fp32 priced them 4% faster.
+bool wide_priced(const Cost &c) {
+  return c.rank == 3 && c.elem_bytes <= 4 && c.streams <= kWideMeasuredStreams;
+}
+
 namespace {
 
 // T_rows: each x-row of `cells` a stage computes costs t_row beyond its cells (Machine::
@@ -415,8 +424,9 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const double ws_carried = lone < 1 ? ring_working_set(c, k, rows, true) : ws;
   // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
   const auto &t = *p.get<stencilc::scheme::CpuTemporal>();
+  const int vec = t.vec == 512 && !wide_priced(c) ? 256 : t.vec; // the width its rates are for
   const double f2 =
-      stage_flops(m, t.vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0) *
+      stage_flops(m, vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0) *
       cell_size_factor(c, m);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
@@ -487,7 +497,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
   // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
   // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
-  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, t.vec) +
+  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, vec) +
              calls_seconds(c, m, cells, rows_avg, threads);
   r.t_compute += r.t_rows;
   if (r.bound != "cache")
@@ -1108,7 +1118,8 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
           };
           for (int vec : {256, 512})
             for (bool carry : {true, false})
-              if ((vec == 256 || stage_flops(m, 512, c.rank) > stage_flops(m, 256, c.rank)) &&
+              if ((vec == 256 ||
+                   (wide_priced(c) && stage_flops(m, 512, c.rank) > stage_flops(m, 256, c.rank))) &&
                   (carry || carries)) {
                 add(sch::CpuTemporal{k, rows, 0, vec, carry});
                 if (shifts(vec))

@@ -200,6 +200,17 @@ constexpr double kCallStreams = 4;
 /// plane_streams / kCallStreams (at least one stream).
 double call_weight(const Cost &c);
 
+/// The grids a stage of calibrate's heat3d streams (one read, one written): its 512-bit rows'
+/// rate (Machine::wide_flops, wide_engine_efficiency) is measured on such stages.
+constexpr int kWideMeasuredStreams = 2;
+
+/// Whether a CPU temporal plan's vec=512 is priced at calibrate's 512-bit rates: rank 3, 4-byte
+/// cells and at most kWideMeasuredStreams grids a stage, as the stages those rates were measured
+/// on. Other programs' 512-bit rows are priced as their 256-bit ones (and not offered as
+/// candidates): the width's gain is not measured for them, and where it was checked it was not
+/// there (heat2d; heat3d in double and himeno M: PERFORMANCE.md, 2026-12-06).
+bool wide_priced(const Cost &c);
+
 /// Threads per block of the naive GPU kernels (codegen/gpu.cpp).
 constexpr int kNaiveGpuThreads = 128;
 

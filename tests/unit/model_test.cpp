@@ -935,6 +935,47 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   expect_close(model::stage_flops(none, 512), 1.5e11);
 }
 
+// 512-bit rows at calibrate's 512-bit rates only for stages like the ones those rates were
+// measured on (heat3d fp32: rank 3, 4-byte cells, kWideMeasuredStreams grids a stage); a
+// program in double or with more grids a stage prices vec=512 as its 256-bit plan and gets no
+// vec=512 candidate.
+TEST(ModelCpuTemporal, WideRowsPricedOnlyLikeTheStagesCalibrateMeasured) {
+  auto m = cpu_l3(1 << 20);
+  m.wide_flops = 1.5e11;
+  m.engine_efficiency = 0.9;
+  m.wide_engine_efficiency = 0.7; // 1.05e11 against 9e10: faster for heat3d fp32
+  auto wide = rows_plan(4, 32);
+  wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
+  auto offered = [&](const model::Cost &c) {
+    int n512 = 0;
+    for (const auto &p : model::candidates(c, m, rules("openmp"), 1))
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        n512 += t->vec == 512;
+    return n512;
+  };
+  model::Cost fp32 = heat3d_cpu(256, 256, 256);
+  fp32.streams = model::kWideMeasuredStreams;
+  EXPECT_TRUE(model::wide_priced(fp32));
+  EXPECT_LT(model::predict(fp32, m, wide).t_compute,
+            model::predict(fp32, m, rows_plan(4, 32)).t_compute);
+  EXPECT_GT(offered(fp32), 0);
+  model::Cost fp64 = fp32;
+  fp64.elem_bytes = 8;
+  fp64.bytes_per_cell = 24;
+  fp64.written_bytes_per_cell = 16;
+  model::Cost coefficients = fp32;
+  coefficients.streams = 17; // himeno M's stage: 14 grids read, 3 written
+  model::Cost plate = fp32;
+  plate.rank = 2;
+  for (const model::Cost *c : {&fp64, &coefficients, &plate}) {
+    EXPECT_FALSE(model::wide_priced(*c));
+    if (c->rank == 3)
+      expect_close(model::predict(*c, m, wide).seconds_per_step,
+                   model::predict(*c, m, rows_plan(4, 32)).seconds_per_step);
+    EXPECT_EQ(offered(*c), 0);
+  }
+}
+
 // The openmp candidates with x-shifts in registers (on `vec`-bit vectors; 0: either width).
 int xreg_offered(const model::Cost &c, const model::Machine &m, int vec = 0) {
   int n = 0;
