@@ -848,6 +848,15 @@ TEST(ModelCpuTemporal, EngineEfficiencyScalesTheStagesRate) {
   expect_close(spill_half.t_compute, 2 * spill.t_compute);
 }
 
+// How many of the model's candidates for c on m run 512-bit rows (vec=512).
+int wide_candidates(const model::Cost &c, const model::Machine &m) {
+  int n512 = 0;
+  for (const auto &p : model::candidates(c, m, rules("openmp"), 1))
+    if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+      n512 += t->vec == 512;
+  return n512;
+}
+
 // Each vector width's stages run at that width's engine efficiency (calibrate runs the engine
 // on both): F_w 1.5e11 at 0.5 is 7.5e10, below F 1e11 at 0.9 (9e10), so the 512-bit plan is
 // priced slower and not offered. Without a wide efficiency, the 256-bit one stands for both.
@@ -864,13 +873,7 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   // Nothing misses the L2 (WidePlansComputeAtTheWideRate): 17,170,432 cells of 8 flops.
   expect_close(model::predict(c, m, wide).t_compute, 17170432.0 * 8 / 7.5e10);
   expect_close(model::predict(c, m, rows_plan(4, 32)).t_compute, 17170432.0 * 8 / 9e10);
-  auto offered = [&](const model::Machine &mm) {
-    int n512 = 0;
-    for (const auto &p : model::candidates(c, mm, rules("openmp"), 1))
-      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
-        n512 += t->vec == 512;
-    return n512;
-  };
+  auto offered = [&](const model::Machine &mm) { return wide_candidates(c, mm); };
   EXPECT_EQ(offered(m), 0);
   auto no_wide_eta = m;
   no_wide_eta.wide_engine_efficiency = 0;
@@ -891,11 +894,7 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   model::Cost plate_rank2 = heat3d_cpu(4096, 4096, 1);
   plate_rank2.rank = 2;
   EXPECT_GT(offered(plate_faster), 0); // heat3d's
-  int plate_wide = 0;
-  for (const auto &p : model::candidates(plate_rank2, plate_faster, rules("openmp"), 1))
-    if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
-      plate_wide += t->vec == 512;
-  EXPECT_EQ(plate_wide, 0);
+  EXPECT_EQ(wide_candidates(plate_rank2, plate_faster), 0);
   expect_close(model::stage_flops(plate, 256, 3), 9e10);
   expect_close(model::stage_flops(plate, 256), 9e10);
   model::Cost plate_cost = heat3d_cpu(8192, 8192, 1);
@@ -946,13 +945,7 @@ TEST(ModelCpuTemporal, WideRowsPricedOnlyLikeTheStagesCalibrateMeasured) {
   m.wide_engine_efficiency = 0.7; // 1.05e11 against 9e10: faster for heat3d fp32
   auto wide = rows_plan(4, 32);
   wide.scheme = stencilc::scheme::CpuTemporal{4, 32, 0, 512};
-  auto offered = [&](const model::Cost &c) {
-    int n512 = 0;
-    for (const auto &p : model::candidates(c, m, rules("openmp"), 1))
-      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
-        n512 += t->vec == 512;
-    return n512;
-  };
+  auto offered = [&](const model::Cost &c) { return wide_candidates(c, m); };
   model::Cost fp32 = heat3d_cpu(256, 256, 256);
   fp32.streams = model::kWideMeasuredStreams;
   EXPECT_TRUE(model::wide_priced(fp32));
