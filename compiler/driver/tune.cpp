@@ -171,8 +171,9 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   std::vector<std::vector<double>> rates(runnable.size());
   double shortest = INFINITY; // the shortest run's seconds
   // Each round starts one candidate later (round r runs candidate r first), so no candidate
-  // always runs first, right after the probes: on the AMD EPYC VM the candidate in that place
-  // ran 10-14% behind its twins in two tunes of heat3d fp64 with probes, 1% without.
+  // always runs first, right after the probes. The place was suspected on the AMD EPYC VM (the
+  // first candidate 10-14% behind its twin with probes, 1% without); with the rotation the twin
+  // still led by 6%, so its own lead, not the place, was most of it (PERFORMANCE.md 2026-12-06).
   for (int round = 0; round < opts.rounds; ++round)
     for (std::size_t turn = 0; turn < runnable.size(); ++turn) {
       const std::size_t i = (turn + static_cast<std::size_t>(round)) % runnable.size();

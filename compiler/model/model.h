@@ -318,7 +318,8 @@ double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, doub
 /// The fraction of a temporal plan's coefficient re-reads that come from memory when a tile
 /// touches `touched` bytes between two stages' reads of a plane: none while the threads' tiles
 /// fit the L3 together (M_3 / threads each), all from twice that, linear between (MODEL.md
-/// 3.3: himeno M on the AMD EPYC VM, 12-14 MB a thread ran at the L3's rate, 20 MB 18% slower).
+/// 3.3: himeno M on the AMD EPYC VM, 12-14 MB a thread ran at the L3's rate, 20 MB about 15%
+/// slower).
 double coefficient_memory_share(double touched, const Machine &m);
 
 /// Seconds per byte of a temporal plan's per-stage coefficient re-reads, mixed by tiles as
