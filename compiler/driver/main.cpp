@@ -211,9 +211,11 @@ int main(int argc, char **argv) {
   tunec->add_option("--target,-t", eopts.target, stc::target_names(true))->capture_default_str();
   add_model(tunec);
   add_cxx(tunec);
-  tunec->add_option("--steps", topts.steps, "steps per measurement")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000000}))
-      ->capture_default_str();
+  tunec
+      ->add_option("--steps", topts.steps,
+                   "steps per measurement (default: CPU targets enough for about 0.5 s of the "
+                   "model's fastest candidate, at least 10; GPU targets 10)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000000}));
   tunec->add_option("--rounds", topts.rounds, "measure every candidate N times (in turn), keep the median")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();

@@ -134,19 +134,39 @@ double paired_ratio(const std::vector<double> &choice, const std::vector<double>
   return median(r);
 }
 
+std::int64_t tune_steps(double fastest_seconds_per_step, bool cpu) {
+  if (!cpu || !(fastest_seconds_per_step > 0))
+    return kTuneMinSteps;
+  const double steps = std::ceil(kTuneRunSeconds / fastest_seconds_per_step);
+  return std::clamp(static_cast<std::int64_t>(std::min(steps, 1e12)), kTuneMinSteps, kTuneMaxSteps);
+}
+
 int tune(const Compiled &c, const TuneOptions &opts) {
   const Target &target = code_target(opts.explain.target);
   const auto params = param_values(c.program, opts.explain.run);
-  // The model predicts runs of the steps measured (blocks of at most k share them out).
-  const model::Cost cost = program_cost(c.program, c.analysis, params, opts.steps);
   std::string from;
   const model::Machine m =
       model::load_machine(opts.explain.machine, target.plan_rules().platform, from);
-  const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, opts.steps);
+  std::int64_t steps = opts.steps;
+  if (steps <= 0) {
+    const auto first = plan_candidates(c.program, c.analysis, target, m, params, 1, kTuneMinSteps);
+    steps = tune_steps(first.empty() ? 0 : first.front().seconds_per_step,
+                       target.plan_rules().platform == stencilc::Platform::Cpu);
+  }
+  // The model predicts runs of the steps measured (blocks of at most k share them out).
+  const model::Cost cost = program_cost(c.program, c.analysis, params, steps);
+  const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, steps);
   const auto runnable = tune_selection(cands, opts.max_candidates);
   std::printf("tune %s on %s, machine %s: %zu candidate plans, measuring %zu (%d round%s)\n",
               c.program.name.c_str(), opts.explain.target.c_str(), m.name.c_str(), cands.size(),
               runnable.size(), opts.rounds, opts.rounds == 1 ? "" : "s");
+  if (opts.steps <= 0)
+    std::printf("  steps per run: %lld (%s; --steps sets them)\n", static_cast<long long>(steps),
+                target.plan_rules().platform == stencilc::Platform::Cpu
+                    ? fmt::format("about {:g} s of the model's fastest candidate, at least {}",
+                                  kTuneRunSeconds, kTuneMinSteps)
+                          .c_str()
+                    : fmt::format("{} on a GPU target", kTuneMinSteps).c_str());
   if (runnable.empty())
     throw stencilc::Error("no candidate plan is implemented for this target yet");
   std::fflush(stdout);
@@ -182,8 +202,8 @@ int tune(const Compiled &c, const TuneOptions &opts) {
         probe.reset();
       }
       std::vector<std::string> cmd = target.launch(exe, 1);
-      cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(opts.steps),
-                                      "--init-random", "1", "--plan", stencilc::to_string(runnable[i].plan)});
+      cmd.insert(cmd.end(), {"--json", "--steps", std::to_string(steps), "--init-random", "1",
+                             "--plan", stencilc::to_string(runnable[i].plan)});
       for (const auto &[k, v] : opts.explain.run.sets) {
         cmd.push_back("--set");
         cmd.push_back(k + "=" + v);

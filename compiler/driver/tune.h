@@ -13,13 +13,27 @@ namespace stc {
 struct TuneOptions {
   ExplainOptions explain;
   BuildOptions build;
-  std::int64_t steps = 10;
+  std::int64_t steps = 0;  // per measurement; 0: tune_steps chooses
   int rounds = 3;          // measure every candidate this often, keep its median
   int max_candidates = 12; // measured at most
   // CPU targets: run calibrate's probes before every round and price the candidates for the
   // machine as it is then too (a profile with probes only).
   bool probe = true;
 };
+
+// How long tune wants the model's fastest candidate to run when --steps is not given, and the
+// steps it then runs (CPU targets): a run's start (its first pages, its threads, a hiccup of the
+// host) is not in the model's steady steps and must weigh little. On the AMD EPYC VM (2026-12-06)
+// 10 steps of heat3d 510^3 (0.16 s) ran at 0.65-1.0 of the rate of 30 steps' runs, and tune's
+// six workloads at 40-200 steps (0.3-0.6 s) came within 15% for 41 of 49 candidates against
+// 28 of 49 at 10 steps.
+constexpr double kTuneRunSeconds = 0.5;
+constexpr std::int64_t kTuneMinSteps = 10, kTuneMaxSteps = 100000;
+// Steps for runs of about kTuneRunSeconds when the fastest candidate takes
+// `fastest_seconds_per_step` (at least kTuneMinSteps, at most kTuneMaxSteps); kTuneMinSteps
+// for GPU targets (the model prices the device, while here the CPU execution layer runs them)
+// and without a price.
+std::int64_t tune_steps(double fastest_seconds_per_step, bool cpu);
 
 // The candidates `tune` measures, from the model's sorted list: the best four, then the best
 // for every k, for every CPU tile height, and naive, without repeats, at most `max`.

@@ -1876,6 +1876,15 @@ TEST(TunePairedRatio, MedianOfTheRoundsRatios) {
   EXPECT_EQ(stc::paired_ratio({}, {}), 0);
 }
 
+TEST(TuneSteps, AboutHalfASecondOfTheFastestCandidateOnCpuTargets) {
+  EXPECT_EQ(stc::tune_steps(0.013, true), 39);     // heat3d 510^3 at 1e10 cells/s: 0.5 / 0.013
+  EXPECT_EQ(stc::tune_steps(0.0014, true), 358);   // gt5d_4d 32^4 at 7.5e8
+  EXPECT_EQ(stc::tune_steps(0.2, true), 10);       // at least 10
+  EXPECT_EQ(stc::tune_steps(1e-12, true), 100000); // at most 100000
+  EXPECT_EQ(stc::tune_steps(0, true), 10);         // no price
+  EXPECT_EQ(stc::tune_steps(0.0001, false), 10);   // GPU targets: the CPU layer runs them
+}
+
 TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
   // heat3d 256^3, one thread, a roomy cache: the 121 candidates of CountsPerTarget, k in
   // {1 (naive), 2, 3, 4, 6, 8, 10, 12, 16}, rows in {8, 16, 32, 48, 64, 96, 128, 256}.
