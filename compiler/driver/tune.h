@@ -26,7 +26,7 @@ struct TuneOptions {
 // host) is not in the model's steady steps and must weigh little. On the AMD EPYC VM (2026-12-06)
 // 10 steps of heat3d 510^3 (0.16 s) ran at 0.65-1.0 of the rate of 30 steps' runs, and tune's
 // six workloads at 40-200 steps (0.3-0.6 s) came within 15% for 41 of 49 candidates against
-// 28 of 49 at 10 steps.
+// 4 of 49 at 10 steps an hour before (28 of 49 the night before, another profile).
 constexpr double kTuneRunSeconds = 0.5;
 constexpr std::int64_t kTuneMinSteps = 10, kTuneMaxSteps = 100000;
 // Steps for runs of about kTuneRunSeconds when the fastest candidate takes
