@@ -538,6 +538,10 @@ int calibrate(const CalibrateOptions &opts) {
     for (const auto &pt : j["l3_probe"])
       if (pt[0].get<double>() >= l3)
         m.l3_load_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
+  // What the threads' shares of the L3 keep of data read again (the model's coefficient
+  // re-reads).
+  if (j.contains("l3_reuse"))
+    m.l3_reuse_curve = model::reuse_shares(j["l3_reuse"].get<std::vector<std::array<double, 2>>>());
   // Data in the L3 is not faster than in the L2; a measurement that says so caught the L2 run
   // in a slow spell.
   m.shared_cache_flops = l3 > 0 ? std::min(m.flops, j["shared_cache_stencil_flops"].get<double>())
@@ -586,6 +590,14 @@ int calibrate(const CalibrateOptions &opts) {
                 probe.c_str());
   else
     std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
+  if (!m.l3_reuse_curve.empty()) {
+    std::string shares;
+    for (const auto &pt : m.l3_reuse_curve)
+      shares +=
+          fmt::format("{}{} {:.0f}%", shares.empty() ? "" : ", ", si(pt[0], "B"), 100 * pt[1]);
+    std::printf("  data read again after a thread touched (per thread), from memory: %s\n",
+                shares.c_str());
+  }
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (m.wide_flops > 0)
@@ -654,7 +666,10 @@ int calibrate(const CalibrateOptions &opts) {
           "; peak_flops: 12 FMA chains of native vectors per "
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "
-          "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; barrier: averaged "
+          "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; l3_reuse_curve: "
+          "vector-load sums over 0.25-1.5 and 4 times a thread's share of the L3 per thread, the "
+          "medians of 3 alternated passes of 30 ms, as the share of loads from memory that gives "
+          "each rate between the first sizes' and the last's; barrier: averaged "
           "over 20000; stream_slowdown and "
           "few_streams_bandwidth: the sum of "
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "

@@ -60,8 +60,10 @@ constexpr double kShortRunSeconds = 0.05;
 class Probe {
 public:
   // nullopt (and says why) where it cannot be built.
-  static std::optional<Probe> build(const TempDir &tmp, const TuneOptions &opts, double l2) {
+  static std::optional<Probe> build(const TempDir &tmp, const TuneOptions &opts, double l2,
+                                    double l3_share) {
     Probe p;
+    p.l3_share_ = l3_share;
     const std::string src = tmp.path() + "/probe.cpp";
     p.exe_ = tmp.path() + "/probe";
     p.out_ = tmp.path() + "/probe.json";
@@ -82,7 +84,8 @@ public:
   }
   // One run: false where it failed or its output is not the summary (tune goes on unprobed).
   bool run() {
-    if (run_process({exe_, "probe", fmt::format("{:.0f}", l2_)}, out_) != 0)
+    if (run_process({exe_, "probe", fmt::format("{:.0f}", l2_), fmt::format("{:.0f}", l3_share_)},
+                    out_) != 0)
       return false;
     nlohmann::json j;
     try {
@@ -98,13 +101,36 @@ public:
       return false;
     sweeps.push_back(sweep);
     rates.push_back(rate);
+    if (j.contains("l3_reuse") && j["l3_reuse"].is_array()) {
+      const auto &pts = j["l3_reuse"];
+      if (reuse.empty())
+        reuse.resize(pts.size());
+      for (std::size_t i = 0; i < pts.size() && i < reuse.size(); ++i)
+        if (pts[i].is_array() && pts[i].size() == 2) {
+          reuse[i].bytes = pts[i][0].get<double>();
+          reuse[i].rates.push_back(pts[i][1].get<double>());
+        }
+    }
     return true;
   }
+  // The re-read probe's medians over the rounds as the model's l3_reuse_curve (empty: none).
+  std::vector<std::array<double, 2>> reuse_curve() const {
+    std::vector<std::array<double, 2>> pts;
+    for (const auto &r : reuse)
+      if (!r.rates.empty())
+        pts.push_back({r.bytes, median(r.rates)});
+    return model::reuse_shares(pts);
+  }
   std::vector<double> sweeps, rates;
+  struct Reuse {
+    double bytes = 0;
+    std::vector<double> rates;
+  };
+  std::vector<Reuse> reuse; // per size, its rate in each round
 
 private:
   std::string exe_, out_;
-  double l2_ = 0;
+  double l2_ = 0, l3_share_ = 0;
 };
 
 } // namespace
@@ -185,7 +211,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   const bool probes = opts.probe && target.plan_rules().platform == stencilc::Platform::Cpu &&
                       m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0;
   if (probes)
-    probe = Probe::build(tmp, opts, m.cache_bytes);
+    probe = Probe::build(tmp, opts, m.cache_bytes, m.shared_cache_bytes / std::max(1, m.threads));
   // Every round measures every candidate once, so a slow spell of the machine (other tenants,
   // bandwidth that drifts) hits all of them alike; a candidate's figure is its median.
   std::vector<std::vector<double>> rates(runnable.size());
@@ -234,13 +260,26 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   if (probe) {
     const double mem = median(probe->sweeps) / m.probe_sweep_bandwidth,
                  cpu = median(probe->rates) / m.probe_stencil_rate;
-    const model::Machine m_now = model::scaled_machine(m, mem, cpu);
+    model::Machine m_now = model::scaled_machine(m, mem, cpu);
+    std::string reuse;
+    if (auto curve = probe->reuse_curve(); !curve.empty()) {
+      // At the half and the whole of a thread's share of the L3 (the probe's third and seventh
+      // sizes).
+      if (curve.size() > 6)
+        reuse = fmt::format(", data read again from memory {:.0f}% after {} and {:.0f}% after "
+                            "{} a thread",
+                            100 * curve[2][1], si(curve[2][0], "B"), 100 * curve[6][1],
+                            si(curve[6][0], "B"));
+      m_now.l3_reuse_curve = std::move(curve);
+    } else if (!probe->reuse.empty()) {
+      reuse = ", data read again: no drop to memory's rate seen (the profile's curve kept)";
+    }
     for (const auto &r : runnable)
       now.push_back(cells / model::predict(cost, m_now, r.plan).seconds_per_step);
     std::printf("  the machine now (probes before each round, medians): naive sweep %s (%.2f of "
-                "the profile's), stencil in L2 %s cells/s (%.2f)\n",
+                "the profile's), stencil in L2 %s cells/s (%.2f)%s\n",
                 si(median(probe->sweeps), "B/s").c_str(), mem, si(median(probe->rates), "").c_str(),
-                cpu);
+                cpu, reuse.c_str());
   }
   const double best = *std::max_element(measured.begin(), measured.end());
   std::size_t best_i = 0;

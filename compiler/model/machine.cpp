@@ -81,20 +81,33 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("l3_bandwidth", m.l3_bandwidth, false);
   num("probe_sweep_bandwidth", m.probe_sweep_bandwidth, false);
   num("probe_stencil_rate", m.probe_stencil_rate, false);
-  if (j.contains("l3_load_curve")) {
-    const auto &curve = j["l3_load_curve"];
-    const std::string bad = origin + ": \"l3_load_curve\" must be a list of [bytes, bytes/s] "
-                                     "pairs of positive numbers in ascending bytes";
-    if (!curve.is_array())
+  // A list of [bytes, value] pairs in ascending bytes, bytes positive; values positive, or
+  // shares (from 0 to 1).
+  auto curve = [&](const char *key, bool shares, std::vector<std::array<double, 2>> &out) {
+    if (!j.contains(key))
+      return;
+    const auto &list = j[key];
+    const std::string bad =
+        shares ? fmt::format("{}: \"{}\" must be a list of [bytes, share] pairs in ascending "
+                             "bytes, bytes positive, shares from 0 to 1",
+                             origin, key)
+               : fmt::format("{}: \"{}\" must be a list of [bytes, bytes/s] pairs of positive "
+                             "numbers in ascending bytes",
+                             origin, key);
+    if (!list.is_array())
       throw stencilc::Error(bad);
-    for (const auto &pt : curve) {
-      if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number() ||
-          !(pt[0].get<double>() > 0) || !(pt[1].get<double>() > 0) ||
-          (!m.l3_load_curve.empty() && pt[0].get<double>() <= m.l3_load_curve.back()[0]))
+    for (const auto &pt : list) {
+      if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number())
         throw stencilc::Error(bad);
-      m.l3_load_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
+      const double bytes = pt[0].get<double>(), value = pt[1].get<double>();
+      if (!(bytes > 0) || (shares ? !(value >= 0 && value <= 1) : !(value > 0)) ||
+          (!out.empty() && bytes <= out.back()[0]))
+        throw stencilc::Error(bad);
+      out.push_back({bytes, value});
     }
-  }
+  };
+  curve("l3_load_curve", false, m.l3_load_curve);
+  curve("l3_reuse_curve", true, m.l3_reuse_curve);
   v = 0;
   num("sms", v, m.kind == "gpu");
   m.sms = static_cast<int>(v);
@@ -184,6 +197,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
   }
   if (!m.l3_load_curve.empty())
     j["l3_load_curve"] = m.l3_load_curve;
+  if (!m.l3_reuse_curve.empty())
+    j["l3_reuse_curve"] = m.l3_reuse_curve;
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;

@@ -273,8 +273,39 @@ double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, doub
 }
 
 double coefficient_memory_share(double touched, const Machine &m) {
+  // Measured (PERFORMANCE.md, 2026-12-06 07:00): on the AMD EPYC VM the probe's cyclic re-reads
+  // left the L3 from 8-10 MB a thread (shares 0.09, 0.14, 0.32 at 12, 14, 20 MB), where the
+  // ramp from M_3 / threads (16.8 MB) gave none; himeno M's deep plans needed 0.02, 0.12, 0.35.
+  const auto &curve = m.l3_reuse_curve;
+  if (!curve.empty()) {
+    if (touched <= curve.front()[0])
+      return curve.front()[1];
+    for (std::size_t i = 1; i < curve.size(); ++i)
+      if (touched <= curve[i][0]) {
+        const double x = (touched - curve[i - 1][0]) / (curve[i][0] - curve[i - 1][0]);
+        return curve[i - 1][1] + x * (curve[i][1] - curve[i - 1][1]);
+      }
+    return 1.0;
+  }
   const double fits = m.shared_cache_bytes / std::max(1, m.threads);
   return fits > 0 ? std::clamp((touched - fits) / fits, 0.0, 1.0) : 1.0;
+}
+
+std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<double, 2>> &rates) {
+  if (rates.size() < 3)
+    return {};
+  const double r0 = std::max(rates[0][1], rates[1][1]), rm = rates.back()[1];
+  if (!(rm > 0) || !(rm < r0))
+    return {};
+  std::vector<std::array<double, 2>> out;
+  double share = 0;
+  for (std::size_t i = 0; i + 1 < rates.size(); ++i) {
+    const double s = rates[i][1] > 0 ? (1 / rates[i][1] - 1 / r0) / (1 / rm - 1 / r0) : 1.0;
+    share = std::max(share, std::clamp(s, 0.0, 1.0));
+    out.push_back({rates[i][0], share});
+  }
+  out.push_back({rates.back()[0], 1.0});
+  return out;
 }
 
 double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,

@@ -80,6 +80,12 @@ struct Machine {
   // measured). A naive sweep whose grids are a little past the L3 still finds part of them
   // there (l3_spill_gain).
   std::vector<std::array<double, 2>> l3_load_curve;
+  // CPU: of the data a thread reads again after touching {bytes} (per thread), the share that
+  // comes from memory, in ascending bytes ending at share 1 (empty: not measured; the model
+  // then assumes a thread's share of the L3, M_3 / threads, keeps all of it up to its size):
+  // calibrate's (and tune's) re-read probe (reuse_shares). The L3 is shared with other cores
+  // and tenants, whose lines take part of it.
+  std::vector<std::array<double, 2>> l3_reuse_curve;
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
   int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the
@@ -316,11 +322,18 @@ double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, doub
                           double ws_carried);
 
 /// The fraction of a temporal plan's coefficient re-reads that come from memory when a tile
-/// touches `touched` bytes between two stages' reads of a plane: none while the threads' tiles
-/// fit the L3 together (M_3 / threads each), all from twice that, linear between (MODEL.md
-/// 3.3: himeno M on the AMD EPYC VM, 12-14 MB a thread ran at the L3's rate, 20 MB about 15%
-/// slower).
+/// touches `touched` bytes between two stages' reads of a plane: the profile's l3_reuse_curve
+/// at that size (linear between its points, its first share below them, 1 past them); without
+/// one, none while the threads' tiles fit the L3 together (M_3 / threads each), all from twice
+/// that, linear between (MODEL.md 3.3).
 double coefficient_memory_share(double touched, const Machine &m);
+
+/// The l3_reuse_curve from the re-read probe's rates, {bytes per thread, bytes/s} in ascending
+/// bytes, the last one memory's: at each size but the last, the share s of re-reads from memory
+/// that gives its rate, 1/r = (1 - s)/r_0 + s/r_m, with r_0 the faster of the first two (the
+/// L3's) and r_m the last; never less than at a smaller size; then {last bytes, 1}. Empty
+/// where there are fewer than three points or the last is not below r_0 (no drop to memory).
+std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<double, 2>> &rates);
 
 /// Seconds per byte of a temporal plan's per-stage coefficient re-reads, mixed by tiles as
 /// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) and, the

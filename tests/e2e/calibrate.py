@@ -211,6 +211,24 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         check(not curve, "no load curve where the L3 is the reported one")
 
+    # What a thread's share of the L3 keeps of data read again: shares of re-reads from memory
+    # at 0.25-1.5 and 4 times the share (M_3 / threads), never falling, the last one 1, as
+    # printed (or no curve, and no line, where the L3 kept even the largest).
+    reuse = m.get("l3_reuse_curve", [])
+    share = m["shared_cache_bytes"] / m["threads"]
+    said = re.search(r"data read again after a thread touched \(per thread\), from memory: (.*)",
+                     out.stdout)
+    if reuse:
+        check([round(p[0] / share, 3) for p in reuse]
+              == [0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 4.0]
+              and all(0 <= p[1] <= 1 for p in reuse)
+              and all(a[1] <= b[1] for a, b in zip(reuse, reuse[1:])) and reuse[-1][1] == 1,
+              f"the re-read curve {reuse} at a quarter to 4 times {share:.4g} B, shares rising to 1")
+        check(said is not None and said.group(1).count("%") == len(reuse)
+              and said.group(1).endswith(" 100%"), "calibrate prints the re-read curve")
+    else:
+        check(said is None, "no re-read line without a curve")
+
     # tune's probes: the stencil's is F's own run (cells/s = flops / 8, as printed with %.6e);
     # the sweep's is measured again after the engine's runs, which set B_s, and printed.
     ps, pr = m.get("probe_sweep_bandwidth", 0), m.get("probe_stencil_rate", 0)

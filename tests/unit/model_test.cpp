@@ -1495,6 +1495,49 @@ TEST(ModelCpuTemporal, CoefficientsComeFromMemoryPastTheL3) {
   expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144), 1 / 2e10);
 }
 
+TEST(ModelCpuTemporal, CoefficientsFollowTheMeasuredReuseCurve) {
+  // With calibrate's l3_reuse_curve the share is read off it: linear between its points, its
+  // first share below them, 1 past its last; the ramp from M_3 / threads is not used.
+  auto c = weighted_heat3d();
+  auto m = cpu_l3(800000, 4e6); // the ramp would give 0 at 681,120 B
+  m.l3_bandwidth = 2e10;
+  m.sweep_bandwidth = 8e9;
+  m.l3_reuse_curve = {{500000, 0.02}, {600000, 0.1}, {800000, 0.5}, {2000000, 1}};
+  EXPECT_EQ(model::coefficient_memory_share(100000, m), 0.02);
+  EXPECT_EQ(model::coefficient_memory_share(500000, m), 0.02);
+  expect_close(model::coefficient_memory_share(681120, m), 0.1 + 0.4 * 81120.0 / 200000);
+  expect_close(model::coefficient_memory_share(1400000, m), 0.75);
+  EXPECT_EQ(model::coefficient_memory_share(3e6, m), 1);
+  // coefficient_seconds takes it (a lone tile touches 681,120 B, a carried one 588,240 B).
+  const double lone = 123360.0 / 280000, carried = 84144.0 / 280000;
+  const double fl = 0.1 + 0.4 * 81120.0 / 200000, fc = 0.02 + 0.08 * 88240.0 / 100000;
+  expect_close(model::coefficient_memory_share(588240, m), fc);
+  expect_close(model::coefficient_seconds(c, m, 4, 32, 0.25, 536640, 456144),
+               0.25 * lone * ((1 - fl) / 2e10 + fl / 8e9) +
+                   0.75 * carried * ((1 - fc) / 2e10 + fc / 8e9));
+}
+
+TEST(ModelMachine, ReuseSharesFromTheProbesRates) {
+  // r_0 = 200 (the faster of the first two), r_m = 50 (the last): 1/r = (1 - s)/200 + s/50, so
+  // s = (200/r - 1) / 3: 100 gives 1/3, 160 gives 1/12; 210 (faster than r_0) gives 0; a share
+  // is never below the one before it (120 after 100: still 1/3); the last point's share is 1.
+  const auto s = model::reuse_shares(
+      {{1e6, 190}, {2e6, 200}, {3e6, 210}, {4e6, 160}, {5e6, 100}, {6e6, 120}, {16e6, 50}});
+  ASSERT_EQ(s.size(), 7u);
+  EXPECT_NEAR(s[0][1], 1.0 / 57, 1e-12); // (200/190 - 1) / 3
+  EXPECT_EQ(s[1][1], s[0][1]);           // 0 at r_0: the first one kept
+  EXPECT_EQ(s[2][1], s[0][1]);
+  EXPECT_NEAR(s[3][1], 1.0 / 12, 1e-12);
+  EXPECT_NEAR(s[4][1], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(s[5][1], 1.0 / 3, 1e-12);
+  EXPECT_EQ(s[6][0], 16e6);
+  EXPECT_EQ(s[6][1], 1);
+  EXPECT_EQ(s[3][0], 4e6);
+  // No drop to memory, or too few points: not measured.
+  EXPECT_TRUE(model::reuse_shares({{1e6, 200}, {2e6, 200}, {16e6, 210}}).empty());
+  EXPECT_TRUE(model::reuse_shares({{1e6, 200}, {16e6, 50}}).empty());
+}
+
 TEST(ModelCpuTemporal, StepRadiusSumsTheStagesOfAStep) {
   // Two kernel calls per step, each reaching 1 row (R = 2): the ghost zone grows by 2 rows
   // per step. k = 2, 8 rows, one thread: 8 tiles carried as one of 64 rows: redundancy
@@ -2120,6 +2163,14 @@ TEST(ModelMachine, RejectsBadProfiles) {
     expect_error(
         load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
         curve);
+  const std::string reuse = "p.json: \"l3_reuse_curve\" must be a list of [bytes, share] pairs in "
+                            "ascending bytes, bytes positive, shares from 0 to 1";
+  for (const char *bad : {R"("l3_reuse_curve": {})", R"("l3_reuse_curve": [[2e7, 0.5], [1e7, 1]])",
+                          R"("l3_reuse_curve": [[2e7, 1.5]])", R"("l3_reuse_curve": [[0, 0.5]])",
+                          R"("l3_reuse_curve": [[2e7, -0.1]])", R"("l3_reuse_curve": [2e7, 0.5])"})
+    expect_error(
+        load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
+        reuse);
 }
 
 TEST(ModelMachine, CalibratedProfileRoundTrips) {
@@ -2150,7 +2201,11 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.probe_sweep_bandwidth = 1.3e10;
   m.probe_stencil_rate = 3.9e9;
   m.l3_load_curve = {{32 << 20, 9e10}, {64 << 20, 3e10}};
+  m.l3_reuse_curve = {{8 << 20, 0}, {16 << 20, 0.25}, {64 << 20, 1}};
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
+  ASSERT_EQ(back.l3_reuse_curve.size(), 3u);
+  EXPECT_DOUBLE_EQ(back.l3_reuse_curve[1][0], 16 << 20);
+  EXPECT_DOUBLE_EQ(back.l3_reuse_curve[1][1], 0.25);
   ASSERT_EQ(back.l3_load_curve.size(), 2u);
   EXPECT_DOUBLE_EQ(back.l3_load_curve[1][0], 64 << 20);
   EXPECT_DOUBLE_EQ(back.l3_load_curve[1][1], 3e10);
