@@ -63,8 +63,12 @@ double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double
     return 0;
   const double carried = 1 - static_cast<double>(threads) / static_cast<double>(tiles);
   // 2R rows out and back in, of cells of written_bytes_per_cell / 2 (a naive write's bytes
-  // count the read for ownership).
-  return carried * (2.0 * c.step_radius) / rows_avg * c.written_bytes_per_cell *
+  // count the read for ownership): out with that read (ordinary stores into store lines a
+  // whole tile cold), back in without, 1.5 written_bytes_per_cell. Measured on the AMD EPYC VM
+  // (PERFORMANCE.md, 2026-12-06 06:58): carried 8- and 16-row tiles of heat3d 510^3 ran 1.9-3.0
+  // ms a step (their copies at B_s without that read: 1.7-4.3 ms) below their prices, on every
+  // depth, the same tiles uncarried at theirs.
+  return carried * (2.0 * c.step_radius) / rows_avg * 1.5 * c.written_bytes_per_cell *
          (1 - 1.0 / (static_cast<double>(k) * c.stages));
 }
 

@@ -262,8 +262,9 @@ double row_redundancy(int k, int r, double rows);
 double carried_redundancy(int k, int r, std::int64_t n, std::int64_t tiles, int threads);
 
 /// Bytes per cell-update the carried tiles copy to and from their thread's carry store: 2R
-/// rows out and back in per stage output and tile, for `rows_avg` rows computed, on the tiles
-/// that are not a thread's first; the last stage's results are not carried. 0 for rank 2.
+/// rows out (with the stores' read for ownership) and back in per stage output and tile, for
+/// `rows_avg` rows computed, on the tiles that are not a thread's first; the last stage's
+/// results are not carried. 0 for rank 2.
 double carry_bytes(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg);
 
 /// Seconds per step of those copies on `cells` cells: the store, laid out by plane-step, goes out
