@@ -106,7 +106,8 @@ public:
       if (reuse.empty())
         reuse.resize(pts.size());
       for (std::size_t i = 0; i < pts.size() && i < reuse.size(); ++i)
-        if (pts[i].is_array() && pts[i].size() == 2) {
+        if (pts[i].is_array() && pts[i].size() == 2 && pts[i][0].is_number() &&
+            pts[i][1].is_number()) {
           reuse[i].bytes = pts[i][0].get<double>();
           reuse[i].rates.push_back(pts[i][1].get<double>());
         }
