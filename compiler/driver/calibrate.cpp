@@ -542,6 +542,9 @@ int calibrate(const CalibrateOptions &opts) {
   // re-reads).
   if (j.contains("l3_reuse"))
     m.l3_reuse_curve = model::reuse_shares(j["l3_reuse"].get<std::vector<std::array<double, 2>>>());
+  // And how ring-like traffic slows past the share (the model's ring_slowdown).
+  if (j.contains("l3_ring"))
+    m.l3_ring_curve = model::relative_rates(j["l3_ring"].get<std::vector<std::array<double, 2>>>());
   // Data in the L3 is not faster than in the L2; a measurement that says so caught the L2 run
   // in a slow spell.
   m.shared_cache_flops = l3 > 0 ? std::min(m.flops, j["shared_cache_stencil_flops"].get<double>())
@@ -597,6 +600,13 @@ int calibrate(const CalibrateOptions &opts) {
           fmt::format("{}{} {:.0f}%", shares.empty() ? "" : ", ", si(pt[0], "B"), 100 * pt[1]);
     std::printf("  data read again after a thread touched (per thread), from memory: %s\n",
                 shares.c_str());
+  }
+  if (!m.l3_ring_curve.empty()) {
+    std::string rel;
+    for (const auto &pt : m.l3_ring_curve)
+      rel += fmt::format("{}{} {:.2f}", rel.empty() ? "" : ", ", si(pt[0], "B"), pt[1]);
+    std::printf("  rings cycled (per thread), their rate relative to small ones: %s\n",
+                rel.c_str());
   }
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
@@ -669,7 +679,10 @@ int calibrate(const CalibrateOptions &opts) {
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; l3_reuse_curve: "
           "vector-load sums over 0.25-1.5 and 4 times a thread's share of the L3 per thread, the "
           "medians of 3 alternated passes of 30 ms, as the share of loads from memory that gives "
-          "each rate between the first sizes' and the last's; barrier: averaged "
+          "each rate between the first sizes' and the last's; l3_ring_curve: the same sizes cycled "
+          "as "
+          "64 KiB planes, three read and the next written, each median over the faster of the "
+          "first two; barrier: averaged "
           "over 20000; stream_slowdown and "
           "few_streams_bandwidth: the sum of "
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "

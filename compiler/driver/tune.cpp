@@ -101,33 +101,48 @@ public:
       return false;
     sweeps.push_back(sweep);
     rates.push_back(rate);
-    if (j.contains("l3_reuse") && j["l3_reuse"].is_array()) {
-      const auto &pts = j["l3_reuse"];
-      if (reuse.empty())
-        reuse.resize(pts.size());
-      for (std::size_t i = 0; i < pts.size() && i < reuse.size(); ++i)
-        if (pts[i].is_array() && pts[i].size() == 2 && pts[i][0].is_number() &&
-            pts[i][1].is_number()) {
-          reuse[i].bytes = pts[i][0].get<double>();
-          reuse[i].rates.push_back(pts[i][1].get<double>());
-        }
-    }
+    reuse.add(j, "l3_reuse");
+    ring.add(j, "l3_ring");
     return true;
   }
-  // The re-read probe's medians over the rounds as the model's l3_reuse_curve (empty: none).
+  // The re-read probe's medians over the rounds as the model's l3_reuse_curve, the ring probe's
+  // as its l3_ring_curve (empty: none).
   std::vector<std::array<double, 2>> reuse_curve() const {
-    std::vector<std::array<double, 2>> pts;
-    for (const auto &r : reuse)
-      if (!r.rates.empty())
-        pts.push_back({r.bytes, median(r.rates)});
-    return model::reuse_shares(pts);
+    return model::reuse_shares(reuse.medians());
+  }
+  std::vector<std::array<double, 2>> ring_curve() const {
+    return model::relative_rates(ring.medians());
   }
   std::vector<double> sweeps, rates;
-  struct Reuse {
-    double bytes = 0;
-    std::vector<double> rates;
+  // A curve's rates at each size, round by round.
+  struct Curve {
+    std::vector<double> bytes;
+    std::vector<std::vector<double>> rates;
+    void add(const nlohmann::json &j, const char *key) {
+      if (!j.contains(key) || !j[key].is_array())
+        return;
+      const auto &pts = j[key];
+      if (bytes.empty()) {
+        bytes.resize(pts.size());
+        rates.resize(pts.size());
+      }
+      for (std::size_t i = 0; i < pts.size() && i < bytes.size(); ++i)
+        if (pts[i].is_array() && pts[i].size() == 2 && pts[i][0].is_number() &&
+            pts[i][1].is_number()) {
+          bytes[i] = pts[i][0].get<double>();
+          rates[i].push_back(pts[i][1].get<double>());
+        }
+    }
+    std::vector<std::array<double, 2>> medians() const {
+      std::vector<std::array<double, 2>> pts;
+      for (std::size_t i = 0; i < bytes.size(); ++i)
+        if (!rates[i].empty())
+          pts.push_back({bytes[i], median(rates[i])});
+      return pts;
+    }
+    bool empty() const { return bytes.empty(); }
   };
-  std::vector<Reuse> reuse; // per size, its rate in each round
+  Curve reuse, ring;
 
 private:
   std::string exe_, out_;
@@ -274,6 +289,12 @@ int tune(const Compiled &c, const TuneOptions &opts) {
       m_now.l3_reuse_curve = std::move(curve);
     } else if (!probe->reuse.empty()) {
       reuse = ", data read again: no drop to memory's rate seen (the profile's curve kept)";
+    }
+    if (auto curve = probe->ring_curve(); curve.size() > 8) {
+      // At the whole of a thread's share of the L3 and past it (the seventh and ninth sizes).
+      reuse += fmt::format(", rings at {:.2f} of their rate at {} and {:.2f} at {} a thread",
+                           curve[6][1], si(curve[6][0], "B"), curve[8][1], si(curve[8][0], "B"));
+      m_now.l3_ring_curve = std::move(curve);
     }
     for (const auto &r : runnable)
       now.push_back(cells / model::predict(cost, m_now, r.plan).seconds_per_step);

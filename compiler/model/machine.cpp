@@ -83,14 +83,15 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("probe_stencil_rate", m.probe_stencil_rate, false);
   // A list of [bytes, value] pairs in ascending bytes, bytes positive; values positive, or
   // shares (from 0 to 1).
-  auto curve = [&](const char *key, bool shares, std::vector<std::array<double, 2>> &out) {
+  auto curve = [&](const char *key, const char *fraction, std::vector<std::array<double, 2>> &out) {
+    const bool shares = fraction != nullptr;
     if (!j.contains(key))
       return;
     const auto &list = j[key];
     const std::string bad =
-        shares ? fmt::format("{}: \"{}\" must be a list of [bytes, share] pairs in ascending "
-                             "bytes, bytes positive, shares from 0 to 1",
-                             origin, key)
+        shares ? fmt::format("{}: \"{}\" must be a list of [bytes, {}] pairs in ascending "
+                             "bytes, bytes positive, {}s from 0 to 1",
+                             origin, key, fraction, fraction)
                : fmt::format("{}: \"{}\" must be a list of [bytes, bytes/s] pairs of positive "
                              "numbers in ascending bytes",
                              origin, key);
@@ -106,8 +107,9 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
       out.push_back({bytes, value});
     }
   };
-  curve("l3_load_curve", false, m.l3_load_curve);
-  curve("l3_reuse_curve", true, m.l3_reuse_curve);
+  curve("l3_load_curve", nullptr, m.l3_load_curve);
+  curve("l3_reuse_curve", "share", m.l3_reuse_curve);
+  curve("l3_ring_curve", "relative rate", m.l3_ring_curve);
   v = 0;
   num("sms", v, m.kind == "gpu");
   m.sms = static_cast<int>(v);
@@ -199,6 +201,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["l3_load_curve"] = m.l3_load_curve;
   if (!m.l3_reuse_curve.empty())
     j["l3_reuse_curve"] = m.l3_reuse_curve;
+  if (!m.l3_ring_curve.empty())
+    j["l3_ring_curve"] = m.l3_ring_curve;
   j["net_latency"] = m.net_latency;
   j["net_bandwidth"] = m.net_bandwidth;
   j["link_bandwidth"] = m.link_bandwidth;

@@ -111,8 +111,17 @@ double l2_miss(double bytes, const Machine &m) {
   return std::clamp((bytes - lo) / (hi - lo), 0.0, 1.0);
 }
 
+namespace {
+
+// A thread's share of the L3 for its rings.
+double ring_share(const Machine &m) {
+  return m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+}
+
+} // namespace
+
 double l3_depth_factor(double ws, const Machine &m) {
-  const double share = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  const double share = ring_share(m);
   // Where calibrate measured F_3 and B_3: 8 L2s per thread, at most the share.
   const double measured = std::min(share, 8 * m.cache_bytes);
   if (share <= measured || m.l3_bandwidth <= 0 || m.bandwidth <= 0 || m.l3_bandwidth <= m.bandwidth)
@@ -233,6 +242,22 @@ double cell_size_factor(const Cost &c, const Machine &m) {
   return m.engine_efficiency_f64 / m.engine_efficiency;
 }
 
+namespace {
+
+// A measured curve {x, y} in ascending x at `x`: linear between its points, its ends' y beyond.
+double interpolate(const std::vector<std::array<double, 2>> &curve, double x) {
+  if (x <= curve.front()[0])
+    return curve.front()[1];
+  for (std::size_t i = 1; i < curve.size(); ++i)
+    if (x <= curve[i][0]) {
+      const double f = (x - curve[i - 1][0]) / (curve[i][0] - curve[i - 1][0]);
+      return curve[i - 1][1] + f * (curve[i][1] - curve[i - 1][1]);
+    }
+  return curve.back()[1];
+}
+
+} // namespace
+
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   const double f = (l2_flops > 0 ? l2_flops : m.flops) * cpu_lanes(c);
   const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
@@ -243,7 +268,26 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   // four planes of 4-byte cells, all from the L3 at F_3, all from the L2 at F.
   const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16 * l3_depth_factor(ws, m);
   const double t = c.flops_per_cell / f + std::max(1, c.stages) * missed * c.elem_bytes * tau;
-  return c.flops_per_cell / t;
+  return c.flops_per_cell / t / ring_slowdown(ws, m);
+}
+
+// Measured (PERFORMANCE.md, 2026-12-06): on the AMD EPYC VM heat3d fp32 510^3's rings of
+// 9.6-29 MB a thread ran at 0.93-0.51 of their price in the whole L3, as a probe cycling rings
+// of those sizes slowed (0.97-0.55); the step at the share priced them from memory at less
+// than half what they ran.
+double ring_slowdown(double ws, const Machine &m) {
+  const auto &curve = m.l3_ring_curve;
+  const double share = ring_share(m);
+  if (curve.size() < 2 || ws <= share)
+    return 1;
+  const double at_share = std::max(interpolate(curve, share), 1e-3);
+  return at_share / std::max(interpolate(curve, ws), 1e-3);
+}
+
+double ring_limit(const Machine &m) {
+  const auto &curve = m.l3_ring_curve;
+  const double share = ring_share(m);
+  return curve.size() < 2 ? share : std::max(share, curve[curve.size() - 2][0]);
 }
 
 namespace {
@@ -280,17 +324,8 @@ double coefficient_memory_share(double touched, const Machine &m) {
   // Measured (PERFORMANCE.md, 2026-12-06 07:00): on the AMD EPYC VM the probe's cyclic re-reads
   // left the L3 from 8-10 MB a thread (shares 0.09, 0.14, 0.32 at 12, 14, 20 MB), where the
   // ramp from M_3 / threads (16.8 MB) gave none; himeno M's deep plans needed 0.02, 0.12, 0.35.
-  const auto &curve = m.l3_reuse_curve;
-  if (!curve.empty()) {
-    if (touched <= curve.front()[0])
-      return curve.front()[1];
-    for (std::size_t i = 1; i < curve.size(); ++i)
-      if (touched <= curve[i][0]) {
-        const double x = (touched - curve[i - 1][0]) / (curve[i][0] - curve[i - 1][0]);
-        return curve[i - 1][1] + x * (curve[i][1] - curve[i - 1][1]);
-      }
-    return 1.0;
-  }
+  if (!m.l3_reuse_curve.empty())
+    return interpolate(m.l3_reuse_curve, touched);
   const double fits = m.shared_cache_bytes / std::max(1, m.threads);
   return fits > 0 ? std::clamp((touched - fits) / fits, 0.0, 1.0) : 1.0;
 }
@@ -309,6 +344,21 @@ std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<dou
     out.push_back({rates[i][0], share});
   }
   out.push_back({rates.back()[0], 1.0});
+  return out;
+}
+
+std::vector<std::array<double, 2>> relative_rates(const std::vector<std::array<double, 2>> &rates) {
+  if (rates.size() < 3)
+    return {};
+  const double r0 = std::max(rates[0][1], rates[1][1]);
+  if (!(rates.back()[1] > 0) || !(rates.back()[1] < r0))
+    return {};
+  std::vector<std::array<double, 2>> out;
+  double rel = 1;
+  for (const auto &pt : rates) {
+    rel = std::min(rel, std::max(0.0, pt[1] / r0));
+    out.push_back({pt[0], rel});
+  }
   return out;
 }
 
@@ -387,12 +437,13 @@ double cpu_l3_flops(double bytes, double l3, const Machine &m) {
 }
 
 CacheLevel cpu_level(double bytes, const Machine &m) {
-  const double l3 = m.shared_cache_bytes * kSharedCacheShare / std::max(1, m.threads);
+  const double l3 = ring_share(m);
   if (bytes <= m.cache_bytes)
     return {2, m.flops, m.cache_bytes};
-  if (bytes <= l3)
-    return {3, cpu_l3_flops(bytes, l3, m), l3};
-  return {0, 0, l3 > 0 ? l3 : m.cache_bytes};
+  // Past the share up to ring_limit, ring_flops slows the stages down by the ring probe's curve.
+  if (bytes <= ring_limit(m))
+    return {3, cpu_l3_flops(std::min(bytes, l3), l3, m), l3};
+  return {0, 0, l3 > 0 ? ring_limit(m) : m.cache_bytes};
 }
 
 // The storage of every grid a step touches, each once (a hand-made Cost without the planner's

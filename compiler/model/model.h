@@ -86,6 +86,12 @@ struct Machine {
   // calibrate's (and tune's) re-read probe (reuse_shares). The L3 is shared with other cores
   // and tenants, whose lines take part of it.
   std::vector<std::array<double, 2>> l3_reuse_curve;
+  // CPU: the rate of ring-like traffic (each thread cycling {bytes} as planes, reading three and
+  // writing the next) relative to the small sizes', in ascending bytes per thread, the last one
+  // memory's (empty: not measured; rings then fit up to the share, kSharedCacheShare of
+  // M_3 / threads): calibrate's (and tune's) ring probe (relative_rates). How much a temporal
+  // plan's stages slow down with rings past the share (ring_slowdown).
+  std::vector<std::array<double, 2>> l3_ring_curve;
   // GPU.
   int sms = 0;                    // streaming multiprocessors (CUs)
   int max_blocks_per_sm = 0;      // resident blocks per SM at the modelled block size (when the
@@ -310,7 +316,8 @@ double cell_size_factor(const Cost &c, const Machine &m);
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
 /// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
 /// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
-/// f / (f/F + stages m e tau). F when nothing misses.
+/// f / (f/F + stages m e tau). F when nothing misses. Past the thread's share of the L3, divided
+/// by ring_slowdown(ws).
 /// l2_flops: F of the plan's stages (stage_flops; 0: m.flops).
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 
@@ -335,6 +342,20 @@ double coefficient_memory_share(double touched, const Machine &m);
 /// L3's) and r_m the last; never less than at a smaller size; then {last bytes, 1}. Empty
 /// where there are fewer than three points or the last is not below r_0 (no drop to memory).
 std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<double, 2>> &rates);
+
+/// The l3_ring_curve from the ring probe's rates, {bytes per thread, bytes/s} in ascending bytes,
+/// the last one memory's: each rate over r_0, the faster of the first two, never above 1 nor
+/// above the ratio at a smaller size. Empty where there are fewer than three points or the last
+/// is not below r_0.
+std::vector<std::array<double, 2>> relative_rates(const std::vector<std::array<double, 2>> &rates);
+
+/// How many times longer a temporal plan's stages take with a thread's rings of `ws` bytes than
+/// with rings that fit its share of the L3 (kSharedCacheShare of M_3 / threads): 1 up to the
+/// share, past it one over the l3_ring_curve's relative rate (linear between its points); 1
+/// without a curve. ring_limit: the largest rings priced so (the curve's last size before
+/// memory's; the share without a curve): past it the plan streams from memory.
+double ring_slowdown(double ws, const Machine &m);
+double ring_limit(const Machine &m);
 
 /// Seconds per byte of a temporal plan's per-stage coefficient re-reads, mixed by tiles as
 /// coefficient_misses: the L2's misses come from the L3 at B_3 (B without it) and, the

@@ -229,6 +229,22 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         check(said is None, "no re-read line without a curve")
 
+    # How rings cycled in a thread's share slow down: the same sizes, rates relative to the
+    # small ones, never rising, at most 1, as printed (or none where the last did not slow).
+    ring = m.get("l3_ring_curve", [])
+    said = re.search(r"rings cycled \(per thread\), their rate relative to small ones: (.*)",
+                     out.stdout)
+    if ring:
+        check([round(p[0] / share, 3) for p in ring]
+              == [0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 4.0]
+              and all(0 < p[1] <= 1 for p in ring)
+              and all(a[1] >= b[1] for a, b in zip(ring, ring[1:])) and ring[-1][1] < 1,
+              f"the ring curve {ring} at a quarter to 4 times {share:.4g} B, falling below 1")
+        check(said is not None and said.group(1).count(",") == len(ring) - 1
+              and said.group(1).endswith(f" {ring[-1][1]:.2f}"), "calibrate prints the ring curve")
+    else:
+        check(said is None, "no ring line without a curve")
+
     # tune's probes: the stencil's is F's own run (cells/s = flops / 8, as printed with %.6e);
     # the sweep's is measured again after the engine's runs, which set B_s, and printed.
     ps, pr = m.get("probe_sweep_bandwidth", 0), m.get("probe_stencil_rate", 0)

@@ -789,6 +789,76 @@ TEST(ModelCpuTemporal, RingsDeepInTheL3CostMoreTowardsMemory) {
   EXPECT_DOUBLE_EQ(model::l3_depth_factor(12 * mib, small), 1.0);
 }
 
+TEST(ModelCpuTemporal, RingsPastTheShareSlowByTheRingCurve) {
+  // cpu_l3's 32 MiB L3 for 2 threads: a share of 8 MiB a thread for rings. The ring probe's
+  // relative rates: 1 to 8 MiB, 0.8 at 12 MiB, 0.5 at 16 MiB, 0.4 at 48 MiB (memory's).
+  auto m = cpu_l3(512 * 1024, 32 << 20);
+  const double mib = 1 << 20;
+  // Without a curve: rings fit up to the share, past it the plan streams from memory.
+  EXPECT_EQ(model::ring_slowdown(12 * mib, m), 1);
+  EXPECT_EQ(model::ring_limit(m), 8 * mib);
+  m.l3_ring_curve = {{4 * mib, 1}, {8 * mib, 1}, {12 * mib, 0.8}, {16 * mib, 0.5}, {48 * mib, 0.4}};
+  // Up to the share: 1; past it the share's rate over the curve's (linear between its points):
+  // 10 MiB reads 0.9, 14 MiB 0.65; the limit is the last size before memory's, 16 MiB.
+  EXPECT_EQ(model::ring_slowdown(6 * mib, m), 1);
+  EXPECT_EQ(model::ring_slowdown(8 * mib, m), 1);
+  expect_close(model::ring_slowdown(10 * mib, m), 1 / 0.9);
+  expect_close(model::ring_slowdown(12 * mib, m), 1 / 0.8);
+  expect_close(model::ring_slowdown(14 * mib, m), 1 / 0.65);
+  EXPECT_EQ(model::ring_limit(m), 16 * mib);
+  // ring_flops divides by it: heat3d with every plane from the L3 computes at
+  // 8 / (8e-11 + 3 * 4 * 5e-12) = 8 / 1.4e-10 within the share, 0.8 of that at 12 MiB.
+  const auto c = heat3d_cpu(256, 256, 256);
+  expect_close(model::ring_flops(c, m, 7 * mib), 8 / 1.4e-10);
+  expect_close(model::ring_flops(c, m, 12 * mib), 0.8 * 8 / 1.4e-10);
+  // A share the curve puts below its first point's rate: relative to the share's, not to 1.
+  auto late = m;
+  late.l3_ring_curve = {{4 * mib, 1}, {8 * mib, 0.9}, {12 * mib, 0.6}, {48 * mib, 0.3}};
+  expect_close(model::ring_slowdown(12 * mib, late), 0.9 / 0.6);
+  EXPECT_EQ(model::ring_limit(late), 12 * mib);
+
+  // A plan whose rings are past the share: heat3d 1022 x 512 x 256, k = 8 on 96 rows carry=off
+  // (6 tiles of 86 rows, all lone): 25 planes of 102 rows of 1,024 cells of 4 B, 10.4 MB. It
+  // is priced from memory without the curve and in the L3, slowed, with it.
+  auto big = heat3d_cpu(1022, 512, 256);
+  model::Plan p;
+  p.scheme = stencilc::scheme::CpuTemporal{8, 96, 0, 256, false};
+  const double ws = model::ring_working_set(big, 8, 86);
+  EXPECT_EQ(ws, 25.0 * 102 * 1024 * 4);
+  ASSERT_GT(ws, 8 * mib);
+  ASSERT_LT(ws, 12 * mib);
+  auto plain = m;
+  plain.l3_ring_curve.clear();
+  EXPECT_EQ(model::predict(big, plain, p).bound, "cache");
+  const auto slowed = model::predict(big, m, p);
+  EXPECT_NE(slowed.bound, "cache");
+  // Its stages' time is the curve's slowdown times that of rings in the share (a curve that
+  // stays at 1: the same plan priced as if the L3 held them whole).
+  auto flat = m;
+  flat.l3_ring_curve = {{4 * mib, 1}, {16 * mib, 1}, {48 * mib, 1}};
+  const auto whole = model::predict(big, flat, p);
+  expect_close(slowed.t_compute - slowed.t_rows,
+               (whole.t_compute - whole.t_rows) * model::ring_slowdown(ws, m));
+}
+
+TEST(ModelMachine, RelativeRatesFromTheRingProbe) {
+  // Over r_0 = 200 (the faster of the first two); never above 1 nor above the ratio before.
+  const auto r = model::relative_rates(
+      {{1e6, 190}, {2e6, 200}, {3e6, 210}, {4e6, 160}, {5e6, 100}, {6e6, 120}, {16e6, 80}});
+  ASSERT_EQ(r.size(), 7u);
+  EXPECT_EQ(r[0][1], 0.95);
+  EXPECT_EQ(r[1][1], 0.95);
+  EXPECT_EQ(r[2][1], 0.95);
+  EXPECT_EQ(r[3][1], 0.8);
+  EXPECT_EQ(r[4][1], 0.5);
+  EXPECT_EQ(r[5][1], 0.5);
+  EXPECT_EQ(r[6][1], 0.4);
+  EXPECT_EQ(r[4][0], 5e6);
+  // No drop, or too few points: not measured.
+  EXPECT_TRUE(model::relative_rates({{1e6, 200}, {2e6, 200}, {16e6, 210}}).empty());
+  EXPECT_TRUE(model::relative_rates({{1e6, 200}, {16e6, 50}}).empty());
+}
+
 TEST(ModelCpuTemporal, WidePlansComputeAtTheWideRate) {
   // vec=512 plans compute at wide_flops in the L2 (F_w = 1.5e11 here); a missed plane costs
   // the same tau as at 256 bits. heat3d 256^3, k = 4, 32 rows, 1 MiB of L2: nothing misses;
@@ -2174,6 +2244,13 @@ TEST(ModelMachine, RejectsBadProfiles) {
     expect_error(
         load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
         reuse);
+  const std::string ring = "p.json: \"l3_ring_curve\" must be a list of [bytes, relative rate] "
+                           "pairs in ascending bytes, bytes positive, relative rates from 0 to 1";
+  for (const char *bad :
+       {R"("l3_ring_curve": [[2e7, 1.2]])", R"("l3_ring_curve": [[2e7, 1], [2e7, 0.5]])"})
+    expect_error(
+        load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
+        ring);
 }
 
 TEST(ModelMachine, CalibratedProfileRoundTrips) {
@@ -2205,7 +2282,11 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.probe_stencil_rate = 3.9e9;
   m.l3_load_curve = {{32 << 20, 9e10}, {64 << 20, 3e10}};
   m.l3_reuse_curve = {{8 << 20, 0}, {16 << 20, 0.25}, {64 << 20, 1}};
+  m.l3_ring_curve = {{8 << 20, 1}, {16 << 20, 0.7}, {64 << 20, 0.45}};
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
+  ASSERT_EQ(back.l3_ring_curve.size(), 3u);
+  EXPECT_DOUBLE_EQ(back.l3_ring_curve[2][0], 64 << 20);
+  EXPECT_DOUBLE_EQ(back.l3_ring_curve[1][1], 0.7);
   ASSERT_EQ(back.l3_reuse_curve.size(), 3u);
   EXPECT_DOUBLE_EQ(back.l3_reuse_curve[1][0], 16 << 20);
   EXPECT_DOUBLE_EQ(back.l3_reuse_curve[1][1], 0.25);
