@@ -268,13 +268,15 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   // four planes of 4-byte cells, all from the L3 at F_3, all from the L2 at F.
   const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16 * l3_depth_factor(ws, m);
   const double t = c.flops_per_cell / f + std::max(1, c.stages) * missed * c.elem_bytes * tau;
-  return c.flops_per_cell / t / ring_slowdown(ws, m);
+  return c.flops_per_cell / t;
 }
 
 // Measured (PERFORMANCE.md, 2026-12-06): on the AMD EPYC VM heat3d fp32 510^3's rings of
 // 9.6-29 MB a thread ran at 0.93-0.51 of their price in the whole L3, as a probe cycling rings
 // of those sizes slowed (0.97-0.55); the step at the share priced them from memory at less
-// than half what they ran.
+// than half what they ran. The whole rings set it for carried tiles too, which touch less of
+// them: heat3d fp64 510^3's carried plans with rings of 13-15 MB ran 0.86-0.94 of their price
+// slowed by what the carried tiles touch, 0.94-0.97 slowed by the rings whole.
 double ring_slowdown(double ws, const Machine &m) {
   const auto &curve = m.l3_ring_curve;
   const double share = ring_share(m);
@@ -516,8 +518,9 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       cell_size_factor(c, m);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
-    at.flops =
-        1 / (lone / ring_flops(c, m, ws, f2) + (1 - lone) / ring_flops(c, m, ws_carried, f2));
+    at.flops = 1 /
+               (lone / ring_flops(c, m, ws, f2) + (1 - lone) / ring_flops(c, m, ws_carried, f2)) /
+               ring_slowdown(ws, m); // the rings whole, carried tiles too (measured: ring_slowdown)
     at.level = at.flops < f2 * cpu_lanes(c) ? 3 : 2;
   }
   CacheLevel resident = cpu_resident(c, m, cells);

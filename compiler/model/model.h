@@ -316,8 +316,7 @@ double cell_size_factor(const Cost &c, const Machine &m);
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
 /// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
 /// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
-/// f / (f/F + stages m e tau). F when nothing misses. Past the thread's share of the L3, divided
-/// by ring_slowdown(ws).
+/// f / (f/F + stages m e tau). F when nothing misses.
 /// l2_flops: F of the plan's stages (stage_flops; 0: m.flops).
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 
@@ -349,7 +348,8 @@ std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<dou
 /// is not below r_0.
 std::vector<std::array<double, 2>> relative_rates(const std::vector<std::array<double, 2>> &rates);
 
-/// How many times longer a temporal plan's stages take with a thread's rings of `ws` bytes than
+/// How many times longer a temporal plan's stages take with a thread's rings of `ws` bytes (its
+/// lone tile's, for its carried tiles too) than
 /// with rings that fit its share of the L3 (kSharedCacheShare of M_3 / threads): 1 up to the
 /// share, past it one over the l3_ring_curve's relative rate (linear between its points); 1
 /// without a curve. ring_limit: the largest rings priced so (the curve's last size before
