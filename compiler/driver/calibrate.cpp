@@ -635,12 +635,16 @@ int calibrate(const CalibrateOptions &opts) {
     std::printf("  CPU engine: not measured (--no-engine); B_s is %s, the engine's efficiency 1\n",
                 m.sweep_bandwidth > 0 ? "the naive sweep's above" : "B (the sweep gave none)");
   if (engine) {
+    // The median of three, as tune takes the median of its rounds' probes: one probe of a
+    // second read 0.86 of tune's a few minutes later on the AMD EPYC VM (2026-12-06 09:09),
+    // which priced every candidate "for now" 13-16% faster.
     const std::string probe_out = tmp.path() + "/probe.json";
-    if (run_process({exe, "probe", fmt::format("{:.0f}", cache)}, probe_out) == 0)
-      m.probe_sweep_bandwidth =
-          read_json_line(probe_out, "cannot read the probe's output").value("sweep_bandwidth", 0.0);
-    else
-      m.probe_sweep_bandwidth = 0;
+    std::vector<double> sweeps;
+    for (int run = 0; run < 3; ++run)
+      if (run_process({exe, "probe", fmt::format("{:.0f}", cache)}, probe_out) == 0)
+        sweeps.push_back(read_json_line(probe_out, "cannot read the probe's output")
+                             .value("sweep_bandwidth", 0.0));
+    m.probe_sweep_bandwidth = sweeps.size() == 3 ? median(sweeps) : 0;
   }
   if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0)
     std::printf("  probes for tune: naive sweep %s, stencil in L2 %s cells/s\n",
@@ -706,7 +710,8 @@ int calibrate(const CalibrateOptions &opts) {
                              : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
           "sweep's pass " +
-          std::string(engine ? "repeated right after the engine's runs" : "above") +
+          std::string(engine ? "repeated three times right after the engine's runs (the median)"
+                             : "above") +
           " (tune repeats both beside its candidates)" +
           std::string(mpi ? "; net: MPI_Sendrecv between 2 ranks under mpirun, 8 B (latency) and "
                             "16 MiB messages, best of batches"

@@ -259,7 +259,8 @@ with tempfile.TemporaryDirectory() as tmp:
         got = float(said.group(1)) * scale[said.group(2)]
         check(abs(got - ps) <= 0.006 * ps, f"the profile's probe_sweep_bandwidth {ps:.4g} is the "
               f"{got:.4g} B/s printed")
-    check("probe_sweep_bandwidth: the naive sweep's pass repeated right after the engine's runs"
+    check("probe_sweep_bandwidth: the naive sweep's pass repeated three times right after the "
+          "engine's runs (the median)"
           in m["sources"], "sources say when the sweep's probe was taken")
 
     prof2 = os.path.join(tmp, "n.json")
