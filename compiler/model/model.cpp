@@ -275,8 +275,8 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
 // 9.6-29 MB a thread ran at 0.93-0.51 of their price in the whole L3, as a probe cycling rings
 // of those sizes slowed (0.97-0.55); the step at the share priced them from memory at less
 // than half what they ran. The whole rings set it for carried tiles too, which touch less of
-// them: heat3d fp64 510^3's carried plans with rings of 13-15 MB ran 0.86-0.94 of their price
-// slowed by what the carried tiles touch, 0.94-0.97 slowed by the rings whole.
+// them: heat3d fp64 510^3's k=16 carried plans with rings of 13-15 MB ran 0.86 and 0.94 of
+// their price slowed by what the carried tiles touch, 0.94 and 0.97 slowed by the rings whole.
 double ring_slowdown(double ws, const Machine &m) {
   const auto &curve = m.l3_ring_curve;
   const double share = ring_share(m);

@@ -835,9 +835,9 @@ TEST(ModelCpuTemporal, RingsPastTheShareSlowByTheRingCurve) {
   expect_close(slowed.t_compute - slowed.t_rows,
                (whole.t_compute - whole.t_rows) * model::ring_slowdown(ws, m));
   // Carried tiles touch less of the rings (25 planes of 88 rows, 9.0 MB here), but the whole rings
-  // set the slowdown for every tile: measured, heat3d fp64 510^3's carried plans with rings of
-  // 13-15 MB (7-9 MB touched when carried) ran 0.86-0.94 of their price slowed by what the
-  // carried tiles touch, 0.94-0.97 slowed by the rings whole (PERFORMANCE.md, 2026-12-06 09:32).
+  // set the slowdown for every tile: measured, heat3d fp64 510^3's k=16 carried plans with rings
+  // of 13-15 MB (7-9 MB touched when carried) ran 0.86 and 0.94 of their price slowed by what the
+  // carried tiles touch, 0.94 and 0.97 slowed by the rings whole (PERFORMANCE.md, 2026-12-06).
   auto carried = p;
   carried.scheme = stencilc::scheme::CpuTemporal{8, 96, 0, 256, true};
   EXPECT_EQ(model::ring_working_set(big, 8, 86, true), 25.0 * 88 * 1024 * 4);
