@@ -349,10 +349,10 @@ std::vector<std::array<double, 2>> reuse_shares(const std::vector<std::array<dou
 std::vector<std::array<double, 2>> relative_rates(const std::vector<std::array<double, 2>> &rates);
 
 /// How many times longer a temporal plan's stages take with a thread's rings of `ws` bytes (its
-/// lone tile's, for its carried tiles too) than
-/// with rings that fit its share of the L3 (kSharedCacheShare of M_3 / threads): 1 up to the
-/// share, past it one over the l3_ring_curve's relative rate (linear between its points); 1
-/// without a curve. ring_limit: the largest rings priced so (the curve's last size before
+/// lone tile's, for its carried tiles too) than with rings that fit its share of the L3
+/// (kSharedCacheShare of M_3 / threads): 1 up to the share, past it the l3_ring_curve's
+/// relative rate at the share over its rate at `ws` (linear between its points); 1 without a
+/// curve. ring_limit: the largest rings priced so (the curve's last size before
 /// memory's; the share without a curve): past it the plan streams from memory.
 double ring_slowdown(double ws, const Machine &m);
 double ring_limit(const Machine &m);
