@@ -375,6 +375,60 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
   return out;
 }
 
+// Machine::stream_call_seconds: himeno M's stage (templates/calibrate/engine_himeno.stn.mustache,
+// 17 plane streams a call) naive and with k=8 on 8- and 32-row tiles (four times the calls for
+// the same cells), 5 alternated rounds. Each measured step less the model's other terms (the
+// rows and heat3d's t_call known) is its stages' cells at F/eta plus its calls' streams beyond
+// heat3d's at t_stream: two equations per round (the unknowns 1/eta and t_stream), the median
+// kept. Zero (and says so) where the 8-row tiles were no slower than the other terms explain.
+double stream_call_seconds(const CalibrateOptions &opts, const TempDir &tmp,
+                           const model::Machine &m) {
+  const std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=8,rows=8",
+                                          "scheme=temporal,k=8,rows=32"};
+  const auto r =
+      run_engine(opts, tmp, "engine_himeno", {{"NX", "254"}, {"NY", "126"}, {"NZ", "126"}}, plans);
+  if (!r)
+    return 0;
+  std::vector<stencilc::Plan> parsed;
+  for (std::size_t j = 1; j < plans.size(); ++j)
+    parsed.push_back(stencilc::parse_plan(plans[j], code_target("openmp").plan_rules()));
+  std::vector<double> fits;
+  for (std::size_t i = 0; i < r->rounds[1].size() && i < r->rounds[2].size(); ++i) {
+    double a[2] = {}, e[2] = {}, y[2] = {};
+    for (std::size_t j = 0; j < 2; ++j) {
+      model::Machine plain = plain_in_round(*r, i, m);
+      plain.stream_call_seconds = 0;
+      plain.call_seconds = 0;
+      const model::Prediction p = model::predict(r->costs[j + 1], plain, parsed[j]);
+      plain.call_seconds = m.call_seconds;
+      const model::Prediction known = model::predict(r->costs[j + 1], plain, parsed[j]);
+      model::Machine unit = plain;
+      unit.row_seconds = unit.wide_row_seconds = unit.call_seconds = 0;
+      unit.stream_call_seconds = 1;
+      e[j] = model::predict(r->costs[j + 1], unit, parsed[j]).t_calls;
+      a[j] = p.t_compute - p.t_rows;
+      y[j] = r->rounds[j + 1][i] - (known.seconds_per_step - known.t_compute) - known.t_rows;
+    }
+    const double det = a[0] * e[1] - a[1] * e[0];
+    if (det != 0)
+      fits.push_back((a[0] * y[1] - a[1] * y[0]) / det);
+  }
+  const double t = fits.empty() ? 0 : median(fits);
+  const auto rate = [&](std::size_t i) { return si(r->costs[i].cells() / r->seconds[i], ""); };
+  const std::string against =
+      fmt::format("{} cells/s on 8-row tiles against {} on 32-row ones", rate(1), rate(2));
+  if (!(t > 0) || !std::isfinite(t)) {
+    std::printf("  CPU engine, himeno M k=8: %s, no slower per call than t_call and the model's "
+                "other terms explain (stream_call_seconds not written)\n",
+                against.c_str());
+    return 0;
+  }
+  std::printf("  CPU engine, himeno M k=8: %s: %.3g us per plane stream a call starts beyond "
+              "heat3d's %g (stream_call_seconds)\n",
+              against.c_str(), t * 1e6, model::kCallStreams);
+  return t;
+}
+
 // How fast the CPU engine's stages run against the row benchmark the model prices them with
 // (F for 256-bit row functions, F_w for vec=512): the engine fills x ghosts, streams results,
 // copies carried and ghost rows and walks its rings besides the row functions (perf on the AMD
@@ -462,6 +516,8 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   // to the engine on the AMD EPYC VM (model.cpp, cell_size_factor).
   if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", plans[1]}))
     m.engine_efficiency_f64 = engine_eta(*r8, 1, plans[1], "heat3d fp64", m);
+  // Calls with more plane streams than heat3d's: himeno's.
+  m.stream_call_seconds = stream_call_seconds(opts, tmp, m);
   return m.engine_efficiency > 0;
 }
 
@@ -691,22 +747,26 @@ int calibrate(const CalibrateOptions &opts) {
           "8 and of 16 grids of 32 MiB into one (9 and 17 streams, each grid 65 lines after the "
           "last), all threads, best passes of 3 alternated turns (the 9-stream rate as "
           "few_streams_bandwidth)" +
-          std::string(engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
-                               "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
-                               "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
-                               "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
-                               "126x1036x256 in 64-row tiles (the 256-bit one in 16-row tiles "
-                               "too), medians of 5: B_s from the naive one (model bytes); "
-                               "row_seconds and call_seconds fitted to the three 256-bit plans' "
-                               "runs (wide_row_seconds to the two 512-bit ones) less the rest of "
-                               "the model (per round, the median), "
-                               "the etas each "
-                               "temporal plan's predicted stages over what the rest of the "
-                               "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                               "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
-                               "heat3d in double, naive and the 256-bit k=4 plan; xreg_ ones only "
-                               "where the x-shifts beat the plain rows in 4 of the 5 rounds"
-                             : "; engine_efficiency: not measured") +
+          std::string(
+              engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
+                       "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
+                       "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
+                       "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
+                       "126x1036x256 in 64-row tiles (the 256-bit one in 16-row tiles "
+                       "too), medians of 5: B_s from the naive one (model bytes); "
+                       "row_seconds and call_seconds fitted to the three 256-bit plans' "
+                       "runs (wide_row_seconds to the two 512-bit ones) less the rest of "
+                       "the model (per round, the median), "
+                       "the etas each "
+                       "temporal plan's predicted stages over what the rest of the "
+                       "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
+                       "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
+                       "heat3d in double, naive and the 256-bit k=4 plan; stream_call_seconds: "
+                       "himeno 254x126x126 naive and k=8 on 8- and 32-row tiles, fitted "
+                       "with its eta to the two temporal plans' runs less the rest of the "
+                       "model (per round, the median); xreg_ ones only "
+                       "where the x-shifts beat the plain rows in 4 of the 5 rounds"
+                     : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
           "sweep's pass " +
           std::string(engine ? "repeated three times right after the engine's runs (the median)"

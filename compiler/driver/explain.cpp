@@ -144,6 +144,13 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
         r["terms"]["fills_and_reductions"] = p.t_extra;
       if (p.t_rows > 0) // CPU: the rows' share of compute
         r["terms"]["rows"] = p.t_rows;
+      if (p.t_calls > 0) // CPU temporal: the (tile, plane) calls' share of the rows'
+        r["terms"]["calls"] = p.t_calls;
+      if (p.t_state + p.t_coefficients + p.t_carry > 0) { // CPU temporal: memory's parts
+        r["terms"]["state"] = p.t_state;
+        r["terms"]["coefficients"] = p.t_coefficients;
+        r["terms"]["carry"] = p.t_carry;
+      }
       if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
         r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},
                        {"d2h", p.t_d2h},  {"mpi", p.t_mpi},     {"h2d", p.t_h2d}};

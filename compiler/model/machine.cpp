@@ -73,6 +73,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("row_seconds", m.row_seconds, false);
   num("wide_row_seconds", m.wide_row_seconds, false);
   num("call_seconds", m.call_seconds, false);
+  num("stream_call_seconds", m.stream_call_seconds, false);
   num("stream_slowdown", m.stream_slowdown, false);
   num("few_streams_bandwidth", m.few_streams_bandwidth, false);
   num("peak_flops", m.peak_flops, false);
@@ -183,6 +184,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["wide_row_seconds"] = m.wide_row_seconds;
   if (m.call_seconds > 0)
     j["call_seconds"] = m.call_seconds;
+  if (m.stream_call_seconds > 0)
+    j["stream_call_seconds"] = m.stream_call_seconds;
   if (m.stream_slowdown > 0)
     j["stream_slowdown"] = m.stream_slowdown;
   if (m.few_streams_bandwidth > 0)
@@ -234,6 +237,7 @@ Machine scaled_machine(const Machine &m, double memory, double compute) {
   s.row_seconds /= compute;
   s.wide_row_seconds /= compute;
   s.call_seconds /= compute;
+  s.stream_call_seconds /= compute;
   s.barrier_seconds /= compute;
   // The probes are the machine's as it was calibrated: the scaled profile keeps them, so its
   // factors stay relative to the calibration.

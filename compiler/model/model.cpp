@@ -190,15 +190,22 @@ double rows_seconds(const Cost &c, const Machine &m, double cells, int threads, 
 }
 
 // T_calls: each (tile, plane, stage) call of a rank-3 temporal plan costs t_call beyond its
-// rows (Machine::call_seconds, a call of heat3d's stage with its 4 plane streams), scaled by
-// call_weight for the stage's plane streams: tiles · n_z calls per stage and step, shared by
-// `threads`.
+// rows (Machine::call_seconds, a call of heat3d's stage with its kCallStreams plane streams) and
+// t_stream (Machine::stream_call_seconds) for each plane stream beyond those; without t_stream,
+// t_call times call_weight. tiles · n_z calls per stage and step, shared by `threads`. Measured
+// (PERFORMANCE.md, 2026-12-06 12:25): himeno M's calls (17 plane streams) cost about 1 us where
+// call_weight priced 0.16 (3 alternated rounds of k = 2-12 on 8-64-row tiles: 8-row tiles +0.4
+// to +1.0 ms a step slower than priced, 32- and 64-row ones -0.1 to -0.35).
 double calls_seconds(const Cost &c, const Machine &m, double cells, double rows_avg, int threads) {
-  if (c.rank != 3 || !(m.call_seconds > 0) || !(rows_avg > 0))
+  if (c.rank != 3 || !(rows_avg > 0))
     return 0;
   const double calls =
       cells / (static_cast<double>(std::max<std::int64_t>(1, c.extent[0])) * rows_avg);
-  return calls * call_weight(c) * m.call_seconds / std::max(1, threads);
+  const double call =
+      m.stream_call_seconds > 0
+          ? m.call_seconds + std::max(0.0, c.plane_streams - kCallStreams) * m.stream_call_seconds
+          : call_weight(c) * m.call_seconds;
+  return calls * call / std::max(1, threads);
 }
 
 } // namespace
@@ -586,9 +593,12 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // vector loop's ends, the row's x ghosts, the engine's walk): heat3d with the same cells on
   // 126-cell rows ran k=8, 64 rows at 0.73 of its 510-cell rate, predicted equal without this
   // (PERFORMANCE.md, 2026-12-02 01:55). Compute, in both cases below.
-  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, vec) +
-             calls_seconds(c, m, cells, rows_avg, threads);
+  r.t_calls = calls_seconds(c, m, cells, rows_avg, threads);
+  r.t_rows = rows_seconds(c, m, cells * r.redundancy, threads, vec) + r.t_calls;
   r.t_compute += r.t_rows;
+  r.t_state = t_state;
+  r.t_coefficients = t_coefficients;
+  r.t_carry = t_carry;
   if (r.bound != "cache")
     r.bound = bound_of(r.t_compute, r.t_memory);
   // In cache, the state's trip through memory (the first stage reads new planes, results are

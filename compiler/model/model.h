@@ -57,6 +57,11 @@ struct Machine {
   // its carried rows' copies, its row cursors (other stages: call_weight). calibrate fits it
   // from heat3d's k=4 plan on 16- and 64-row tiles (0: none).
   double call_seconds = 0;
+  // CPU: what such a call spends for each plane stream it starts beyond heat3d's kCallStreams
+  // (coefficients, more results: segments a tile's rows long that the prefetchers start over
+  // on). calibrate fits it from himeno's stage (17 plane streams) on 8- and 32-row tiles (0:
+  // none; the call then costs call_seconds times call_weight).
+  double stream_call_seconds = 0;
   // CPU: how much longer memory time grows per grid streamed at once beyond kFewStreams
   // (DRAM pages and prefetch streams shared among more of them): calibrate's sum of 16 grids
   // against 8 (0: none).
@@ -198,6 +203,10 @@ struct Prediction {
   double t_compute = 0, t_memory = 0, t_shared = 0, t_comm = 0, redundancy = 1;
   double t_extra = 0;      // CPU naive: the step's ghost fills and reductions (Cost's bytes)
   double t_rows = 0;       // CPU: the stages' or the sweeps' per-row costs (in t_compute)
+  double t_calls = 0;      // CPU temporal, rank 3: the (tile, plane) calls' share of t_rows
+  // CPU temporal, rings in cache: t_memory's parts (the state's trip through memory, the
+  // coefficients' re-reads, the carried rows').
+  double t_state = 0, t_coefficients = 0, t_carry = 0;
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the

@@ -125,39 +125,45 @@ with tempfile.TemporaryDirectory() as tmp:
         check(abs(m.get("stream_slowdown", 0) - slow) <= 0.0005,
               f"the profile's stream_slowdown {m.get('stream_slowdown', 0):.4g} is the {slow} "
               "printed")
-    # The cost of each row a stage computes, fitted to heat3d's stages on 510- and 126-cell rows
-    # (the same cells), on 256-bit vectors and, where 512-bit rows were measured, on those too:
-    # each written with the figure printed, or said to be none and not written.
-    def row_cost(field, widths):
-        rows = re.search(r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "
-                         r"([0-9.e+-]+) ns per row a stage computes \(" + field + r"\)",
-                         out.stdout)
-        none = f"no slower per cell than its rings explain: no cost per row ({field} not written)"
-        check((rows is not None) != (none in out.stdout),
-              f"calibrate reports the cost per row on {widths}, or that it found none")
-        if rows:
-            got = m.get(field, 0) * 1e9
-            check(got > 0 and abs(got - float(rows.group(1))) <= 0.005 * got,
-                  f"the profile's {field}, {got:.4g} ns, is the {rows.group(1)} ns printed")
+    # A fitted cost (`field`, `unit` us or ns) that calibrate prints as `found` (its figure the
+    # first group) or says it found none with `none`: written with the figure printed, or not
+    # written.
+    def fitted(field, found, none, unit, what):
+        got_line = re.search(found, out.stdout)
+        check((got_line is not None) != (none in out.stdout),
+              f"calibrate reports {what}, or that it found none")
+        if got_line:
+            got = m.get(field, 0) * (1e9 if unit == "ns" else 1e6)
+            check(got > 0 and abs(got - float(got_line.group(1))) <= 0.005 * got,
+                  f"the profile's {field}, {got:.4g} {unit}, is the {got_line.group(1)} {unit} "
+                  "printed")
         else:
             check(field not in m, f"no {field} written where none was found")
 
+    # The cost of each row a stage computes, fitted to heat3d's stages on 510- and 126-cell rows
+    # (the same cells), on 256-bit vectors and, where 512-bit rows were measured, on those too.
+    def row_cost(field, widths):
+        fitted(field,
+               r"on 126-cell rows: [^:]* cells/s against [^:]* on 510-cell rows: "
+               r"([0-9.e+-]+) ns per row a stage computes \(" + field + r"\)",
+               f"no slower per cell than its rings explain: no cost per row ({field} not written)",
+               "ns", f"the cost per row on {widths}")
+
     row_cost("row_seconds", "256-bit vectors")
     # The cost of each (tile, plane, stage) call, fitted beside it from the k=4 plan on the short
-    # rows in 16-row tiles (four times the 64-row plan's calls for the same cells and rows):
-    # written with the figure printed, or said to be none and not written.
-    calls = re.search(r"heat3d scheme=temporal,k=4,rows=16 on 126-cell rows: [^:]* cells/s against "
-                      r"[^:]* with scheme=temporal,k=4,rows=64: ([0-9.e+-]+) us per \(tile, plane, "
-                      r"stage\) call \(call_seconds\)", out.stdout)
-    no_calls = "no cost per call (call_seconds not written)"
-    check((calls is not None) != (no_calls in out.stdout),
-          "calibrate reports the cost per call, or that it found none")
-    if calls:
-        got = m.get("call_seconds", 0) * 1e6
-        check(got > 0 and abs(got - float(calls.group(1))) <= 0.005 * got,
-              f"the profile's call_seconds, {got:.4g} us, is the {calls.group(1)} us printed")
-    else:
-        check("call_seconds" not in m, "no call_seconds written where none was found")
+    # rows in 16-row tiles (four times the 64-row plan's calls for the same cells and rows).
+    fitted("call_seconds",
+           r"heat3d scheme=temporal,k=4,rows=16 on 126-cell rows: [^:]* cells/s against "
+           r"[^:]* with scheme=temporal,k=4,rows=64: ([0-9.e+-]+) us per \(tile, plane, "
+           r"stage\) call \(call_seconds\)",
+           "no cost per call (call_seconds not written)", "us", "the cost per call")
+    # The cost of each plane stream a call starts beyond heat3d's, from himeno M's k=8 plan on 8-
+    # and 32-row tiles.
+    fitted("stream_call_seconds",
+           r"himeno M k=8: [^:]* cells/s on 8-row tiles against [^:]* on 32-row ones: "
+           r"([0-9.e+-]+) us per plane stream a call starts beyond heat3d's 4 "
+           r"\(stream_call_seconds\)",
+           "(stream_call_seconds not written)", "us", "the cost per plane stream of a call")
     if "wide_flops" in m:
         row_cost("wide_row_seconds", "512-bit vectors")
     else:
@@ -276,7 +282,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
                                    "engine_efficiency_2d", "engine_efficiency_f64",
                                    "xreg_engine_efficiency",
-                                   "xreg_engine_efficiency_2d", "wide_xreg_engine_efficiency"))
+                                   "xreg_engine_efficiency_2d", "wide_xreg_engine_efficiency",
+                                   "stream_call_seconds"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")

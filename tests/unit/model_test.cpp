@@ -1799,6 +1799,35 @@ TEST(ModelCpuTemporal, EachCallOfAStageCostsCallSeconds) {
   EXPECT_EQ(model::predict(flat, m, rows_plan(4, 1024)).t_rows, 0);
 }
 
+TEST(ModelCpuTemporal, EachStreamBeyondHeat3dsCostsStreamCallSeconds) {
+  // EachCallOfAStageCostsCallSeconds's 2048 calls a step, t_call = 3e-7 s. With t_stream = 5e-8
+  // s a call costs t_call + (S_p - 4) t_stream: heat3d's 4 plane streams 3e-7 (as without it),
+  // himeno's 17 3e-7 + 13 * 5e-8 = 9.5e-7 s (call_weight would give 17 / 4 * 3e-7 = 1.275e-6).
+  auto c = heat3d_cpu(256, 256, 256);
+  c.flops_per_cell = 200;
+  c.plane_streams = 4;
+  auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  m.call_seconds = 3e-7;
+  m.stream_call_seconds = 5e-8;
+  const auto heat = model::predict(c, m, rows_plan(4, 32));
+  expect_close(heat.t_calls, 6.144e-4);
+  EXPECT_DOUBLE_EQ(heat.t_rows, heat.t_calls); // T_rows holds T_calls (no t_row here)
+  auto himeno = c;
+  himeno.plane_streams = 17;
+  expect_close(model::predict(himeno, m, rows_plan(4, 32)).t_calls, 2048 * 9.5e-7);
+  // Fewer streams than heat3d's cost t_call: the call's own part is not cut.
+  auto few = c;
+  few.plane_streams = 2;
+  expect_close(model::predict(few, m, rows_plan(4, 32)).t_calls, 6.144e-4);
+  // Without t_stream, call_weight: 17 / 4 of heat3d's call.
+  m.stream_call_seconds = 0;
+  expect_close(model::predict(himeno, m, rows_plan(4, 32)).t_calls, 6.144e-4 * 4.25);
+  // Without t_call, the streams alone.
+  m.call_seconds = 0;
+  m.stream_call_seconds = 5e-8;
+  expect_close(model::predict(himeno, m, rows_plan(4, 32)).t_calls, 2048 * 13 * 5e-8);
+}
+
 TEST(ModelCpuNaive, ManyGridsAtOnceStreamSlower) {
   // himeno-like: 15 grids one stage streams, 68 B per cell, 1,048,576 cells from memory at
   // 1e10 B/s: 7.1303168e-3 s at the sweep rate; with stream_slowdown 0.04, 1 + 0.04 * (15 - 9)
@@ -2280,6 +2309,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.row_seconds = 2.5e-8;
   m.wide_row_seconds = 1.5e-8;
   m.call_seconds = 3.5e-7;
+  m.stream_call_seconds = 4.5e-8;
   m.stream_slowdown = 0.03;
   m.few_streams_bandwidth = 4.5e10;
   m.net_latency = 4e-7;
@@ -2325,6 +2355,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.row_seconds, 2.5e-8);
   EXPECT_DOUBLE_EQ(back.wide_row_seconds, 1.5e-8);
   EXPECT_DOUBLE_EQ(back.call_seconds, 3.5e-7);
+  EXPECT_DOUBLE_EQ(back.stream_call_seconds, 4.5e-8);
   EXPECT_DOUBLE_EQ(back.stream_slowdown, 0.03);
   EXPECT_DOUBLE_EQ(back.few_streams_bandwidth, 4.5e10);
   EXPECT_DOUBLE_EQ(back.net_latency, 4e-7);
@@ -2351,7 +2382,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
           "shared_cache_bytes": 33554432, "shared_cache_flops": 5e10, "barrier_seconds": 1e-6,
           "wide_flops": 8e10, "sweep_bandwidth": 5e10, "engine_efficiency": 0.9,
           "row_seconds": 2e-8, "wide_row_seconds": 1e-8, "call_seconds": 4e-7,
-          "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
+          "stream_call_seconds": 5e-8, "stream_slowdown": 0.1, "few_streams_bandwidth": 6e10, "peak_flops": 4e11,
           "l1_bandwidth": 5e11, "l2_bandwidth": 4e11, "l3_bandwidth": 2e11,
           "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9})",
       "p.json");
@@ -2369,6 +2400,7 @@ TEST(ModelMachine, ScaledMachineMovesMemoryAndCoresApart) {
   EXPECT_DOUBLE_EQ(s.row_seconds, 1.6e-8);
   EXPECT_DOUBLE_EQ(s.wide_row_seconds, 8e-9);
   EXPECT_DOUBLE_EQ(s.call_seconds, 3.2e-7);
+  EXPECT_DOUBLE_EQ(s.stream_call_seconds, 4e-8);
   EXPECT_DOUBLE_EQ(s.barrier_seconds, 8e-7);
   EXPECT_DOUBLE_EQ(s.engine_efficiency, 0.9);
   EXPECT_DOUBLE_EQ(s.stream_slowdown, 0.1);
