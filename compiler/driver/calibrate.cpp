@@ -163,19 +163,22 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
 model::Machine without_etas(const model::Machine &m) {
   model::Machine plain = m;
   plain.engine_efficiency = plain.wide_engine_efficiency = plain.engine_efficiency_2d = 0;
-  plain.engine_efficiency_f64 = 0;
+  plain.engine_efficiency_f64 = plain.engine_efficiency_coef = 0;
   plain.xreg_engine_efficiency = plain.xreg_engine_efficiency_2d = 0;
   plain.wide_xreg_engine_efficiency = 0;
   return plain;
 }
 
-// B_s of a naive heat sweep that took `seconds` per step: its grids do not stay in cache.
+// B_s of a naive sweep that took `seconds` per step: its grids do not stay in cache. A sweep of
+// many grids at once ran slower by the model's streams_factor (himeno's 17 streams: its B_s
+// without it 0.8 of heat3d's, and the fit of its stages' eta on that B_s came out 2.6 where its
+// plans in tune ran at about 2.1).
 double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::Machine &m) {
   if (!(seconds > m.barrier_seconds))
     return 0.0;
   const double bytes =
       model::cpu_sweep_bytes(cost) + cost.fill_bytes_per_cell + cost.reduce_bytes_per_cell;
-  return cost.cells() * bytes / (seconds - m.barrier_seconds);
+  return cost.cells() * bytes * model::streams_factor(cost, m) / (seconds - m.barrier_seconds);
 }
 
 // `m` without the engine's efficiencies and with B_s from round `round` of the naive plan (plan
@@ -375,24 +378,29 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
   return out;
 }
 
-// Machine::stream_call_seconds: himeno M's stage (templates/calibrate/engine_himeno.stn.mustache,
-// 17 plane streams a call) naive and with k=8 on 8- and 32-row tiles (four times the calls for
-// the same cells), 5 alternated rounds. Each measured step less the model's other terms (the
-// rows and heat3d's t_call known) is its stages' cells at F/eta plus its calls' streams beyond
-// heat3d's at t_stream: two equations per round (the unknowns 1/eta and t_stream), the median
-// kept. Zero (and says so) where the 8-row tiles were no slower than the other terms explain.
-double stream_call_seconds(const CalibrateOptions &opts, const TempDir &tmp,
-                           const model::Machine &m) {
+// Machine::stream_call_seconds and engine_efficiency_coef: himeno M's stage
+// (templates/calibrate/engine_himeno.stn.mustache, 17 plane streams a call, twelve coefficients)
+// naive and with k=8 on 8- and 32-row tiles (four times the calls for the same cells), 5
+// alternated rounds. Each measured step less the model's other terms (the rows and heat3d's
+// t_call known) is its stages' cells at F/eta_c plus its calls' streams beyond heat3d's at
+// t_stream: two equations per round (the unknowns 1/eta_c and t_stream), the medians kept. Zeros
+// (and says so) where the 8-row tiles were no slower than the other terms explain.
+struct StreamCalls {
+  double t_stream = 0, eta = 0;
+};
+
+StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
+                         const model::Machine &m) {
   const std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=8,rows=8",
                                           "scheme=temporal,k=8,rows=32"};
   const auto r =
       run_engine(opts, tmp, "engine_himeno", {{"NX", "254"}, {"NY", "126"}, {"NZ", "126"}}, plans);
   if (!r)
-    return 0;
+    return {};
   std::vector<stencilc::Plan> parsed;
   for (std::size_t j = 1; j < plans.size(); ++j)
     parsed.push_back(stencilc::parse_plan(plans[j], code_target("openmp").plan_rules()));
-  std::vector<double> fits;
+  std::vector<double> fits, etas; // t_stream and 1/eta per round
   for (std::size_t i = 0; i < r->rounds[1].size() && i < r->rounds[2].size(); ++i) {
     double a[2] = {}, e[2] = {}, y[2] = {};
     for (std::size_t j = 0; j < 2; ++j) {
@@ -410,23 +418,31 @@ double stream_call_seconds(const CalibrateOptions &opts, const TempDir &tmp,
       y[j] = r->rounds[j + 1][i] - (known.seconds_per_step - known.t_compute) - known.t_rows;
     }
     const double det = a[0] * e[1] - a[1] * e[0];
-    if (det != 0)
+    if (det != 0) {
       fits.push_back((a[0] * y[1] - a[1] * y[0]) / det);
+      etas.push_back((y[0] * e[1] - y[1] * e[0]) / det);
+    }
   }
   const double t = fits.empty() ? 0 : median(fits);
+  const double u = etas.empty() ? 0 : median(etas);
   const auto rate = [&](std::size_t i) { return si(r->costs[i].cells() / r->seconds[i], ""); };
   const std::string against =
       fmt::format("{} cells/s on 8-row tiles against {} on 32-row ones", rate(1), rate(2));
-  if (!(t > 0) || !std::isfinite(t)) {
+  if (!(t > 0) || !std::isfinite(t) || !(u > 0) || !std::isfinite(u)) {
     std::printf("  CPU engine, himeno M k=8: %s, no slower per call than t_call and the model's "
-                "other terms explain (stream_call_seconds not written)\n",
+                "other terms explain (stream_call_seconds and engine_efficiency_coef not "
+                "written)\n",
                 against.c_str());
-    return 0;
+    return {};
   }
+  const double eta = std::clamp(1 / u, 0.1, 4.0);
   std::printf("  CPU engine, himeno M k=8: %s: %.3g us per plane stream a call starts beyond "
-              "heat3d's %g (stream_call_seconds)\n",
-              against.c_str(), t * 1e6, model::kCallStreams);
-  return t;
+              "heat3d's %g (stream_call_seconds); its stages at %.2f of the row benchmark's rate "
+              "(engine_efficiency_coef; rounds %.2f to %.2f)\n",
+              against.c_str(), t * 1e6, model::kCallStreams, eta,
+              1 / *std::max_element(etas.begin(), etas.end()),
+              1 / *std::min_element(etas.begin(), etas.end()));
+  return {t, eta};
 }
 
 // How fast the CPU engine's stages run against the row benchmark the model prices them with
@@ -516,8 +532,10 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   // to the engine on the AMD EPYC VM (model.cpp, cell_size_factor).
   if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", plans[1]}))
     m.engine_efficiency_f64 = engine_eta(*r8, 1, plans[1], "heat3d fp64", m);
-  // Calls with more plane streams than heat3d's: himeno's.
-  m.stream_call_seconds = stream_call_seconds(opts, tmp, m);
+  // Calls with more plane streams than heat3d's, and stages that read coefficients: himeno's.
+  const StreamCalls streams = stream_calls(opts, tmp, m);
+  m.stream_call_seconds = streams.t_stream;
+  m.engine_efficiency_coef = streams.eta;
   return m.engine_efficiency > 0;
 }
 
@@ -761,10 +779,10 @@ int calibrate(const CalibrateOptions &opts) {
                        "temporal plan's predicted stages over what the rest of the "
                        "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
                        "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
-                       "heat3d in double, naive and the 256-bit k=4 plan; stream_call_seconds: "
-                       "himeno 254x126x126 naive and k=8 on 8- and 32-row tiles, fitted "
-                       "with its eta to the two temporal plans' runs less the rest of the "
-                       "model (per round, the median); xreg_ ones only "
+                       "heat3d in double, naive and the 256-bit k=4 plan; stream_call_seconds "
+                       "and engine_efficiency_coef: himeno 254x126x126 naive and k=8 on 8- and "
+                       "32-row tiles, fitted together to the two temporal plans' runs less "
+                       "the rest of the model (per round, the medians); xreg_ ones only "
                        "where the x-shifts beat the plain rows in 4 of the 5 rounds"
                      : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "

@@ -67,6 +67,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("wide_engine_efficiency", m.wide_engine_efficiency, false);
   num("engine_efficiency_2d", m.engine_efficiency_2d, false);
   num("engine_efficiency_f64", m.engine_efficiency_f64, false);
+  num("engine_efficiency_coef", m.engine_efficiency_coef, false);
   num("xreg_engine_efficiency", m.xreg_engine_efficiency, false);
   num("xreg_engine_efficiency_2d", m.xreg_engine_efficiency_2d, false);
   num("wide_xreg_engine_efficiency", m.wide_xreg_engine_efficiency, false);
@@ -172,6 +173,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["engine_efficiency_2d"] = m.engine_efficiency_2d;
   if (m.engine_efficiency_f64 > 0)
     j["engine_efficiency_f64"] = m.engine_efficiency_f64;
+  if (m.engine_efficiency_coef > 0)
+    j["engine_efficiency_coef"] = m.engine_efficiency_coef;
   if (m.xreg_engine_efficiency > 0)
     j["xreg_engine_efficiency"] = m.xreg_engine_efficiency;
   if (m.xreg_engine_efficiency_2d > 0)

@@ -249,6 +249,16 @@ double cell_size_factor(const Cost &c, const Machine &m) {
   return m.engine_efficiency_f64 / m.engine_efficiency;
 }
 
+// himeno's stage (32 flops, 12 coefficients) against the row benchmark's heat3d (8 flops): on the
+// AMD EPYC VM calibrate fitted its eta at 2.57 where heat3d's was 1.52, and priced at heat3d's
+// its plans ran 1.05-1.2 times their prices in every grid of 2026-12-06 (PERFORMANCE.md).
+double coefficient_factor(const Cost &c, const Machine &m) {
+  if (c.rank != 3 || !(c.readonly_bytes_per_cell > 0) || !(m.engine_efficiency_coef > 0) ||
+      !(m.engine_efficiency > 0))
+    return 1.0;
+  return m.engine_efficiency_coef / m.engine_efficiency;
+}
+
 namespace {
 
 // A measured curve {x, y} in ascending x at `x`: linear between its points, its ends' y beyond.
@@ -522,7 +532,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   const int vec = t.vec == 512 && !wide_priced(c) ? 256 : t.vec; // the width its rates are for
   const double f2 =
       stage_flops(m, vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0) *
-      cell_size_factor(c, m);
+      cell_size_factor(c, m) * coefficient_factor(c, m);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops = 1 /

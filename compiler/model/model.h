@@ -38,6 +38,9 @@ struct Machine {
                                      // engine_efficiency)
   double engine_efficiency_f64 = 0;  // CPU: engine_efficiency of stages on 8-byte cells (0: as
                                      // engine_efficiency; cpu_lanes halves F for them)
+  double engine_efficiency_coef = 0; // CPU: engine_efficiency of rank-3 stages that read
+                                     // coefficients (calibrate: himeno's; 0: as
+                                     // engine_efficiency)
   // CPU: the same for stages whose row functions shift x neighbours in registers (xshift=reg,
   // 256 bits) over F, of rank 3 and rank 2 programs (0: not measured, such plans not offered).
   double xreg_engine_efficiency = 0, xreg_engine_efficiency_2d = 0;
@@ -320,6 +323,12 @@ double stage_flops(const Machine &m, int vec, int rank = 3, double xreg = 0);
 /// engine_efficiency_f64 / engine_efficiency where calibrate measured both (heat3d in double),
 /// else 1. It scales stage_flops whatever the vectors.
 double cell_size_factor(const Cost &c, const Machine &m);
+
+/// How much faster (or slower) a rank-3 program's stages that read coefficients (grids no stage
+/// writes) run than heat3d's, which engine_efficiency was measured on: engine_efficiency_coef /
+/// engine_efficiency where calibrate measured both (himeno's stage), else 1. It scales
+/// stage_flops as cell_size_factor does.
+double coefficient_factor(const Cost &c, const Machine &m);
 
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read

@@ -158,12 +158,23 @@ with tempfile.TemporaryDirectory() as tmp:
            r"stage\) call \(call_seconds\)",
            "no cost per call (call_seconds not written)", "us", "the cost per call")
     # The cost of each plane stream a call starts beyond heat3d's, from himeno M's k=8 plan on 8-
-    # and 32-row tiles.
+    # and 32-row tiles, and with it the stages' rate of a program that reads coefficients
+    # (engine_efficiency_coef).
     fitted("stream_call_seconds",
            r"himeno M k=8: [^:]* cells/s on 8-row tiles against [^:]* on 32-row ones: "
            r"([0-9.e+-]+) us per plane stream a call starts beyond heat3d's 4 "
            r"\(stream_call_seconds\)",
-           "(stream_call_seconds not written)", "us", "the cost per plane stream of a call")
+           "(stream_call_seconds and engine_efficiency_coef not written)", "us",
+           "the cost per plane stream of a call")
+    eta_c = re.search(r"\(stream_call_seconds\); its stages at ([0-9.]+) of the row benchmark's "
+                      r"rate \(engine_efficiency_coef", out.stdout)
+    if eta_c:
+        got = m.get("engine_efficiency_coef", 0)
+        check(0.1 <= got <= 4.0 and abs(got - float(eta_c.group(1))) <= 0.006 * got,
+              f"the profile's engine_efficiency_coef {got:.3g} is the {eta_c.group(1)} printed, "
+              "within 0.1..4")
+    else:
+        check("engine_efficiency_coef" not in m, "no engine_efficiency_coef without its fit")
     if "wide_flops" in m:
         row_cost("wide_row_seconds", "512-bit vectors")
     else:
@@ -283,7 +294,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                    "engine_efficiency_2d", "engine_efficiency_f64",
                                    "xreg_engine_efficiency",
                                    "xreg_engine_efficiency_2d", "wide_xreg_engine_efficiency",
-                                   "stream_call_seconds"))
+                                   "stream_call_seconds", "engine_efficiency_coef"))
           and "engine_efficiency: not measured" in n["sources"],
           "--no-engine: no engine_efficiency, and sources say not measured")
     check(n["sweep_bandwidth"] > 0, "--no-engine: the calibration loop's sweep rate is B_s")

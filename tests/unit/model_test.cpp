@@ -994,6 +994,30 @@ TEST(ModelCpuTemporal, EachVectorWidthRunsAtItsOwnEngineEfficiency) {
   auto no_eta = eta8;
   no_eta.engine_efficiency = 0;
   EXPECT_DOUBLE_EQ(model::cell_size_factor(f64, no_eta), 1.0);
+  // Rank-3 stages that read coefficients at engine_efficiency_coef (calibrate's himeno) over
+  // engine_efficiency; stages without coefficients, rank-2 ones and profiles without either
+  // untouched.
+  model::Cost coef = f32;
+  coef.readonly_bytes_per_cell = 48;
+  coef.bytes_per_cell += 48;
+  auto eta_c = m;
+  eta_c.engine_efficiency_coef = 1.35; // 0.9 -> 1.35
+  expect_close(model::coefficient_factor(coef, eta_c), 1.5);
+  auto flat_coef = coef;
+  flat_coef.rank = 2;
+  auto no_eta_c = eta_c;
+  no_eta_c.engine_efficiency = 0;
+  const std::pair<model::Cost, model::Machine> untouched[] = {
+      {f32, eta_c}, {coef, m}, {flat_coef, eta_c}, {coef, no_eta_c}};
+  for (const auto &[cost, machine] : untouched)
+    EXPECT_DOUBLE_EQ(model::coefficient_factor(cost, machine), 1.0);
+  // ... and their stages' compute (rings in the L2, no rows' costs) takes 1/1.5 of the time.
+  auto big_l2 = m;
+  big_l2.cache_bytes = 64 << 20;
+  auto big_l2_c = eta_c;
+  big_l2_c.cache_bytes = 64 << 20;
+  expect_close(model::predict(coef, big_l2_c, rows_plan(4, 32)).t_compute,
+               model::predict(coef, big_l2, rows_plan(4, 32)).t_compute / 1.5);
   // Rings well inside the L2 (no plane from the L3): the stages' time is the cells at
   // F eta_f64 / 2.
   eta8.cache_bytes = 64 << 20;
@@ -2303,6 +2327,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.wide_engine_efficiency = 0.45;
   m.engine_efficiency_2d = 0.7;
   m.engine_efficiency_f64 = 0.55;
+  m.engine_efficiency_coef = 1.9;
   m.xreg_engine_efficiency = 0.65;
   m.xreg_engine_efficiency_2d = 0.75;
   m.wide_xreg_engine_efficiency = 0.85;
@@ -2349,6 +2374,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_f64, 0.55);
+  EXPECT_DOUBLE_EQ(back.engine_efficiency_coef, 1.9);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency, 0.65);
   EXPECT_DOUBLE_EQ(back.xreg_engine_efficiency_2d, 0.75);
   EXPECT_DOUBLE_EQ(back.wide_xreg_engine_efficiency, 0.85);
