@@ -171,8 +171,8 @@ model::Machine without_etas(const model::Machine &m) {
 
 // B_s of a naive sweep that took `seconds` per step: its grids do not stay in cache. A sweep of
 // many grids at once ran slower by the model's streams_factor (himeno's 17 streams: its B_s
-// without it 0.8 of heat3d's, and the fit of its stages' eta on that B_s came out 2.6 where its
-// plans in tune ran at about 2.1).
+// without it 0.8 of heat3d's, and the fit of its stages' eta on that B_s came out 2.57-2.62;
+// with it 2.42, PERFORMANCE.md 2026-12-06 12:21).
 double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::Machine &m) {
   if (!(seconds > m.barrier_seconds))
     return 0.0;
@@ -436,12 +436,16 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
     return {};
   }
   const double eta = std::clamp(1 / u, 0.1, 4.0);
+  std::vector<double> round_etas; // the rounds' etas, where positive
+  for (double e : etas)
+    if (e > 0)
+      round_etas.push_back(1 / e);
   std::printf("  CPU engine, himeno M k=8: %s: %.3g us per plane stream a call starts beyond "
               "heat3d's %g (stream_call_seconds); its stages at %.2f of the row benchmark's rate "
               "(engine_efficiency_coef; rounds %.2f to %.2f)\n",
               against.c_str(), t * 1e6, model::kCallStreams, eta,
-              1 / *std::max_element(etas.begin(), etas.end()),
-              1 / *std::min_element(etas.begin(), etas.end()));
+              *std::min_element(round_etas.begin(), round_etas.end()),
+              *std::max_element(round_etas.begin(), round_etas.end()));
   return {t, eta};
 }
 

@@ -193,7 +193,7 @@ double rows_seconds(const Cost &c, const Machine &m, double cells, int threads, 
 // rows (Machine::call_seconds, a call of heat3d's stage with its kCallStreams plane streams) and
 // t_stream (Machine::stream_call_seconds) for each plane stream beyond those; without t_stream,
 // t_call times call_weight. tiles · n_z calls per stage and step, shared by `threads`. Measured
-// (PERFORMANCE.md, 2026-12-06 12:25): himeno M's calls (17 plane streams) cost about 1 us where
+// (PERFORMANCE.md, 2026-12-06 12:21): himeno M's calls (17 plane streams) cost about 1.2 us where
 // call_weight priced 0.16 (3 alternated rounds of k = 2-12 on 8-64-row tiles: 8-row tiles +0.4
 // to +1.0 ms a step slower than priced, 32- and 64-row ones -0.1 to -0.35).
 double calls_seconds(const Cost &c, const Machine &m, double cells, double rows_avg, int threads) {
@@ -250,8 +250,9 @@ double cell_size_factor(const Cost &c, const Machine &m) {
 }
 
 // himeno's stage (32 flops, 12 coefficients) against the row benchmark's heat3d (8 flops): on the
-// AMD EPYC VM calibrate fitted its eta at 2.57 where heat3d's was 1.52, and priced at heat3d's
-// its plans ran 1.05-1.2 times their prices in every grid of 2026-12-06 (PERFORMANCE.md).
+// AMD EPYC VM calibrate fitted its eta at 2.42 where heat3d's was 1.56, and priced at heat3d's
+// its 32- and 64-row plans ran 1.05-1.24 times their prices in every grid and tune of
+// 2026-12-06, at its own 0.86-1.01 (PERFORMANCE.md, 2026-12-06 12:21).
 double coefficient_factor(const Cost &c, const Machine &m) {
   if (c.rank != 3 || !(c.readonly_bytes_per_cell > 0) || !(m.engine_efficiency_coef > 0) ||
       !(m.engine_efficiency > 0))

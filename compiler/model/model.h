@@ -57,7 +57,8 @@ struct Machine {
   double wide_row_seconds = 0;
   // CPU: what a temporal stage of heat3d spends each time it starts on a plane of a tile (a
   // (tile, plane, stage) call), one thread, beyond its rows: the engine's set-up of the call,
-  // its carried rows' copies, its row cursors (other stages: call_weight). calibrate fits it
+  // its carried rows' copies, its row cursors (other stages: stream_call_seconds for each plane
+  // stream beyond heat3d's, call_weight without it). calibrate fits it
   // from heat3d's k=4 plan on 16- and 64-row tiles (0: none).
   double call_seconds = 0;
   // CPU: what such a call spends for each plane stream it starts beyond heat3d's kCallStreams
