@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "driver/build.h"
 #include "driver/pipeline.h"
 #include "driver/process.h"
+#include "driver/share_curves.h"
 #include "model/machine.h"
 #include "optimizer/planner.h"
 #include "sema/params.h"
@@ -472,7 +474,9 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
 // wide_engine_efficiency (512), engine_efficiency_2d, engine_efficiency_f64, and with x-shifts
 // in registers (xshift=reg) xreg_engine_efficiency(_2d), on 512 bits wide_xreg_engine_efficiency.
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
-bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m) {
+// between: called after each workload's runs (calibrate samples the L3 share curves there).
+bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m,
+                    const std::function<void()> &between) {
   std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16",
                                     "scheme=temporal,k=4,rows=16,xshift=reg"};
   if (m.wide_flops > 0) {
@@ -503,6 +507,7 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
   if (!r)
     return false;
+  between();
   // The generated naive sweep's memory rate (its grids do not stay in cache) is B_s: what the
   // sweeps of generated programs get, measured beside the temporal plans.
   const double naive = r->seconds[0];
@@ -532,10 +537,12 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
     m.xreg_engine_efficiency_2d = xreg_eta(*r2, 2, 1, plan2d + ",xshift=reg", "heat2d", m);
   }
+  between();
   // 8-byte cells: the model halves F for them (cpu_lanes), and their stages lost more than that
   // to the engine on the AMD EPYC VM (model.cpp, cell_size_factor).
   if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", plans[1]}))
     m.engine_efficiency_f64 = engine_eta(*r8, 1, plans[1], "heat3d fp64", m);
+  between();
   // Calls with more plane streams than heat3d's, and stages that read coefficients: himeno's.
   const StreamCalls streams = stream_calls(opts, tmp, m);
   m.stream_call_seconds = streams.t_stream;
@@ -671,21 +678,6 @@ int calibrate(const CalibrateOptions &opts) {
                 probe.c_str());
   else
     std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
-  if (!m.l3_reuse_curve.empty()) {
-    std::string shares;
-    for (const auto &pt : m.l3_reuse_curve)
-      shares +=
-          fmt::format("{}{} {:.0f}%", shares.empty() ? "" : ", ", si(pt[0], "B"), 100 * pt[1]);
-    std::printf("  data read again after a thread touched (per thread), from memory: %s\n",
-                shares.c_str());
-  }
-  if (!m.l3_ring_curve.empty()) {
-    std::string rel;
-    for (const auto &pt : m.l3_ring_curve)
-      rel += fmt::format("{}{} {:.2f}", rel.empty() ? "" : ", ", si(pt[0], "B"), pt[1]);
-    std::printf("  rings cycled (per thread), their rate relative to small ones: %s\n",
-                rel.c_str());
-  }
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (m.wide_flops > 0)
@@ -708,7 +700,29 @@ int calibrate(const CalibrateOptions &opts) {
   // right after that measurement (the machine's memory drifts within minutes on shared hosts).
   m.probe_stencil_rate = j.value("stencil_cells_per_second", 0.0);
   m.probe_sweep_bandwidth = j.value("sweep_bandwidth", 0.0);
-  const bool engine = opts.engine && measure_engine(opts, tmp, m);
+  // The L3 share curves: the calibration program's, and again after each of the engine's
+  // workloads and at the end, each size's median (ShareCurve). On the AMD EPYC VM one run's
+  // ring curve read 0.91 of the small rings' rate at 16.8 MB a thread where the other five
+  // calibrations and tune's probes of the same day read 0.55-0.77, and heat3d's and fp64's plans
+  // with rings past the share ran 0.65-0.85 of the prices it gave (PERFORMANCE.md, 2026-12-06).
+  ShareCurve reuse, ring;
+  reuse.add(j, "l3_reuse");
+  ring.add(j, "l3_ring");
+  const double l3_share = m.threads > 0 ? m.shared_cache_bytes / m.threads : 0;
+  const auto more_curves = [&] {
+    const std::string curves_out = tmp.path() + "/curves.json";
+    if (l3_share <= 0 || reuse.empty() ||
+        run_process({exe, "curves", fmt::format("{:.0f}", l3_share)}, curves_out) != 0)
+      return;
+    try {
+      const auto c = read_json_line(curves_out, "cannot read the curves' output");
+      reuse.add(c, "l3_reuse");
+      ring.add(c, "l3_ring");
+    } catch (const stencilc::Error &) {
+      // A run that printed no curve adds none.
+    }
+  };
+  const bool engine = opts.engine && measure_engine(opts, tmp, m, more_curves);
   if (!opts.engine)
     std::printf("  CPU engine: not measured (--no-engine); B_s is %s, the engine's efficiency 1\n",
                 m.sweep_bandwidth > 0 ? "the naive sweep's above" : "B (the sweep gave none)");
@@ -723,6 +737,28 @@ int calibrate(const CalibrateOptions &opts) {
         sweeps.push_back(read_json_line(probe_out, "cannot read the probe's output")
                              .value("sweep_bandwidth", 0.0));
     m.probe_sweep_bandwidth = sweeps.size() == 3 ? median(sweeps) : 0;
+  }
+  more_curves();
+  if (reuse.runs() > 1)
+    m.l3_reuse_curve = model::reuse_shares(reuse.medians());
+  if (ring.runs() > 1)
+    m.l3_ring_curve = model::relative_rates(ring.medians());
+  if (!m.l3_reuse_curve.empty()) {
+    std::string shares;
+    for (const auto &pt : m.l3_reuse_curve)
+      shares +=
+          fmt::format("{}{} {:.0f}%", shares.empty() ? "" : ", ", si(pt[0], "B"), 100 * pt[1]);
+    std::printf("  data read again after a thread touched (per thread), from memory: %s (medians "
+                "of %d runs)\n",
+                shares.c_str(), reuse.runs());
+  }
+  if (!m.l3_ring_curve.empty()) {
+    std::string rel;
+    for (const auto &pt : m.l3_ring_curve)
+      rel += fmt::format("{}{} {:.2f}", rel.empty() ? "" : ", ", si(pt[0], "B"), pt[1]);
+    std::printf(
+        "  rings cycled (per thread), their rate relative to small ones: %s (medians of %d runs)\n",
+        rel.c_str(), ring.runs());
   }
   if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0)
     std::printf("  probes for tune: naive sweep %s, stencil in L2 %s cells/s\n",
@@ -760,7 +796,11 @@ int calibrate(const CalibrateOptions &opts) {
           "the L2, "
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; l3_reuse_curve: "
           "vector-load sums over 0.25-1.5 and 4 times a thread's share of the L3 per thread, the "
-          "medians of 3 alternated passes of 30 ms, as the share of loads from memory that gives "
+          "medians of 3 alternated passes of 30 ms in the calibration program, then of that and " +
+          std::string(engine ? "one pass after each of the engine's heat3d, heat2d and fp64 "
+                               "runs and one at the end"
+                             : "one pass at the end") +
+          ", as the share of loads from memory that gives "
           "each rate between the first sizes' and the last's; l3_ring_curve: the same sizes cycled "
           "as 64 KiB planes, three read and the next written, each median over the faster of "
           "the first two; barrier: averaged "

@@ -12,6 +12,7 @@
 
 #include "codegen/codegen.h"
 #include "driver/process.h"
+#include "driver/share_curves.h"
 #include "model/machine.h"
 #include "optimizer/planner.h"
 #include "stencilc/error.h"
@@ -114,35 +115,7 @@ public:
     return model::relative_rates(ring.medians());
   }
   std::vector<double> sweeps, rates;
-  // A curve's rates at each size, round by round.
-  struct Curve {
-    std::vector<double> bytes;
-    std::vector<std::vector<double>> rates;
-    void add(const nlohmann::json &j, const char *key) {
-      if (!j.contains(key) || !j[key].is_array())
-        return;
-      const auto &pts = j[key];
-      if (bytes.empty()) {
-        bytes.resize(pts.size());
-        rates.resize(pts.size());
-      }
-      for (std::size_t i = 0; i < pts.size() && i < bytes.size(); ++i)
-        if (pts[i].is_array() && pts[i].size() == 2 && pts[i][0].is_number() &&
-            pts[i][1].is_number()) {
-          bytes[i] = pts[i][0].get<double>();
-          rates[i].push_back(pts[i][1].get<double>());
-        }
-    }
-    std::vector<std::array<double, 2>> medians() const {
-      std::vector<std::array<double, 2>> pts;
-      for (std::size_t i = 0; i < bytes.size(); ++i)
-        if (!rates[i].empty())
-          pts.push_back({bytes[i], median(rates[i])});
-      return pts;
-    }
-    bool empty() const { return bytes.empty(); }
-  };
-  Curve reuse, ring;
+  ShareCurve reuse, ring;
 
 private:
   std::string exe_, out_;

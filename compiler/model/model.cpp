@@ -260,6 +260,16 @@ double coefficient_factor(const Cost &c, const Machine &m) {
   return m.engine_efficiency_coef / m.engine_efficiency;
 }
 
+double xreg_share(const Cost &c, const Machine &m) {
+  // calibrate measures the x-shifts' gain on heat3d's and heat2d's stages only; himeno M's (12
+  // coefficients, priced at eta_c) ran 0.69-0.82 of the prices heat3d's gain gave them, and
+  // alternated, k=10,rows=64 with the shifts in registers 1.10-1.42e9 cells/s against 1.41-1.54e9
+  // without (AMD EPYC VM, PERFORMANCE.md 2026-12-06 15:02).
+  if (c.stages <= 0 || coefficient_factor(c, m) != 1.0)
+    return 0;
+  return static_cast<double>(c.x_shift_stages) / c.stages;
+}
+
 namespace {
 
 // A measured curve {x, y} in ascending x at `x`: linear between its points, its ends' y beyond.
@@ -531,9 +541,8 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // What a missed plane costs is the same bytes' whatever the vectors (tau from F and F_3).
   const auto &t = *p.get<stencilc::scheme::CpuTemporal>();
   const int vec = t.vec == 512 && !wide_priced(c) ? 256 : t.vec; // the width its rates are for
-  const double f2 =
-      stage_flops(m, vec, c.rank, t.xreg ? static_cast<double>(c.x_shift_stages) / c.stages : 0) *
-      cell_size_factor(c, m) * coefficient_factor(c, m);
+  const double f2 = stage_flops(m, vec, c.rank, t.xreg ? xreg_share(c, m) : 0) *
+                    cell_size_factor(c, m) * coefficient_factor(c, m);
   CacheLevel at = cpu_level(ws, m);
   if (at.level > 0) {
     at.flops = 1 /
@@ -1222,7 +1231,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
                                                   std::max(1, m.threads)) > std::max(1, m.threads);
           // And with x-shifts in registers, where kernels have them and calibrate measured
           // them faster.
-          const double xreg = static_cast<double>(c.x_shift_stages) / c.stages;
+          const double xreg = xreg_share(c, m);
           auto shifts = [&](int vec) {
             return xreg > 0 && stage_flops(m, vec, c.rank, xreg) > stage_flops(m, vec, c.rank);
           };

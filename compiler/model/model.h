@@ -331,6 +331,12 @@ double cell_size_factor(const Cost &c, const Machine &m);
 /// stage_flops as cell_size_factor does.
 double coefficient_factor(const Cost &c, const Machine &m);
 
+/// The share of a CPU temporal plan's stages that xshift=reg moves to its measured x-shift
+/// rates (stage_flops' xreg): the stages with x-shifts over all, 0 where the stages are priced
+/// at engine_efficiency_coef (coefficient_factor not 1: the gain is measured without
+/// coefficients). Candidates with xshift=reg are offered only where it is positive and faster.
+double xreg_share(const Cost &c, const Machine &m);
+
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
 /// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from

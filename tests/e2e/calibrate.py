@@ -233,8 +233,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # printed (or no curve, and no line, where the L3 kept even the largest).
     reuse = m.get("l3_reuse_curve", [])
     share = m["shared_cache_bytes"] / m["threads"]
-    said = re.search(r"data read again after a thread touched \(per thread\), from memory: (.*)",
-                     out.stdout)
+    said = re.search(r"data read again after a thread touched \(per thread\), from memory: (.*) "
+                     r"\(medians of (\d+) runs\)$", out.stdout, re.M)
     if reuse:
         check([round(p[0] / share, 3) for p in reuse]
               == [0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 4.0]
@@ -243,14 +243,17 @@ with tempfile.TemporaryDirectory() as tmp:
               f"the re-read curve {reuse} at a quarter to 4 times {share:.4g} B, shares rising to 1")
         check(said is not None and said.group(1).count("%") == len(reuse)
               and said.group(1).endswith(" 100%"), "calibrate prints the re-read curve")
+        # The calibration program's, again after heat3d's, heat2d's and fp64's engine runs, and
+        # at the end: five runs spread over the calibration.
+        check(said.group(2) == "5", f"the re-read curve is the medians of 5 runs ({said.group(2)})")
     else:
         check(said is None, "no re-read line without a curve")
 
     # How rings cycled in a thread's share slow down: the same sizes, rates relative to the
     # small ones, never rising, at most 1, as printed (or none where the last did not slow).
     ring = m.get("l3_ring_curve", [])
-    said = re.search(r"rings cycled \(per thread\), their rate relative to small ones: (.*)",
-                     out.stdout)
+    said = re.search(r"rings cycled \(per thread\), their rate relative to small ones: (.*) "
+                     r"\(medians of (\d+) runs\)$", out.stdout, re.M)
     if ring:
         check([round(p[0] / share, 3) for p in ring]
               == [0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 4.0]
@@ -259,6 +262,7 @@ with tempfile.TemporaryDirectory() as tmp:
               f"the ring curve {ring} at a quarter to 4 times {share:.4g} B, falling below 1")
         check(said is not None and said.group(1).count(",") == len(ring) - 1
               and said.group(1).endswith(f" {ring[-1][1]:.2f}"), "calibrate prints the ring curve")
+        check(said.group(2) == "5", f"the ring curve is the medians of 5 runs ({said.group(2)})")
     else:
         check(said is None, "no ring line without a curve")
 
@@ -302,4 +306,10 @@ with tempfile.TemporaryDirectory() as tmp:
           and "probe_sweep_bandwidth: the naive sweep's pass above" in n["sources"],
           "--no-engine: tune's sweep probe is that same rate")
     check("CPU engine: not measured (--no-engine)" in out.stdout, "--no-engine: calibrate says so")
+    # Without the engine's runs between, the share curves are the calibration program's and the
+    # end's.
+    for what in ("data read again after", "rings cycled"):
+        runs = re.search(what + r".*\(medians of (\d+) runs\)$", out.stdout, re.M)
+        check(runs is None or runs.group(1) == "2",
+              f"--no-engine: {what}: the medians of 2 runs ({runs and runs.group(1)})")
 sys.exit(1 if failed else 0)

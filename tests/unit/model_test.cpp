@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "driver/share_curves.h"
 #include "driver/tune.h"
 #include "model/machine.h"
 #include "stencilc/error.h"
@@ -1134,6 +1135,21 @@ TEST(ModelCpuTemporal, XShiftStagesRunAtTheirOwnEngineEfficiency) {
   auto w_slower = w;
   w_slower.wide_xreg_engine_efficiency = 0.5;
   EXPECT_EQ(xreg_offered(c, w_slower, 512), 0);
+  // Stages that read coefficients, priced at engine_efficiency_coef: the gain was measured
+  // without coefficients, so none is counted (priced as the plain rows) and none is offered;
+  // without eta_c in the profile they are heat3d-like stages and get it.
+  auto coef = c;
+  coef.readonly_bytes_per_cell = 48;
+  coef.bytes_per_cell += 48;
+  expect_close(model::xreg_share(coef, m), 1.0);
+  auto eta_c = m;
+  eta_c.engine_efficiency_coef = 1.2;
+  EXPECT_EQ(model::xreg_share(coef, eta_c), 0);
+  expect_close(model::xreg_share(c, eta_c), 1.0);
+  expect_close(model::predict(coef, eta_c, shifted).t_compute,
+               model::predict(coef, eta_c, rows_plan(4, 32)).t_compute);
+  EXPECT_EQ(xreg_offered(coef, eta_c), 0);
+  EXPECT_GT(xreg_offered(coef, m), 0);
 }
 
 TEST(ModelCpuTemporal, RingsInTheSharedCache) {
@@ -2030,6 +2046,25 @@ TEST(TuneMedian, MiddleValue) {
   EXPECT_EQ(stc::median({4, 1, 3, 2}), 2.5);
   EXPECT_EQ(stc::median({5}), 5);
   EXPECT_EQ(stc::median({}), 0);
+}
+
+// The L3 share curves over runs (calibrate's and tune's): each size's median, runs counted only
+// where they gave a curve, malformed points skipped.
+TEST(ShareCurve, EachSizesMedianOverTheRunsThatGaveOne) {
+  stc::ShareCurve c;
+  EXPECT_TRUE(c.empty());
+  c.add(nlohmann::json::parse(R"({"sweep": 1})"), "l3_ring"); // no curve: no run
+  EXPECT_TRUE(c.empty());
+  EXPECT_EQ(c.runs(), 0);
+  c.add(nlohmann::json::parse(R"({"l3_ring": [[4, 10], [8, 6]]})"), "l3_ring");
+  c.add(nlohmann::json::parse(R"({"l3_ring": [[4, 12], [8, 2]], "l3_reuse": [[4, 1]]})"),
+        "l3_ring");
+  c.add(nlohmann::json::parse(R"({"l3_ring": [[4, 11], ["x", 1]]})"), "l3_ring");
+  EXPECT_EQ(c.runs(), 3);
+  const std::vector<std::array<double, 2>> want = {{4, 11}, {8, 4}};
+  EXPECT_EQ(c.medians(), want);
+  c.add(nlohmann::json::parse(R"({"l3_ring": "none"})"), "l3_ring");
+  EXPECT_EQ(c.runs(), 3);
 }
 
 // tune's note when rounds disagree by more than the 15% yardstick (max over min above 1.15).
