@@ -355,7 +355,7 @@ double coefficient_memory_share(double touched, const Machine &m) {
   // left the L3 from 8-10 MB a thread (shares 0.09, 0.14, 0.32 at 12, 14, 20 MB), where the
   // ramp from M_3 / threads (16.8 MB) gave none; himeno M's deep plans needed 0.02, 0.12, 0.35.
   if (!m.l3_reuse_curve.empty())
-    return interpolate(m.l3_reuse_curve, touched);
+    return interpolate(m.l3_reuse_curve, kCoefficientReach * touched);
   const double fits = m.shared_cache_bytes / std::max(1, m.threads);
   return fits > 0 ? std::clamp((touched - fits) / fits, 0.0, 1.0) : 1.0;
 }

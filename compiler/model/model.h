@@ -353,9 +353,19 @@ double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 
 double coefficient_misses(const Cost &c, const Machine &m, int k, int rows, double lone, double ws,
                           double ws_carried);
 
+/// How many bytes of calibrate's re-read probe a byte a plane-step touches counts as. Fitted:
+/// in nine tunes of himeno M on the AMD EPYC VM (2026-12-06 12:32-15:44) the re-reads of its
+/// 64-row plans at k >= 8 (10-13 MB touched a thread) cost what the curve gives at 1.5 times
+/// their bytes: at 1 those plans ran 0.78-0.84 of their prices and the model's choice (k=10)
+/// 0.87-0.93 of the fastest, at 1.5 the choice 0.97-1.0 in all nine. Why the stencil's
+/// re-reads keep less of the L3 than the probe's sums (stores streaming through the caches
+/// besides, twelve grids' planes in its sets, the longer time between re-reads) is not settled.
+constexpr double kCoefficientReach = 1.5;
+
 /// The fraction of a temporal plan's coefficient re-reads that come from memory when a tile
 /// touches `touched` bytes between two stages' reads of a plane: the profile's l3_reuse_curve
-/// at that size (linear between its points, its first share below them, 1 past them); without
+/// at kCoefficientReach times that size (linear between its points, its first share below
+/// them, 1 past them); without
 /// one, none while the threads' tiles fit the L3 together (M_3 / threads each), all from twice
 /// that, linear between (MODEL.md 3.3).
 double coefficient_memory_share(double touched, const Machine &m);

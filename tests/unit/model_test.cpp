@@ -1620,12 +1620,18 @@ TEST(ModelCpuTemporal, CoefficientsFollowTheMeasuredReuseCurve) {
   auto m = cpu_l3(800000, 4e6); // the ramp would give 0 at 681,120 B
   m.l3_bandwidth = 2e10;
   m.sweep_bandwidth = 8e9;
-  m.l3_reuse_curve = {{500000, 0.02}, {600000, 0.1}, {800000, 0.5}, {2000000, 1}};
+  // The curve's sizes are the probe's: a plane-step's bytes count kCoefficientReach (1.5)
+  // times, so the points are written at the probe's sizes over 1.5.
+  const double x = model::kCoefficientReach;
+  ASSERT_EQ(x, 1.5);
+  m.l3_reuse_curve = {{500000 * x, 0.02}, {600000 * x, 0.1}, {800000 * x, 0.5}, {2000000 * x, 1}};
   EXPECT_EQ(model::coefficient_memory_share(100000, m), 0.02);
   EXPECT_EQ(model::coefficient_memory_share(500000, m), 0.02);
   expect_close(model::coefficient_memory_share(681120, m), 0.1 + 0.4 * 81120.0 / 200000);
   expect_close(model::coefficient_memory_share(1400000, m), 0.75);
   EXPECT_EQ(model::coefficient_memory_share(3e6, m), 1);
+  // 454,080 B touched reads the curve at 681,120 B, below its first point (750,000 B).
+  expect_close(model::coefficient_memory_share(681120 / x, m), 0.02);
   // coefficient_seconds takes it (a lone tile touches 681,120 B, a carried one 588,240 B).
   const double lone = 123360.0 / 280000, carried = 84144.0 / 280000;
   const double fl = 0.1 + 0.4 * 81120.0 / 200000, fc = 0.02 + 0.08 * 88240.0 / 100000;
