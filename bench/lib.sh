@@ -55,13 +55,12 @@ PY
 fmt() { python3 -c 'import sys; print(f"{float(sys.argv[1]):.3e}")' "$1"; }
 div() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
 # explain SPEC --set ...: the model's chosen plan and its predicted cells/s ("PLAN PRED").
+# (On stdin: with every candidate listed the JSON can pass the 128 KiB an argument may hold.)
 explain() {
-  local j
-  j=$("$stencilc" explain "$@" --json)
-  python3 -c '
+  "$stencilc" explain "$@" --json | python3 -c '
 import json, sys
-c = json.loads(sys.argv[1])["chosen"]
-print(c["plan"], "%.3e" % c["cells_per_second"])' "$j"
+c = json.loads(sys.stdin.read().strip().splitlines()[-1])["chosen"]
+print(c["plan"], "%.3e" % c["cells_per_second"])'
 }
 # record WORKLOAD KEY VALUE: one result, for the summary.
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }   # workload key value

@@ -115,26 +115,26 @@ read -r plan_ic pred_ic < <(explain "$spec_heat3d" $(sets3 $((IC_X - 2)) $((IC_Y
 # The roofline bounds of each workload on the calibrated profile (explain --json .roofline:
 # cells/s at the vector peak and streaming from memory, L3, L2), recorded for the summary.
 roofline() {
-  local wl=$1 j
+  local wl=$1
   shift
-  j=$("$stencilc" explain "$@" --json)
-  python3 -c '
+  # The JSON on stdin (explain() in lib.sh says why).
+  "$stencilc" explain "$@" --json | python3 -c '
 import json, sys
-d = json.loads(sys.argv[1])
+d = json.loads(sys.stdin.read().strip().splitlines()[-1])
 r = d.get("roofline", {})
 bounds = {k: r[k]["cells_per_second"] if k in r else 0 for k in ("memory", "L3", "L2")}
 bounds["peak"] = r.get("peak_flops", 0) / d["flops_per_cell"]
 for k, v in bounds.items():
-    print(f"{sys.argv[2]}\troof.{k}\t{v}")
+    print(f"{sys.argv[1]}\troof.{k}\t{v}")
 # For the roofline picture (ROOFLINE_JSON): the naive intensity and the machine roofs.
-wl, fpc, bpc, peak = sys.argv[2], d["flops_per_cell"], d["bytes_per_cell"], r.get("peak_flops", 0)
+wl, fpc, bpc, peak = sys.argv[1], d["flops_per_cell"], d["bytes_per_cell"], r.get("peak_flops", 0)
 print(f"{wl}\tflops_per_cell\t{fpc}")
 print(f"{wl}\tbytes_per_cell\t{bpc}")
 print(f"machine\tpeak_flops\t{peak}")
 for k in ("L1", "L2", "L3", "memory"):
     if k in r:
         bw = r[k]["bandwidth"]
-        print(f"machine\tbw.{k}\t{bw}")' "$j" "$wl" >>"$results"
+        print(f"machine\tbw.{k}\t{bw}")' "$wl" >>"$results"
 }
 roofline heat3d_f32 "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
 roofline heat3d_f32_naive "$spec_heat3d" $(sets3 $H3N $H3N $H3N)
