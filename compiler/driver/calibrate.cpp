@@ -188,7 +188,7 @@ double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::
 model::Machine plain_in_round(const EngineRuns &r, std::size_t round, const model::Machine &m) {
   model::Machine plain = without_etas(m);
   if (const double b = sweep_bandwidth_of(r.costs[0], r.rounds[0][round], m); b > 0)
-    plain.sweep_bandwidth = b;
+    plain.sweep_bandwidth = plain.sweep_bandwidth_2d = b; // whichever the program's rank reads
   return plain;
 }
 
@@ -534,6 +534,15 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   const std::string plan2d = "scheme=temporal,k=8,rows=1024";
   if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
+    // Its naive sweep streams faster than heat3d's (longer rows): B_s,2 for rank-2 programs,
+    // the rate eta_2 is fitted on (plain_in_round).
+    if (const double b = sweep_bandwidth_of(r2->costs[0], r2->seconds[0], m); b > 0) {
+      m.sweep_bandwidth_2d = b;
+      std::printf("  generated naive sweep, heat2d 4094x8190: %s cells/s, so %s (B_s,2; %.2f of "
+                  "B_s)\n",
+                  si(r2->costs[0].cells() / r2->seconds[0], "").c_str(), si(b, "B/s").c_str(),
+                  m.sweep_bandwidth > 0 ? b / m.sweep_bandwidth : 0.0);
+    }
     m.engine_efficiency_2d = engine_eta(*r2, 1, plan2d, "heat2d", m);
     m.xreg_engine_efficiency_2d = xreg_eta(*r2, 2, 1, plan2d + ",xshift=reg", "heat2d", m);
   }
@@ -821,8 +830,9 @@ int calibrate(const CalibrateOptions &opts) {
                        "the model (per round, the median), "
                        "the etas each "
                        "temporal plan's predicted stages over what the rest of the "
-                       "model leaves of the measured; (xreg_)engine_efficiency_2d: the "
-                       "same with heat2d 4094x8190, k=8, 1024 rows; engine_efficiency_f64: "
+                       "model leaves of the measured; sweep_bandwidth_2d and "
+                       "(xreg_)engine_efficiency_2d: the same with heat2d 4094x8190, k=8, "
+                       "1024 rows (B_s,2 from its naive one); engine_efficiency_f64: "
                        "heat3d in double, naive and the 256-bit k=4 plan; stream_call_seconds "
                        "and engine_efficiency_coef: himeno 254x126x126 naive and k=8 on 8- and "
                        "32-row tiles, fitted together to the two temporal plans' runs less "

@@ -63,6 +63,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("barrier_seconds", m.barrier_seconds, false);
   num("wide_flops", m.wide_flops, false);
   num("sweep_bandwidth", m.sweep_bandwidth, false);
+  num("sweep_bandwidth_2d", m.sweep_bandwidth_2d, false);
   num("engine_efficiency", m.engine_efficiency, false);
   num("wide_engine_efficiency", m.wide_engine_efficiency, false);
   num("engine_efficiency_2d", m.engine_efficiency_2d, false);
@@ -165,6 +166,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["wide_flops"] = m.wide_flops;
   if (m.sweep_bandwidth > 0)
     j["sweep_bandwidth"] = m.sweep_bandwidth;
+  if (m.sweep_bandwidth_2d > 0)
+    j["sweep_bandwidth_2d"] = m.sweep_bandwidth_2d;
   if (m.engine_efficiency > 0)
     j["engine_efficiency"] = m.engine_efficiency;
   if (m.wide_engine_efficiency > 0)
@@ -227,6 +230,7 @@ Machine scaled_machine(const Machine &m, double memory, double compute) {
   // Memory: what moves data between the DRAM and the cores.
   s.bandwidth *= memory;
   s.sweep_bandwidth *= memory;
+  s.sweep_bandwidth_2d *= memory;
   s.few_streams_bandwidth *= memory;
   // The cores and their caches: the in-cache stencil rates, the roofline's ceilings, and what
   // the engine and the runtime spend per row and per barrier.

@@ -68,6 +68,12 @@ with tempfile.TemporaryDirectory() as tmp:
           f"engine_efficiency_2d {m.get('engine_efficiency_2d', 0):.3g} measured, within 0.1..2")
     check("CPU engine, heat2d scheme=temporal,k=8,rows=1024" in out.stdout,
           "calibrate reports the engine's 2D rate")
+    # Its naive sweep's rate, B_s,2 for rank-2 programs, in the same model bytes and bounds.
+    check(0 < m.get("sweep_bandwidth_2d", 0) <= 1.5 * m["bandwidth"] * 1.2,
+          f"sweep_bandwidth_2d {m.get('sweep_bandwidth_2d', 0):.3g} measured, at most 1.5 B (+20%)")
+    check("generated naive sweep, heat2d 4094x8190: " in out.stdout
+          and "(B_s,2; " in out.stdout and "sweep_bandwidth_2d and" in m["sources"],
+          "calibrate reports B_s,2 and the sources say how it was measured")
     # ... and on 8-byte cells (heat3d in double), which the model prices on their own eta.
     f64 = "heat3d fp64 scheme=temporal,k=4,rows=16"
     declined = sanitized and "engine_efficiency_f64" not in m and \
@@ -295,6 +301,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("net: defaults, not measured" in n["sources"], "--no-mpi: sources say not measured")
     check("MPI: not measured (--no-mpi)" in out.stdout, "--no-mpi: calibrate says so")
     check(all(k not in n for k in ("engine_efficiency", "wide_engine_efficiency",
+                                   "sweep_bandwidth_2d",
                                    "engine_efficiency_2d", "engine_efficiency_f64",
                                    "xreg_engine_efficiency",
                                    "xreg_engine_efficiency_2d", "wide_xreg_engine_efficiency",

@@ -1473,6 +1473,37 @@ TEST(ModelCpuNaive, SweepsStreamAtTheSweepBandwidth) {
   expect_close(model::predict(t, slow, rows_plan(4, 32)).t_memory, 2 * 5.02530048e-3);
 }
 
+// Rank-2 programs stream at calibrate's heat2d sweep rate B_s,2 (sweep_bandwidth_2d) where the
+// profile has one: their naive sweeps and a temporal block's trip through memory; rank 3 keeps
+// B_s, and without B_s,2 rank 2 does too.
+TEST(ModelCpuNaive, RankTwoSweepsStreamAtTheirOwnRate) {
+  model::Cost c2;
+  c2.rank = 2;
+  c2.flops_per_cell = 7;
+  c2.bytes_per_cell = 12;
+  c2.written_bytes_per_cell = 8;
+  c2.elem_bytes = 4;
+  c2.extent = {8192, 8192, 1, 1};
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  m.sweep_bandwidth = 0.6e10;
+  const auto c3 = heat3d_cpu(512, 512, 512);
+  EXPECT_DOUBLE_EQ(model::sweep_bandwidth(c2, m), 0.6e10);
+  m.sweep_bandwidth_2d = 0.75e10;
+  EXPECT_DOUBLE_EQ(model::sweep_bandwidth(c2, m), 0.75e10);
+  EXPECT_DOUBLE_EQ(model::sweep_bandwidth(c3, m), 0.6e10);
+  EXPECT_DOUBLE_EQ(model::sweep_bandwidth(m), 0.6e10);
+  // 8192^2 cells of 12 B at 0.75e10 B/s.
+  expect_close(model::predict(c2, m, plan("openmp", "naive", 1)).t_memory,
+               67108864.0 * 12 / 0.75e10);
+  expect_close(model::predict(c3, m, plan("openmp", "naive", 1)).t_memory,
+               134217728.0 * 12 / 0.6e10);
+  // A temporal block's state: k = 4 on rows of 8192 (one block of 4 steps), read once (4 B) and
+  // written once without its read for ownership (4 B): 8 B a cell over 4 steps, at B_s,2.
+  c2.steps = 4;
+  const auto t = model::predict(c2, m, rows_plan(4, 1024));
+  expect_close(t.t_state, 67108864.0 * 8 / 4 / 0.75e10);
+}
+
 TEST(ModelCpuNaive, SweepFromTheL3ReReadsThePlanesTheL2Lost) {
   // heat3d 200 x 200 x 100 on 2 threads: 16 MB per thread (8 distinct B per cell), in a 512 MiB
   // L3 (268,435,456 B per thread): F interpolated to
@@ -2364,6 +2395,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.l2_bandwidth = 2e11;
   m.l3_bandwidth = 1e11;
   m.sweep_bandwidth = 1.2e10;
+  m.sweep_bandwidth_2d = 1.4e10;
   m.engine_efficiency = 0.6;
   m.wide_engine_efficiency = 0.45;
   m.engine_efficiency_2d = 0.7;
@@ -2411,6 +2443,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.l2_bandwidth, 2e11);
   EXPECT_DOUBLE_EQ(back.l3_bandwidth, 1e11);
   EXPECT_DOUBLE_EQ(back.sweep_bandwidth, 1.2e10);
+  EXPECT_DOUBLE_EQ(back.sweep_bandwidth_2d, 1.4e10);
   EXPECT_DOUBLE_EQ(back.engine_efficiency, 0.6);
   EXPECT_DOUBLE_EQ(back.wide_engine_efficiency, 0.45);
   EXPECT_DOUBLE_EQ(back.engine_efficiency_2d, 0.7);
