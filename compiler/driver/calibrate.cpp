@@ -187,8 +187,13 @@ double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::
 // 0 of `r`): the temporal plan's memory terms at the rate memory had in the same spell.
 model::Machine plain_in_round(const EngineRuns &r, std::size_t round, const model::Machine &m) {
   model::Machine plain = without_etas(m);
-  if (const double b = sweep_bandwidth_of(r.costs[0], r.rounds[0][round], m); b > 0)
-    plain.sweep_bandwidth = plain.sweep_bandwidth_2d = b; // whichever the program's rank reads
+  if (const double b = sweep_bandwidth_of(r.costs[0], r.rounds[0][round], m); b > 0) {
+    plain.sweep_bandwidth = plain.sweep_bandwidth_2d = b;
+    // A rank-2 program's naive sweep runs at B_s,2, its temporal blocks' state at B_s: the
+    // round's rate scaled by the two medians.
+    if (r.costs[0].rank == 2 && m.sweep_bandwidth_2d > 0 && m.sweep_bandwidth > 0)
+      plain.sweep_bandwidth = b * m.sweep_bandwidth / m.sweep_bandwidth_2d;
+  }
   return plain;
 }
 
@@ -534,8 +539,8 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   const std::string plan2d = "scheme=temporal,k=8,rows=1024";
   if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
-    // Its naive sweep streams faster than heat3d's (longer rows): B_s,2 for rank-2 programs,
-    // the rate eta_2 is fitted on (plain_in_round).
+    // Its naive sweep streams faster than heat3d's (longer rows): B_s,2 for rank-2 programs'
+    // naive sweeps; eta_2's fit prices its blocks' state at B_s (plain_in_round).
     if (const double b = sweep_bandwidth_of(r2->costs[0], r2->seconds[0], m); b > 0) {
       m.sweep_bandwidth_2d = b;
       std::printf("  generated naive sweep, heat2d 4094x8190: %s cells/s, so %s (B_s,2; %.2f of "

@@ -80,7 +80,7 @@ double carry_seconds(const Cost &c, const Machine &m, int k, std::int64_t tiles,
   // 16:32): heat3d 510^3, k=8, 16 rows ran 8% faster with the copies skipped, 3 ms of a 40 ms
   // step, where these bytes at B_s take 2.9 ms (as short copies from random blocks, the
   // pricing of the layout before, 3.7 ms).
-  return cells * carry_bytes(c, k, tiles, std::max(1, m.threads), rows_avg) / sweep_bandwidth(c, m);
+  return cells * carry_bytes(c, k, tiles, std::max(1, m.threads), rows_avg) / sweep_bandwidth(m);
 }
 
 double input_rows(const Cost &c, int k, std::int64_t tiles, int threads, double rows_avg,
@@ -136,8 +136,9 @@ double sweep_bandwidth(const Machine &m) {
 
 // heat2d's naive sweep (4094-cell rows) streamed at 1.17 times heat3d's (510-cell rows) in four
 // alternated rounds, heat2d on 510-cell rows at heat3d's rate (PERFORMANCE.md, 2026-12-06 17:50):
-// the rows' length, which rank 2 stands for among the sweeps calibrate runs. heat2d's eta_2 is
-// fitted on its own naive runs' B_s, so its state terms are priced at that rate too.
+// the rows' length, which rank 2 stands for among the sweeps calibrate runs. Naive sweeps only: a
+// temporal block's state at B_s,2 put heat2d's k = 2-4 plans at 0.85-0.95 of their prices in two
+// tunes, at B_s 0.96-1.04 in four (calibrate fits eta_2 on B_s accordingly).
 double sweep_bandwidth(const Cost &c, const Machine &m) {
   return c.rank == 2 && m.sweep_bandwidth_2d > 0 ? m.sweep_bandwidth_2d : sweep_bandwidth(m);
 }
@@ -167,7 +168,7 @@ double streams_factor(const Cost &c, const Machine &m) {
   // B_s with 17, while generated sweeps of 15-17 grids ran at B_s (another host of the AMD EPYC
   // VM, PERFORMANCE.md 2026-12-02 09:56): the slowdown counts from B_s, not from B_9.
   const double q = m.few_streams_bandwidth > 0
-                       ? std::min(1.0, sweep_bandwidth(c, m) / m.few_streams_bandwidth)
+                       ? std::min(1.0, sweep_bandwidth(m) / m.few_streams_bandwidth)
                        : 1.0;
   return std::max(1.0, q * slow);
 }
@@ -412,7 +413,7 @@ double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, dou
   auto one = [&](double ws_tile, bool carried) {
     const CoefficientReuse u = coefficient_reuse(c, k, rows, ws_tile, carried);
     const double f = coefficient_memory_share(u.touched, m);
-    return l2_miss(u.step, m) * ((1 - f) / l3 + f / sweep_bandwidth(c, m));
+    return l2_miss(u.step, m) * ((1 - f) / l3 + f / sweep_bandwidth(m));
   };
   return lone * one(ws, false) + (1 - lone) * one(ws_carried, true);
 }
@@ -583,7 +584,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
               (state_read * input_rows(c, k, tiles, threads, rows_avg, carry) +
                (c.written_bytes_per_cell + c.direct_written_bytes_per_cell) / 2 +
                (resident.level == 0 ? c.readonly_bytes_per_cell : 0)) /
-              k_eff / sweep_bandwidth(c, m);
+              k_eff / sweep_bandwidth(m);
     if (resident.level == 0) {
       // Every stage then reads the coefficients again: from the L2 if a plane-step left them
       // there (coefficient_misses), else from the L3 (its bandwidth B_3, memory's without one)
@@ -609,7 +610,7 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
       r.note = fmt::format("rings {:.2g} MB per thread{} in L2", ws / 1e6, touched);
   } else {
     r.t_compute = cells * c.flops_per_cell * r.redundancy / (f2 * cpu_lanes(c));
-    r.t_memory = cells * c.bytes_per_cell * r.redundancy / sweep_bandwidth(c, m);
+    r.t_memory = cells * c.bytes_per_cell * r.redundancy / sweep_bandwidth(m);
     r.bound = "cache";
     r.note = m.shared_cache_bytes > 0
                  ? fmt::format("working set {:.2g} MB > {:.2g} MB of L3 per thread", ws / 1e6,

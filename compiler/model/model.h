@@ -22,7 +22,7 @@ struct Machine {
   double bandwidth = 0;       // B: sustained streaming bandwidth, bytes/s (all cores)
   double sweep_bandwidth = 0; // CPU: B_s, the memory rate a stencil sweep gets, in the model's
                               // bytes (a write counts its read for ownership); 0: B
-  double sweep_bandwidth_2d = 0; // CPU: B_s of rank-2 programs' sweeps (0: B_s)
+  double sweep_bandwidth_2d = 0; // CPU: B_s of rank-2 programs' naive sweeps (0: B_s)
   int threads = 1;            // CPU: threads the measurement used
   double cache_bytes = 0;     // CPU: the private cache of one core (L2)
   double shared_cache_bytes = 0; // CPU: the cache all threads share (L3; 0: none)
@@ -414,8 +414,8 @@ double cpu_lanes(const Cost &c);
 /// The memory rate of a CPU sweep's streams: the profile's B_s (calibrate's naive 7-point
 /// sweep), else B.
 double sweep_bandwidth(const Machine &m);
-/// The same for the sweeps of program `c`: a rank-2 program's B_s,2 (calibrate's heat2d naive
-/// sweep) where the profile has one, else sweep_bandwidth(m).
+/// The same for the naive sweeps of program `c`: a rank-2 program's B_s,2 (calibrate's heat2d
+/// naive sweep) where the profile has one, else sweep_bandwidth(m).
 double sweep_bandwidth(const Cost &c, const Machine &m);
 
 /// How much faster than memory's sweep rate a CPU sweep streams grids of `footprint` bytes in
