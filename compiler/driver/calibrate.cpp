@@ -811,9 +811,11 @@ int calibrate(const CalibrateOptions &opts) {
           "8 L2s (at most the L3 share) per thread, best of 3 passes of 50 ms; l3_reuse_curve: "
           "vector-load sums over 0.25-1.5 and 4 times a thread's share of the L3 per thread, the "
           "medians of 3 alternated passes of 30 ms in the calibration program, then of that and " +
-          std::string(engine ? "one pass after each of the engine's heat3d, heat2d and fp64 "
-                               "runs and one at the end"
-                             : "one pass at the end") +
+          // As many as ran: the engine's workloads stop at the first that cannot be measured.
+          (reuse.runs() > 2 ? fmt::format("{} passes after the engine's workloads and one at "
+                                          "the end",
+                                          reuse.runs() - 2)
+                            : std::string("one pass at the end")) +
           ", as the share of loads from memory that gives "
           "each rate between the first sizes' and the last's; l3_ring_curve: the same sizes cycled "
           "as 64 KiB planes, three read and the next written, each median over the faster of "

@@ -252,6 +252,8 @@ with tempfile.TemporaryDirectory() as tmp:
         # The calibration program's, again after heat3d's, heat2d's and fp64's engine runs, and
         # at the end: five runs spread over the calibration.
         check(said.group(2) == "5", f"the re-read curve is the medians of 5 runs ({said.group(2)})")
+        check("then of that and 3 passes after the engine's workloads and one at the end"
+              in m["sources"], "the sources count the curve's runs")
     else:
         check(said is None, "no re-read line without a curve")
 
@@ -319,4 +321,6 @@ with tempfile.TemporaryDirectory() as tmp:
         runs = re.search(what + r".*\(medians of (\d+) runs\)$", out.stdout, re.M)
         check(runs is None or runs.group(1) == "2",
               f"--no-engine: {what}: the medians of 2 runs ({runs and runs.group(1)})")
+    check("then of that and one pass at the end" in n["sources"],
+          "--no-engine: the sources count the curves' two runs")
 sys.exit(1 if failed else 0)
