@@ -463,17 +463,17 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
 // width or the grid's rank changes that (there 512-bit rows ran 1.24x the 256-bit ones; through
 // the engine they ran slower in six of six rounds; heat2d's stages ran 1.2x what heat3d's eta
 // gave them: PERFORMANCE.md). heat3d (templates/calibrate/engine.stn.mustache) 510 x 256 x 256
-// is built by the openmp target and run 5 times naive and 5 times with k=4 and 16-row tiles
-// (rings in the L2, grids not in cache) on each vector width, alternately, 64 steps, and the
-// k=4 plans on 126 x 1036 x 256 in 64-row tiles too (the same cells per call on rows a quarter
-// as long: row_seconds, and on 512 bits wide_row_seconds) and the 256-bit one there in 16-row
-// tiles (four times the calls: call_seconds, fitted with row_seconds in row_costs);
-// heat2d
+// is built by the openmp target and run 5 times naive and 5 times with k=12 and 64-row tiles
+// (rings in the L3, grids not in cache: eta) on each vector width, alternately, 64 steps, and
+// with k=4 on 16-row tiles and on 126 x 1036 x 256 in 64-row tiles (the same cells per call on
+// rows a quarter as long: row_seconds, and on 512 bits wide_row_seconds) and the 256-bit one
+// there in 16-row tiles (four times the calls: call_seconds, fitted with row_seconds in
+// row_costs); heat2d
 // (engine2d.stn.mustache) 4094 x 8190 naive and with k=8, 1024-row tiles the same way: its two
 // grids (268 MB) past the L3 as heat3d's are (4094 x 4094, 134 MB, sat where this VM's L3 share
 // is found at 67 MB in one calibration and 134 MB in the next, and its eta followed, 0.9 or 1.8),
 // and k = 8 so that the stages are more of the step than the memory terms; heat3d in double
-// (engine_f64.stn.mustache) 510 x 256 x 256 naive and with the 256-bit k=4, 16-row plan. The
+// (engine_f64.stn.mustache) 510 x 256 x 256 naive and with the 256-bit k=10, 48-row plan. The
 // heat3d naive median sets B_s; each temporal plan gives its eta (engine_eta), B_s per round
 // from its own program's naive run: engine_efficiency (heat3d, 256 bits),
 // wide_engine_efficiency (512), engine_efficiency_2d, engine_efficiency_f64, and with x-shifts
@@ -482,31 +482,42 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
 // between: called after each workload's runs (calibrate samples the L3 share curves there).
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m,
                     const std::function<void()> &between) {
-  std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=4,rows=16",
-                                    "scheme=temporal,k=4,rows=16,xshift=reg"};
+  // eta from a deep plan with its rings in the L3, as the plans the model chooses on grids past
+  // the L3 are: fitted on k=4 with 16-row tiles (rings in the L2) it priced heat3d 510^3's
+  // candidates (k=2-16 on 48-256 rows) 10-20% fast in three tunes of five, and memory was half of
+  // that plan's step, so a spell between a round's runs moved eta far (1.61-1.91 in five
+  // calibrations of 2026-12-06); k=12 on 64 rows is three quarters stages.
+  const std::string deep = "scheme=temporal,k=12,rows=64", base = "scheme=temporal,k=4,rows=16";
+  std::vector<std::string> plans = {"scheme=naive", deep, deep + ",xshift=reg"};
   if (m.wide_flops > 0) {
-    plans.push_back("scheme=temporal,k=4,rows=16,vec=512");
-    plans.push_back("scheme=temporal,k=4,rows=16,vec=512,xshift=reg");
+    plans.push_back(deep + ",vec=512");
+    plans.push_back(deep + ",vec=512,xshift=reg");
   }
   const Sets sets = {{"NX", "510"}, {"NY", "256"}, {"NZ", "256"}};
   std::vector<Sets> sets_of(plans.size(), sets);
+  // The rows' and calls' costs from k=4 plans with the same cells per (tile, plane) call on rows
+  // of two lengths: 510 x 16 ...
+  const std::size_t long_rows = plans.size();
+  plans.push_back(base);
+  sets_of.push_back(sets);
+  // ... and 126 x 64 (the same rings, four times the rows: row_seconds) ...
   const Sets short_sets = {{"NX", "126"}, {"NY", "1036"}, {"NZ", "256"}};
-  // The 16-row plans on the short rows in 64-row tiles: the same cells per (tile, plane) call
-  // (126 x 64 against 510 x 16), the same rings, four times the rows (row_seconds).
   const auto on_short_rows = [](std::string plan) {
     return plan.replace(plan.find("rows=16"), 7, "rows=64");
   };
   const std::size_t short_rows = plans.size();
-  plans.push_back(on_short_rows(plans[1]));
+  plans.push_back(on_short_rows(base));
   sets_of.push_back(short_sets);
-  // ... and in 16-row tiles: the same cells and rows in four times the calls (call_seconds).
+  // ... and in 16-row tiles there: the same cells and rows in four times the calls (call_seconds).
   const std::size_t short_calls = plans.size();
-  plans.push_back(plans[1]);
+  plans.push_back(base);
   sets_of.push_back(short_sets);
-  // The 512-bit plan on the short rows too: its rows' cost is its own (wide_row_seconds).
-  const std::size_t short_wide = plans.size();
+  // The 512-bit plan on both row lengths too: its rows' cost is its own (wide_row_seconds).
+  const std::size_t long_wide = plans.size(), short_wide = long_wide + 1;
   if (m.wide_flops > 0) {
-    plans.push_back(on_short_rows(plans[3]));
+    plans.push_back(base + ",vec=512");
+    sets_of.push_back(sets);
+    plans.push_back(on_short_rows(base + ",vec=512"));
     sets_of.push_back(short_sets);
   }
   const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
@@ -522,13 +533,13 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
                 si(r->costs[0].cells() / naive, "").c_str(), si(m.sweep_bandwidth, "B/s").c_str());
   }
   const RowCosts costs =
-      row_costs(*r, 1, short_rows, short_calls, {plans[1], plans[short_rows], plans[short_calls]},
-                m, "row_seconds");
+      row_costs(*r, long_rows, short_rows, short_calls,
+                {plans[long_rows], plans[short_rows], plans[short_calls]}, m, "row_seconds");
   m.row_seconds = costs.t_row;
   m.call_seconds = costs.t_call;
   if (m.wide_flops > 0)
-    m.wide_row_seconds = row_costs(*r, 3, short_wide, std::nullopt, {plans[3], plans[short_wide]},
-                                   m, "wide_row_seconds")
+    m.wide_row_seconds = row_costs(*r, long_wide, short_wide, std::nullopt,
+                                   {plans[long_wide], plans[short_wide]}, m, "wide_row_seconds")
                              .t_row;
   m.engine_efficiency = engine_eta(*r, 1, plans[1], "heat3d", m);
   m.xreg_engine_efficiency = xreg_eta(*r, 2, 1, plans[2], "heat3d", m);
@@ -554,8 +565,11 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   between();
   // 8-byte cells: the model halves F for them (cpu_lanes), and their stages lost more than that
   // to the engine on the AMD EPYC VM (model.cpp, cell_size_factor).
-  if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", plans[1]}))
-    m.engine_efficiency_f64 = engine_eta(*r8, 1, plans[1], "heat3d fp64", m);
+  // Its deep plan on rings about the fp32 one's (8-byte cells, 48-row tiles, k=10: its tunes'
+  // choices).
+  const std::string deep64 = "scheme=temporal,k=10,rows=48";
+  if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", deep64}))
+    m.engine_efficiency_f64 = engine_eta(*r8, 1, deep64, "heat3d fp64", m);
   between();
   // Calls with more plane streams than heat3d's, and stages that read coefficients: himeno's.
   const StreamCalls streams = stream_calls(opts, tmp, m);

@@ -75,7 +75,7 @@ with tempfile.TemporaryDirectory() as tmp:
           and "(B_s,2; " in out.stdout and "sweep_bandwidth_2d and" in m["sources"],
           "calibrate reports B_s,2 and the sources say how it was measured")
     # ... and on 8-byte cells (heat3d in double), which the model prices on their own eta.
-    f64 = "heat3d fp64 scheme=temporal,k=4,rows=16"
+    f64 = "heat3d fp64 scheme=temporal,k=10,rows=48"
     declined = sanitized and "engine_efficiency_f64" not in m and \
         f"CPU engine: {f64} not measured (" in out.stdout
     check(declined or 0.1 <= m.get("engine_efficiency_f64", 0) <= 2.0,
@@ -86,11 +86,11 @@ with tempfile.TemporaryDirectory() as tmp:
     # the naive x loop is instrumented per cell and the x-shift loop per vector: the latter ran
     # several times faster there, which calibrate declines as a measurement and says so.
     # On 512 bits too, where calibrate measured 512-bit rows (wide_flops).
-    xreg_plans = [("xreg_engine_efficiency", "heat3d scheme=temporal,k=4,rows=16,xshift=reg"),
+    xreg_plans = [("xreg_engine_efficiency", "heat3d scheme=temporal,k=12,rows=64,xshift=reg"),
                   ("xreg_engine_efficiency_2d", "heat2d scheme=temporal,k=8,rows=1024,xshift=reg")]
     if "wide_flops" in m:
         xreg_plans.append(("wide_xreg_engine_efficiency",
-                           "heat3d 512-bit scheme=temporal,k=4,rows=16,vec=512,xshift=reg"))
+                           "heat3d 512-bit scheme=temporal,k=12,rows=64,vec=512,xshift=reg"))
     else:
         check("wide_xreg_engine_efficiency" not in m, "no 512-bit x-shifts without 512-bit rows")
     for key, plan in xreg_plans:
@@ -191,7 +191,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # rounds; otherwise it is capped so they are priced no faster (F_w eta_w <= F eta), saying so.
     if "wide_flops" in m:
         eta_w = m.get("wide_engine_efficiency", 0)
-        check("CPU engine, heat3d scheme=temporal,k=4,rows=16,vec=512" in out.stdout,
+        check("CPU engine, heat3d scheme=temporal,k=12,rows=64,vec=512" in out.stdout,
               "calibrate reports the engine's 512-bit rate")
         won = re.search(r"CPU engine, heat3d 512-bit vectors: faster than the 256-bit ones in "
                         r"(\d) of 5 alternated rounds", out.stdout)
