@@ -295,15 +295,22 @@ double interpolate(const std::vector<std::array<double, 2>> &curve, double x) {
 
 } // namespace
 
+double l3_stream_seconds(const Machine &m) {
+  if (m.l3_bandwidth > 0 && m.l2_bandwidth > m.l3_bandwidth)
+    return kL3StreamShare * (1 / m.l3_bandwidth - 1 / m.l2_bandwidth);
+  // Without the load bandwidths: calibrate's kernel (8 flops per cell) streams four planes of
+  // 4-byte cells, all from the L3 at F_3, all from the L2 at F.
+  if (m.shared_cache_flops > 0 && m.shared_cache_flops < m.flops)
+    return (8 / m.shared_cache_flops - 8 / m.flops) / 16;
+  return 0;
+}
+
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops) {
   const double f = (l2_flops > 0 ? l2_flops : m.flops) * cpu_lanes(c);
   const double missed = (2 * c.radius + 1) * l2_miss(ws / (2 * c.radius + 1), m);
-  if (missed <= 0 || m.shared_cache_flops <= 0 || m.shared_cache_flops >= m.flops ||
-      c.flops_per_cell <= 0)
+  const double tau = l3_stream_seconds(m) * l3_depth_factor(ws, m);
+  if (missed <= 0 || !(tau > 0) || c.flops_per_cell <= 0)
     return f;
-  // Seconds per byte of a plane stream per cell: calibrate's kernel (8 flops per cell) streams
-  // four planes of 4-byte cells, all from the L3 at F_3, all from the L2 at F.
-  const double tau = (8 / m.shared_cache_flops - 8 / m.flops) / 16 * l3_depth_factor(ws, m);
   const double t = c.flops_per_cell / f + std::max(1, c.stages) * missed * c.elem_bytes * tau;
   return c.flops_per_cell / t;
 }

@@ -338,11 +338,20 @@ double coefficient_factor(const Cost &c, const Machine &m);
 /// coefficients). Candidates with xshift=reg are offered only where it is positive and faster.
 double xreg_share(const Cost &c, const Machine &m);
 
+/// The share of the loads' time a stencil's plane streams lose to the L3 over the L2 (on the AMD
+/// EPYC VM, PERFORMANCE.md 2026-12-06 20:24).
+constexpr double kL3StreamShare = 0.5;
+
+/// Seconds a stage spends per byte of a plane stream it reads from the L3 rather than the L2:
+/// kL3StreamShare of 1/B_L3 - 1/B_L2 (calibrate's load bandwidths); without them, from the
+/// stencil's rates F_3 and F. The load bandwidths' difference held at 2.1-2.6 ps/B over 17
+/// calibrations of 2026-12-06 where F_3's (F_3 1-15% under F) swung 0.07-1.16.
+double l3_stream_seconds(const Machine &m);
+
 /// The stages' flop rate with a thread's rings of `ws` bytes: a stage streams 2r+2 planes (its
 /// input's 2r+1 and the ring slot it overwrites), of which the 2r+1 that were computed or read
-/// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau from
-/// calibrate's kernel (four 4-byte planes at F from the L2, at F_3 from the L3):
-/// f / (f/F + stages m e tau). F when nothing misses.
+/// plane-steps before miss the L2 as l2_miss(ws / (2r+1)); each adds e tau per cell, tau =
+/// l3_stream_seconds times l3_depth_factor: f / (f/F + stages m e tau). F when nothing misses.
 /// l2_flops: F of the plan's stages (stage_flops; 0: m.flops).
 double ring_flops(const Cost &c, const Machine &m, double ws, double l2_flops = 0);
 

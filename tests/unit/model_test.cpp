@@ -745,8 +745,8 @@ TEST(ModelCpuTemporal, RingPlanesMissTheL2) {
   EXPECT_DOUBLE_EQ(model::l2_miss(600000, m), 1.0);
   EXPECT_DOUBLE_EQ(model::l2_miss(5e6, m), 1.0);
   // A miss costs tau = (8 / F_3 - 8 / F) / 16 = (1.6e-10 - 0.8e-10) / 16 = 5e-12 s per byte and
-  // cell. heat3d (r = 1, 8 flops, floats): rings of 3 * 425,000 B miss half of each of their 3
-  // streams: 8 / (8 / 1e11 + 1.5 * 4 * 5e-12) = 8 / 1.1e-10.
+  // cell (no load bandwidths here). heat3d (r = 1, 8 flops, floats): rings of 3 * 425,000 B miss
+  // half of each of their 3 streams: 8 / (8 / 1e11 + 1.5 * 4 * 5e-12) = 8 / 1.1e-10.
   const auto c = heat3d_cpu(256, 256, 256);
   EXPECT_DOUBLE_EQ(model::ring_flops(c, m, 3 * 250000.0), 1e11);
   expect_close(model::ring_flops(c, m, 3 * 425000.0), 8 / 1.1e-10);
@@ -764,6 +764,31 @@ TEST(ModelCpuTemporal, RingPlanesMissTheL2) {
   // Without an L3 rate (or one no slower than F), misses cost nothing the model knows of.
   m.shared_cache_flops = 0;
   EXPECT_DOUBLE_EQ(model::ring_flops(c, m, 3e7), 1e11);
+}
+
+TEST(ModelCpuTemporal, RingPlaneMissesCostHalfTheLoadBandwidthsDifference) {
+  // With calibrate's load bandwidths, a missed byte costs kL3StreamShare (1/B_L3 - 1/B_L2) =
+  // 0.5 (1/2e11 - 1/4e11) = 1.25e-12 s, whatever F_3 says (it swung 16-fold between
+  // calibrations where the load bandwidths' difference held within 12%).
+  auto m = cpu_l3(1e6, 32 << 20);
+  m.l2_bandwidth = 4e11;
+  m.l3_bandwidth = 2e11;
+  EXPECT_DOUBLE_EQ(model::kL3StreamShare, 0.5);
+  expect_close(model::l3_stream_seconds(m), 1.25e-12);
+  // heat3d with its three ring planes from the L3 (3 MB of rings: within the 8 L2s where
+  // calibrate measured, so no depth factor): 8 / (8e-11 + 3 * 4 * 1.25e-12).
+  const auto c = heat3d_cpu(256, 256, 256);
+  expect_close(model::ring_flops(c, m, 3e6), 8 / 9.5e-11);
+  m.shared_cache_flops = 9e10;
+  expect_close(model::ring_flops(c, m, 3e6), 8 / 9.5e-11);
+  // Without B_L2 (or a B_L3 no slower), from the stencil's rates: (8/F_3 - 8/F) / 16.
+  m.l2_bandwidth = 0;
+  expect_close(model::l3_stream_seconds(m), (8 / 9e10 - 8 / 1e11) / 16);
+  m.l2_bandwidth = 2e11;
+  expect_close(model::l3_stream_seconds(m), (8 / 9e10 - 8 / 1e11) / 16);
+  // ... and nothing where neither is known.
+  m.shared_cache_flops = 0;
+  EXPECT_DOUBLE_EQ(model::l3_stream_seconds(m), 0.0);
 }
 
 TEST(ModelCpuTemporal, RingsDeepInTheL3CostMoreTowardsMemory) {
