@@ -273,8 +273,11 @@ double xreg_share(const Cost &c, const Machine &m) {
   // calibrate measures the x-shifts' gain on heat3d's and heat2d's stages only; himeno M's (12
   // coefficients, priced at eta_c) ran 0.69-0.82 of the prices heat3d's gain gave them, and
   // alternated, k=10,rows=64 with the shifts in registers 1.10-1.42e9 cells/s against 1.41-1.54e9
-  // without (AMD EPYC VM, PERFORMANCE.md 2026-12-06 15:02).
-  if (c.stages <= 0 || coefficient_factor(c, m) != 1.0)
+  // without (AMD EPYC VM, PERFORMANCE.md 2026-12-06 15:02). On 4-byte cells only: heat3d fp64
+  // 510^3 with the shifts in registers ran no faster than without in two alternations (4 and 5
+  // rounds, k=8,rows=64 and k=10,rows=48, each variant ahead in some rounds, behind in others)
+  // where heat3d fp32's gain priced them 9% faster (PERFORMANCE.md 2026-12-06 17:39, 20:24).
+  if (c.stages <= 0 || c.elem_bytes > 4 || coefficient_factor(c, m) != 1.0)
     return 0;
   return static_cast<double>(c.x_shift_stages) / c.stages;
 }
