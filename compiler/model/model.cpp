@@ -435,6 +435,13 @@ double effective_k(int k, std::int64_t steps) {
   return static_cast<double>(steps) / blocks;
 }
 
+int block_depth(int k, std::int64_t steps) {
+  if (steps < 1 || k < 1)
+    return std::max(k, 1);
+  const std::int64_t blocks = (steps + k - 1) / k;
+  return static_cast<int>((steps + blocks - 1) / blocks);
+}
+
 double tail_factor(std::int64_t blocks, const Machine &m) {
   const double slots = static_cast<double>(std::max(1, m.sms) * std::max(1, m.max_blocks_per_sm));
   const double waves = std::ceil(static_cast<double>(blocks) / slots);
@@ -530,7 +537,9 @@ CacheLevel cpu_resident(const Cost &c, const Machine &m, double cells) {
 Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double cells) {
   Prediction r;
   r.plan = p;
-  const int k = p.k();
+  // The blocks' depth: the rings and ghost zones of k steps where the run's blocks are shorter
+  // (a run of 33 steps with k=16 runs blocks of 11).
+  const int k = block_depth(p.k(), c.steps);
   // The engine's tiles (runtime tile_count): as even as the rows allow, the same number per
   // thread, consecutive; the largest sets the rings. A thread's first tile computes rows +
   // 2R(k - j) at stage j, its later ones are carried (only rows, taking 2R from the tile

@@ -443,6 +443,12 @@ constexpr double kNaiveMargin = 0.03;
 /// most k (runtime: block_steps): steps / ceil(steps / k); k when steps is unknown (< 1).
 double effective_k(int k, std::int64_t steps);
 
+/// The deepest of those blocks (the first ones): ceil(effective_k). A CPU temporal plan's rings
+/// and ghost zones are that block's, not k's: tune's runs of heat3d 510^3 (33 steps) ran k=16 as
+/// blocks of 11, and k=16,rows=64 measured 1.15 of the price k's rings and ghosts gave it
+/// (PERFORMANCE.md, 2026-12-06 20:24).
+int block_depth(int k, std::int64_t steps);
+
 /// GPU wave quantisation: useful fraction of the last wave of `blocks` thread blocks.
 double tail_factor(std::int64_t blocks, const Machine &m);
 

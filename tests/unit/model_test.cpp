@@ -1301,6 +1301,27 @@ TEST(ModelCpuTemporal, UncarriedTilesComputeTheirWholeGhostZone) {
   EXPECT_FALSE(has(c, "scheme=temporal,k=4,rows=256,carry=off"));
 }
 
+TEST(ModelCpuTemporal, RingsAndGhostZonesAreTheDeepestBlocks) {
+  EXPECT_EQ(model::block_depth(16, 33), 11); // 3 blocks of 11
+  EXPECT_EQ(model::block_depth(12, 33), 11);
+  EXPECT_EQ(model::block_depth(8, 100), 8); // 9 blocks of 8, 4 of 7
+  EXPECT_EQ(model::block_depth(8, 3), 3);
+  EXPECT_EQ(model::block_depth(6, 0), 6); // steps unknown
+  EXPECT_EQ(model::block_depth(1, 7), 1);
+  // A run of 33 steps with k=16 runs k=11's blocks: the same rings, ghost zones and state
+  // trips, so the same price; without the steps k=16's own.
+  auto c = heat3d_cpu(510, 510, 510);
+  const auto m = cpu_l3(1 << 20, 32 << 20);
+  c.steps = 33;
+  const auto deep = model::predict(c, m, rows_plan(16, 64));
+  const auto eleven = model::predict(c, m, rows_plan(11, 64));
+  EXPECT_DOUBLE_EQ(deep.seconds_per_step, eleven.seconds_per_step);
+  EXPECT_DOUBLE_EQ(deep.redundancy, eleven.redundancy);
+  c.steps = 0;
+  EXPECT_GT(model::predict(c, m, rows_plan(16, 64)).redundancy,
+            model::predict(c, m, rows_plan(11, 64)).redundancy);
+}
+
 TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(8, 100), 100.0 / 13); // 9 blocks of 8, 4 of 7
   EXPECT_DOUBLE_EQ(model::effective_k(4, 12), 4.0);
