@@ -1249,8 +1249,13 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
     }
   } else if (rules.platform == stencilc::Platform::Cpu) {
     add(sch::Naive{});
+    // A depth whose run is a shallower one's blocks (k=10 and k=12 over 16 steps both run 2
+    // blocks of 8, as k=8 does) is the same plan again: offered once, at the smallest k.
+    std::set<int> depths;
     if (c.rank == 2 || c.rank == 3)
-      for (int k : temporal_depths)
+      for (int k : temporal_depths) {
+        if (!depths.insert(block_depth(k, c.steps)).second)
+          continue;
         for (int rows : cpu_tile_rows(c, m, c.extent[1])) {
           // Row functions on 512-bit vectors, where calibrate measured them faster; tiles not
           // carried, where a thread has more than one to carry.
@@ -1273,6 +1278,7 @@ std::vector<Prediction> candidates(const Cost &c, const Machine &m,
                   add(sch::CpuTemporal{k, rows, 0, vec, carry, true});
               }
         }
+      }
   } else {
     add(sch::Naive{});
     // Streaming blocks over all of z, or over chunks of it (points per thread) when the

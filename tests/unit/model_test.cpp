@@ -1322,6 +1322,23 @@ TEST(ModelCpuTemporal, RingsAndGhostZonesAreTheDeepestBlocks) {
             model::predict(c, m, rows_plan(11, 64)).redundancy);
 }
 
+TEST(ModelCpuTemporal, DepthsThatRunTheSameBlocksAreOfferedOnce) {
+  // Over 16 steps k = 10 and 12 run two blocks of 8, as k = 8 does: offered as k = 8 only; k =
+  // 16 (one block of 16) and k = 6 (three of 5 or 6) stay. Steps unknown: every depth.
+  auto c = heat3d_cpu(256, 256, 256);
+  const auto m = cpu(1e11, 1e10, 1 << 26, 0);
+  auto depths = [&](const model::Cost &cost) {
+    std::set<int> ks;
+    for (const auto &p : model::candidates(cost, m, rules("openmp"), 1))
+      if (const auto *t = p.plan.get<stencilc::scheme::CpuTemporal>())
+        ks.insert(t->k);
+    return ks;
+  };
+  EXPECT_EQ(depths(c), (std::set<int>{2, 3, 4, 6, 8, 10, 12, 16}));
+  c.steps = 16;
+  EXPECT_EQ(depths(c), (std::set<int>{2, 3, 4, 6, 8, 16}));
+}
+
 TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(8, 100), 100.0 / 13); // 9 blocks of 8, 4 of 7
   EXPECT_DOUBLE_EQ(model::effective_k(4, 12), 4.0);
