@@ -438,8 +438,8 @@ double effective_k(int k, std::int64_t steps) {
 int block_depth(int k, std::int64_t steps) {
   if (steps < 1 || k < 1)
     return std::max(k, 1);
-  const std::int64_t blocks = (steps + k - 1) / k;
-  return static_cast<int>((steps + blocks - 1) / blocks);
+  // The runtime's own split, so the price follows what run() executes.
+  return static_cast<int>(stencilc::cpu::block_steps(steps, k));
 }
 
 double tail_factor(std::int64_t blocks, const Machine &m) {
