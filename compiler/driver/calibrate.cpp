@@ -635,6 +635,7 @@ int calibrate(const CalibrateOptions &opts) {
   m.threads = j["threads"].get<int>();
   const auto stream = j["stream"].get<std::vector<double>>();
   m.bandwidth = *std::max_element(stream.begin(), stream.end());
+  m.handoff_seconds = j.value("handoff_seconds", 0.0);
   m.sweep_bandwidth = j.value("sweep_bandwidth", 0.0);
   m.flops = j["stencil_flops"].get<double>();
   m.barrier_seconds = j["barrier_seconds"].get<double>();
@@ -685,6 +686,10 @@ int calibrate(const CalibrateOptions &opts) {
     stream_list += fmt::format("{}{} thread{}: {}", t ? ", " : "", t + 1, t ? "s" : "",
                                si(stream[t], "B/s"));
   std::printf("  streaming bandwidth: %s\n", stream_list.c_str());
+  if (m.handoff_seconds > 0)
+    std::printf("  a cache line's round trip between two threads, right after: %.2f us (where "
+                "the host put them: tune compares its rounds' with it)\n",
+                m.handoff_seconds * 1e6);
   if (m.sweep_bandwidth > 0)
     std::printf("  naive 7-point sweep from memory: %s (%.2f of the best streaming; %s cells/s)\n",
                 si(m.sweep_bandwidth, "B/s").c_str(), m.sweep_bandwidth / m.bandwidth,

@@ -102,6 +102,7 @@ public:
       return false;
     sweeps.push_back(sweep);
     rates.push_back(rate);
+    handoffs.push_back(j.value("handoff_seconds", 0.0));
     reuse.add(j, "l3_reuse");
     ring.add(j, "l3_ring");
     return true;
@@ -114,7 +115,7 @@ public:
   std::vector<std::array<double, 2>> ring_curve() const {
     return model::relative_rates(ring.medians());
   }
-  std::vector<double> sweeps, rates;
+  std::vector<double> sweeps, rates, handoffs;
   ShareCurve reuse, ring;
 
 private:
@@ -123,6 +124,37 @@ private:
 };
 
 } // namespace
+
+std::string placement_note(const std::vector<double> &handoffs, double profile_handoff) {
+  std::vector<double> seen;
+  for (double h : handoffs)
+    if (h > 0)
+      seen.push_back(h);
+  if (seen.empty())
+    return "";
+  if (profile_handoff > 0)
+    seen.push_back(profile_handoff);
+  const auto [lo, hi] = std::minmax_element(seen.begin(), seen.end());
+  if (*hi <= 2 * *lo)
+    return "";
+  const double mid = std::sqrt(*lo * *hi); // between the two places, on a log scale
+  int apart = 0, rounds = 0;
+  for (double h : handoffs)
+    if (h > 0) {
+      ++rounds;
+      apart += h > mid;
+    }
+  const std::string calibration = profile_handoff > 0
+                                      ? fmt::format("; calibrate's streams ran with the threads {}",
+                                                    profile_handoff > mid ? "apart" : "on one L3")
+                                      : "";
+  return fmt::format("note: a cache line's round trip between two threads went from {:.2f} to "
+                     "{:.2f} us: the host moved the threads between cores that share an L3 and "
+                     "cores apart ({} of {} rounds apart{}), which changes the memory rate and "
+                     "the L3 a thread has (on the AMD EPYC VM memory ran about twice as fast "
+                     "apart): the medians mix the two places",
+                     *lo * 1e6, *hi * 1e6, apart, rounds, calibration);
+}
 
 std::string spread_note(const std::vector<std::vector<double>> &rates) {
   std::size_t wide = 0;
@@ -275,6 +307,15 @@ int tune(const Compiled &c, const TuneOptions &opts) {
                 "the profile's), stencil in L2 %s cells/s (%.2f)%s\n",
                 si(median(probe->sweeps), "B/s").c_str(), mem, si(median(probe->rates), "").c_str(),
                 cpu, reuse.c_str());
+    // Round by round: the memory rate beside where the host had the threads.
+    std::string rounds;
+    for (std::size_t r = 0; r < probe->sweeps.size(); ++r)
+      rounds += fmt::format(
+          "{}{}, {}", r ? "; " : "", si(probe->sweeps[r], "B/s"),
+          probe->handoffs[r] > 0 ? fmt::format("{:.2f} us", probe->handoffs[r] * 1e6) : "-");
+    std::printf("  the rounds' probes (naive sweep, a cache line's round trip between two "
+                "threads): %s\n",
+                rounds.c_str());
   }
   const double best = *std::max_element(measured.begin(), measured.end());
   std::size_t best_i = 0;
@@ -325,6 +366,10 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   // Rounds that disagree by more than the yardstick: the machine's spells, not the model.
   if (const std::string note = spread_note(rates); !note.empty())
     std::printf("  %s\n", note.c_str());
+  // Where the host had the threads, if it moved them: the spells' cause on the AMD EPYC VM.
+  if (probe)
+    if (const std::string note = placement_note(probe->handoffs, m.handoff_seconds); !note.empty())
+      std::printf("  %s\n", note.c_str());
   std::printf("  the model's choice reaches %.1f%% of the best measured candidate (%s)\n",
               100.0 * measured[0] / best, stencilc::to_string(runnable[best_i].plan).c_str());
   // Near ties are decided by the machine's spells as much as by the plans: the same two

@@ -44,6 +44,14 @@ std::vector<model::Prediction> tune_selection(const std::vector<model::Predictio
 // are or there is one round.
 std::string spread_note(const std::vector<std::vector<double>> &rates);
 
+// tune's note on where the host had the threads: the rounds' probes' round trips of a cache
+// line between two threads (seconds, in the rounds' order; 0: not measured) and calibrate's
+// (the profile's; 0: none). A VM's host may move its vCPUs between cores on one L3 and cores
+// apart every few seconds (AMD EPYC VM: 0.1-0.3 us against 0.55-0.8 us, memory at about twice
+// the rate apart); "" where no two differ by more than twice, else the range, how many rounds
+// ran apart (above the two ends' geometric mean) and where calibrate's streams ran.
+std::string placement_note(const std::vector<double> &handoffs, double profile_handoff);
+
 // The model's choice against another candidate, round by round: the median over the rounds of
 // choice[r] / other[r] (cells/s, in the order the rounds ran; 0 if either has no round or they
 // differ in rounds). A round measures every candidate within seconds, so a spell of the machine

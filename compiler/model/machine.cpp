@@ -84,6 +84,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
   num("l3_bandwidth", m.l3_bandwidth, false);
   num("probe_sweep_bandwidth", m.probe_sweep_bandwidth, false);
   num("probe_stencil_rate", m.probe_stencil_rate, false);
+  num("handoff_seconds", m.handoff_seconds, false);
   // A list of [bytes, value] pairs in ascending bytes, bytes positive; values positive, or
   // shares (from 0 to 1).
   auto curve = [&](const char *key, const char *fraction, std::vector<std::array<double, 2>> &out) {
@@ -206,6 +207,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["probe_sweep_bandwidth"] = m.probe_sweep_bandwidth;
     j["probe_stencil_rate"] = m.probe_stencil_rate;
   }
+  if (m.handoff_seconds > 0)
+    j["handoff_seconds"] = m.handoff_seconds;
   if (!m.l3_load_curve.empty())
     j["l3_load_curve"] = m.l3_load_curve;
   if (!m.l3_reuse_curve.empty())

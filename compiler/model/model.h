@@ -85,6 +85,10 @@ struct Machine {
   // is then (scaled_machine): the hand-written naive sweep's memory rate (the model's bytes)
   // and the 7-point stencil's cells/s with its grids in half the L2.
   double probe_sweep_bandwidth = 0, probe_stencil_rate = 0;
+  // CPU: the round trip of a cache line between two of the threads, measured right after the
+  // streaming bandwidth (seconds; 0: not measured). Where a host moves its vCPUs between cores
+  // on one L3 and cores apart, it tells which the calibration saw (tune compares its rounds').
+  double handoff_seconds = 0;
   // CPU: calibrate's load rates summed over all threads' buffers, {bytes in all, bytes/s}, from
   // the L3's size (shared_cache_bytes) on in ascending sizes, down to memory's (empty: not
   // measured). A naive sweep whose grids are a little past the L3 still finds part of them

@@ -292,6 +292,18 @@ with tempfile.TemporaryDirectory() as tmp:
           "engine's runs (the median)"
           in m["sources"], "sources say when the sweep's probe was taken")
 
+    # Where the host had the threads while the streams ran: a cache line's round trip between
+    # two of them, as printed (tune compares its rounds' with it).
+    h = m.get("handoff_seconds", 0)
+    said = re.search(r"a cache line's round trip between two threads, right after: ([0-9.]+) us",
+                     out.stdout)
+    if m["threads"] > 1:
+        check(1e-9 < h < 1e-4, f"handoff_seconds {h:.3g} measured, between 1 ns and 100 us")
+        check(said is not None and abs(float(said.group(1)) - h * 1e6) <= 0.006,
+              f"calibrate prints the round trip {h * 1e6:.3g} us")
+    else:
+        check(h == 0 and said is None, "one thread: no round trip")
+
     prof2 = os.path.join(tmp, "n.json")
     # --no-engine as well: the engine's figures are checked above, and this run takes half the time.
     out = subprocess.run([stencilc, "calibrate", "--no-mpi", "--no-engine", "-o", prof2],

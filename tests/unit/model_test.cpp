@@ -2183,6 +2183,27 @@ TEST(TuneSpreadNote, CountsCandidatesWhoseRoundsAreMoreThan15PercentApart) {
             "runs too short); more --rounds or --steps, or tune again");
 }
 
+// tune's note when the host moved the threads between cores on one L3 and cores apart: the
+// rounds' round trips (and calibrate's) more than twice apart; a round is apart above the two
+// ends' geometric mean (here sqrt(0.2 * 0.7) = 0.37 us).
+TEST(TunePlacementNote, SaysHowManyRoundsRanWithTheThreadsApart) {
+  EXPECT_EQ(stc::placement_note({2e-7, 3e-7, 3.9e-7}, 0), ""); // within twice: one place
+  EXPECT_EQ(stc::placement_note({0, 0}, 7e-7), "");            // not measured
+  EXPECT_EQ(stc::placement_note({}, 0), "");
+  EXPECT_EQ(stc::placement_note({2e-7, 6.5e-7, 7e-7, 2.5e-7, 0}, 0),
+            "note: a cache line's round trip between two threads went from 0.20 to 0.70 us: the "
+            "host moved the threads between cores that share an L3 and cores apart (2 of 4 "
+            "rounds apart), which changes the memory rate and the L3 a thread has (on the AMD "
+            "EPYC VM memory ran about twice as fast apart): the medians mix the two places");
+  // The rounds in one place, calibrate's streams in the other:
+  EXPECT_EQ(stc::placement_note({2e-7, 2.2e-7}, 6.4e-7),
+            "note: a cache line's round trip between two threads went from 0.20 to 0.64 us: the "
+            "host moved the threads between cores that share an L3 and cores apart (0 of 2 "
+            "rounds apart; calibrate's streams ran with the threads apart), which changes the "
+            "memory rate and the L3 a thread has (on the AMD EPYC VM memory ran about twice as "
+            "fast apart): the medians mix the two places");
+}
+
 // tune's paired comparison: the ratio within each round, then their median, so a spell that
 // slows one round's runs alike cancels (here the ratio of the medians would be 1.5 / 1.6).
 TEST(TunePairedRatio, MedianOfTheRoundsRatios) {
@@ -2483,6 +2504,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.net_bandwidth = 2e9;
   m.probe_sweep_bandwidth = 1.3e10;
   m.probe_stencil_rate = 3.9e9;
+  m.handoff_seconds = 2.3e-7;
   m.l3_load_curve = {{32 << 20, 9e10}, {64 << 20, 3e10}};
   m.l3_reuse_curve = {{8 << 20, 0}, {16 << 20, 0.25}, {64 << 20, 1}};
   m.l3_ring_curve = {{8 << 20, 1}, {16 << 20, 0.7}, {64 << 20, 0.45}};
@@ -2498,6 +2520,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   EXPECT_DOUBLE_EQ(back.l3_load_curve[1][1], 3e10);
   EXPECT_DOUBLE_EQ(back.probe_sweep_bandwidth, 1.3e10);
   EXPECT_DOUBLE_EQ(back.probe_stencil_rate, 3.9e9);
+  EXPECT_DOUBLE_EQ(back.handoff_seconds, 2.3e-7);
   EXPECT_EQ(back.name, "calibrated");
   EXPECT_EQ(back.kind, "cpu");
   EXPECT_DOUBLE_EQ(back.flops, 3.1e10);
