@@ -137,23 +137,21 @@ std::string placement_note(const std::vector<double> &handoffs, double profile_h
   const auto [lo, hi] = std::minmax_element(seen.begin(), seen.end());
   if (*hi <= 2 * *lo)
     return "";
-  const double mid = std::sqrt(*lo * *hi); // between the two places, on a log scale
-  int apart = 0, rounds = 0;
+  const double mid = std::sqrt(*lo * *hi); // between the two ends, on a log scale
+  int far = 0, rounds = 0;
   for (double h : handoffs)
     if (h > 0) {
       ++rounds;
-      apart += h > mid;
+      far += h > mid;
     }
-  const std::string calibration = profile_handoff > 0
-                                      ? fmt::format("; calibrate's streams ran with the threads {}",
-                                                    profile_handoff > mid ? "apart" : "on one L3")
-                                      : "";
-  return fmt::format("note: a cache line's round trip between two threads went from {:.2f} to "
-                     "{:.2f} us: the host moved the threads between cores that share an L3 and "
-                     "cores apart ({} of {} rounds apart{}), which changes the memory rate and "
-                     "the L3 a thread has (on the AMD EPYC VM memory ran about twice as fast "
-                     "apart): the medians mix the two places",
-                     *lo * 1e6, *hi * 1e6, apart, rounds, calibration);
+  const std::string calibration =
+      profile_handoff > 0 ? fmt::format("; calibrate's streams {:.2f} us", profile_handoff * 1e6)
+                          : "";
+  return fmt::format("note: the host moved the threads between cores: a cache line's round trip "
+                     "between two of them went from {:.2f} to {:.2f} us ({} of {} rounds above "
+                     "{:.2f} us{}); where they sit changes the memory rate and how much of the "
+                     "L3 each has (docs/MODEL.md), and the medians mix the places",
+                     *lo * 1e6, *hi * 1e6, far, rounds, mid * 1e6, calibration);
 }
 
 std::string spread_note(const std::vector<std::vector<double>> &rates) {

@@ -46,10 +46,11 @@ std::string spread_note(const std::vector<std::vector<double>> &rates);
 
 // tune's note on where the host had the threads: the rounds' probes' round trips of a cache
 // line between two threads (seconds, in the rounds' order; 0: not measured) and calibrate's
-// (the profile's; 0: none). A VM's host may move its vCPUs between cores on one L3 and cores
-// apart every few seconds (AMD EPYC VM: 0.1-0.3 us against 0.55-0.8 us, memory at about twice
-// the rate apart); "" where no two differ by more than twice, else the range, how many rounds
-// ran apart (above the two ends' geometric mean) and where calibrate's streams ran.
+// (the profile's; 0: none). A VM's host may move its vCPUs between cores every few seconds (AMD
+// EPYC VM: ~0.1 us with the L3 shared, ~0.4 us with rings of twice the share still at 0.8-0.9
+// of their rate, ~0.65 us with memory at twice the rate; docs/MODEL.md); "" where no two
+// differ by more than twice, else the range, how many rounds were above the two ends'
+// geometric mean, and calibrate's.
 std::string placement_note(const std::vector<double> &handoffs, double profile_handoff);
 
 // The model's choice against another candidate, round by round: the median over the rounds of

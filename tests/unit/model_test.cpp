@@ -2183,25 +2183,24 @@ TEST(TuneSpreadNote, CountsCandidatesWhoseRoundsAreMoreThan15PercentApart) {
             "runs too short); more --rounds or --steps, or tune again");
 }
 
-// tune's note when the host moved the threads between cores on one L3 and cores apart: the
-// rounds' round trips (and calibrate's) more than twice apart; a round is apart above the two
-// ends' geometric mean (here sqrt(0.2 * 0.7) = 0.37 us).
-TEST(TunePlacementNote, SaysHowManyRoundsRanWithTheThreadsApart) {
+// tune's note when the host moved the threads between cores: the rounds' round trips (and
+// calibrate's) more than twice apart; rounds counted above the two ends' geometric mean (here
+// sqrt(0.2 * 0.7) = 0.37 us).
+TEST(TunePlacementNote, SaysHowManyRoundsRanFarApart) {
   EXPECT_EQ(stc::placement_note({2e-7, 3e-7, 3.9e-7}, 0), ""); // within twice: one place
   EXPECT_EQ(stc::placement_note({0, 0}, 7e-7), "");            // not measured
   EXPECT_EQ(stc::placement_note({}, 0), "");
   EXPECT_EQ(stc::placement_note({2e-7, 6.5e-7, 7e-7, 2.5e-7, 0}, 0),
-            "note: a cache line's round trip between two threads went from 0.20 to 0.70 us: the "
-            "host moved the threads between cores that share an L3 and cores apart (2 of 4 "
-            "rounds apart), which changes the memory rate and the L3 a thread has (on the AMD "
-            "EPYC VM memory ran about twice as fast apart): the medians mix the two places");
-  // The rounds in one place, calibrate's streams in the other:
-  EXPECT_EQ(stc::placement_note({2e-7, 2.2e-7}, 6.4e-7),
-            "note: a cache line's round trip between two threads went from 0.20 to 0.64 us: the "
-            "host moved the threads between cores that share an L3 and cores apart (0 of 2 "
-            "rounds apart; calibrate's streams ran with the threads apart), which changes the "
-            "memory rate and the L3 a thread has (on the AMD EPYC VM memory ran about twice as "
-            "fast apart): the medians mix the two places");
+            "note: the host moved the threads between cores: a cache line's round trip between "
+            "two of them went from 0.20 to 0.70 us (2 of 4 rounds above 0.37 us); where they sit "
+            "changes the memory rate and how much of the L3 each has (docs/MODEL.md), and the "
+            "medians mix the places");
+  // The rounds in one place, calibrate's streams in another:
+  EXPECT_EQ(stc::placement_note({1e-7, 1.2e-7}, 4e-7),
+            "note: the host moved the threads between cores: a cache line's round trip between "
+            "two of them went from 0.10 to 0.40 us (0 of 2 rounds above 0.20 us; calibrate's "
+            "streams 0.40 us); where they sit changes the memory rate and how much of the L3 "
+            "each has (docs/MODEL.md), and the medians mix the places");
 }
 
 // tune's paired comparison: the ratio within each round, then their median, so a spell that
