@@ -741,6 +741,12 @@ int calibrate(const CalibrateOptions &opts) {
   ShareCurve reuse, ring;
   reuse.add(j, "l3_reuse");
   ring.add(j, "l3_ring");
+  // Where the host had the threads at each curves' run (and the streams'): on a VM it may move
+  // them between cores, which moves the curves (MODEL.md §6).
+  std::vector<double> places;
+  for (const char *key : {"handoff_seconds", "curves_handoff_seconds"})
+    if (j.value(key, 0.0) > 0)
+      places.push_back(j.value(key, 0.0));
   const double l3_share = m.threads > 0 ? m.shared_cache_bytes / m.threads : 0;
   const auto more_curves = [&] {
     const std::string curves_out = tmp.path() + "/curves.json";
@@ -751,6 +757,8 @@ int calibrate(const CalibrateOptions &opts) {
       const auto c = read_json_line(curves_out, "cannot read the curves' output");
       reuse.add(c, "l3_reuse");
       ring.add(c, "l3_ring");
+      if (c.value("handoff_seconds", 0.0) > 0)
+        places.push_back(c.value("handoff_seconds", 0.0));
     } catch (const stencilc::Error &) {
       // A run that printed no curve adds none.
     }
@@ -792,6 +800,18 @@ int calibrate(const CalibrateOptions &opts) {
     std::printf(
         "  rings cycled (per thread), their rate relative to small ones: %s (medians of %d runs)\n",
         rel.c_str(), ring.runs());
+  }
+  if (places.size() > 1) {
+    std::string trips;
+    for (double h : places)
+      trips += fmt::format("{}{:.2f}", trips.empty() ? "" : ", ", h * 1e6);
+    const auto [lo, hi] = std::minmax_element(places.begin(), places.end());
+    std::printf("  a cache line's round trip between two threads, after the streams and at each "
+                "curves' run: %s us%s\n",
+                trips.c_str(),
+                *hi > 2 * *lo ? " (the host moved the threads during the calibration: its "
+                                "memory rates and curves mix places, docs/MODEL.md)"
+                              : "");
   }
   if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0)
     std::printf("  probes for tune: naive sweep %s, stencil in L2 %s cells/s\n",

@@ -303,6 +303,22 @@ with tempfile.TemporaryDirectory() as tmp:
               f"calibrate prints the round trip {h * 1e6:.3g} us")
     else:
         check(h == 0 and said is None, "one thread: no round trip")
+    # And at each run of the share curves (the main run's and the ones between the engine's
+    # workloads), with a note where they are more than twice apart.
+    said = re.search(r"a cache line's round trip between two threads, after the streams and at "
+                     r"each curves' run: ([0-9., ]+) us( \(the host moved the threads during the "
+                     r"calibration: its memory rates and curves mix places, docs/MODEL.md\))?$",
+                     out.stdout, re.M)
+    runs = re.search(r"rings cycled \(per thread\).*\(medians of (\d+) runs\)$", out.stdout, re.M)
+    if m["threads"] > 1 and runs:
+        trips = [float(v) for v in said.group(1).split(", ")] if said else []
+        check(len(trips) == int(runs.group(1)) + 1 and all(t > 0 for t in trips),
+              f"a round trip after the streams and at each of the {runs.group(1)} curves' runs "
+              f"({trips})")
+        if trips:
+            check((said.group(2) is not None) == (max(trips) > 2 * min(trips) * 1.01)
+                  or abs(max(trips) - 2 * min(trips)) < 0.02,
+                  "the note on a move where the round trips are more than twice apart")
 
     prof2 = os.path.join(tmp, "n.json")
     # --no-engine as well: the engine's figures are checked above, and this run takes half the time.
