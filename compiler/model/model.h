@@ -87,7 +87,8 @@ struct Machine {
   double probe_sweep_bandwidth = 0, probe_stencil_rate = 0;
   // CPU: the round trip of a cache line between two of the threads, measured right after the
   // streaming bandwidth (seconds; 0: not measured). Where a host moves its vCPUs between cores
-  // on one L3 and cores apart, it tells which the calibration saw (tune compares its rounds').
+  // (which moves the memory rate and the L3 each thread has), it tells where the calibration
+  // ran (tune compares its rounds' with it).
   double handoff_seconds = 0;
   // CPU: calibrate's load rates summed over all threads' buffers, {bytes in all, bytes/s}, from
   // the L3's size (shared_cache_bytes) on in ascending sizes, down to memory's (empty: not
