@@ -105,6 +105,8 @@ public:
     handoffs.push_back(j.value("handoff_seconds", 0.0));
     reuse.add(j, "l3_reuse");
     ring.add(j, "l3_ring");
+    round_reuse.emplace_back().add(j, "l3_reuse");
+    round_ring.emplace_back().add(j, "l3_ring");
     return true;
   }
   // The re-read probe's medians over the rounds as the model's l3_reuse_curve, the ring probe's
@@ -115,8 +117,14 @@ public:
   std::vector<std::array<double, 2>> ring_curve() const {
     return model::relative_rates(ring.medians());
   }
+  // The machine during round r alone: the profile scaled by that round's probe, with its curves.
+  model::Machine round_machine(const model::Machine &m, std::size_t r) const {
+    return probed_machine(m, sweeps[r], rates[r], model::reuse_shares(round_reuse[r].medians()),
+                          model::relative_rates(round_ring[r].medians()));
+  }
   std::vector<double> sweeps, rates, handoffs;
-  ShareCurve reuse, ring;
+  ShareCurve reuse, ring;                          // over the rounds
+  std::vector<ShareCurve> round_reuse, round_ring; // each round's own
 
 private:
   std::string exe_, out_;
@@ -124,6 +132,18 @@ private:
 };
 
 } // namespace
+
+model::Machine probed_machine(const model::Machine &m, double sweep, double rate,
+                              std::vector<std::array<double, 2>> reuse,
+                              std::vector<std::array<double, 2>> ring) {
+  model::Machine p =
+      model::scaled_machine(m, sweep / m.probe_sweep_bandwidth, rate / m.probe_stencil_rate);
+  if (!reuse.empty())
+    p.l3_reuse_curve = std::move(reuse);
+  if (ring.size() > 8)
+    p.l3_ring_curve = std::move(ring);
+  return p;
+}
 
 std::string placement_note(const std::vector<double> &handoffs, double profile_handoff) {
   std::vector<double> seen;
@@ -275,32 +295,43 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   }
   // The predictions for the machine now: the profile's memory rates and its cores' rates scaled
   // by the probes' medians over the calibration's.
-  std::vector<double> now;
+  // And round by round: each candidate's rate in a round over its price for that round's probe
+  // (the host moves the threads within seconds, a median probe mixes the places: MODEL.md §6).
+  std::vector<double> now, own;
   if (probe) {
     const double mem = median(probe->sweeps) / m.probe_sweep_bandwidth,
                  cpu = median(probe->rates) / m.probe_stencil_rate;
-    model::Machine m_now = model::scaled_machine(m, mem, cpu);
+    auto reuse_curve = probe->reuse_curve();
+    auto ring_curve = probe->ring_curve();
     std::string reuse;
-    if (auto curve = probe->reuse_curve(); !curve.empty()) {
+    if (reuse_curve.size() > 6) {
       // At the half and the whole of a thread's share of the L3 (the probe's third and seventh
       // sizes).
-      if (curve.size() > 6)
-        reuse = fmt::format(", data read again from memory {:.0f}% after {} and {:.0f}% after "
-                            "{} a thread",
-                            100 * curve[2][1], si(curve[2][0], "B"), 100 * curve[6][1],
-                            si(curve[6][0], "B"));
-      m_now.l3_reuse_curve = std::move(curve);
-    } else if (!probe->reuse.empty()) {
+      reuse = fmt::format(", data read again from memory {:.0f}% after {} and {:.0f}% after "
+                          "{} a thread",
+                          100 * reuse_curve[2][1], si(reuse_curve[2][0], "B"),
+                          100 * reuse_curve[6][1], si(reuse_curve[6][0], "B"));
+    } else if (reuse_curve.empty() && !probe->reuse.empty()) {
       reuse = ", data read again: no drop to memory's rate seen (the profile's curve kept)";
     }
-    if (auto curve = probe->ring_curve(); curve.size() > 8) {
+    if (ring_curve.size() > 8) {
       // At the whole of a thread's share of the L3 and past it (the seventh and ninth sizes).
       reuse += fmt::format(", rings at {:.2f} of their rate at {} and {:.2f} at {} a thread",
-                           curve[6][1], si(curve[6][0], "B"), curve[8][1], si(curve[8][0], "B"));
-      m_now.l3_ring_curve = std::move(curve);
+                           ring_curve[6][1], si(ring_curve[6][0], "B"), ring_curve[8][1],
+                           si(ring_curve[8][0], "B"));
     }
-    for (const auto &r : runnable)
-      now.push_back(cells / model::predict(cost, m_now, r.plan).seconds_per_step);
+    const model::Machine m_now = probed_machine(m, median(probe->sweeps), median(probe->rates),
+                                                std::move(reuse_curve), std::move(ring_curve));
+    std::vector<model::Machine> rounds_m;
+    for (std::size_t r = 0; r < probe->sweeps.size(); ++r)
+      rounds_m.push_back(probe->round_machine(m, r));
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      now.push_back(cells / model::predict(cost, m_now, runnable[i].plan).seconds_per_step);
+      std::vector<double> prices;
+      for (const auto &mr : rounds_m)
+        prices.push_back(cells / model::predict(cost, mr, runnable[i].plan).seconds_per_step);
+      own.push_back(paired_ratio(by_round[i], prices));
+    }
     std::printf("  the machine now (probes before each round, medians): naive sweep %s (%.2f of "
                 "the profile's), stencil in L2 %s cells/s (%.2f)%s\n",
                 si(median(probe->sweeps), "B/s").c_str(), mem, si(median(probe->rates), "").c_str(),
@@ -325,16 +356,19 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   int width = 44;
   for (const auto &r : runnable)
     width = std::max(width, static_cast<int>(stencilc::to_string(r.plan).size()));
+  std::string tail = opts.rounds > 1 ? "(median; min - max)" : "";
+  if (!own.empty())
+    tail += (tail.empty() ? "" : "; ") + std::string("measured/predicted round by round");
   std::printf("  %-*s %14s%s %14s  %s\n", width + 2,
               "plan (* = the model's choice, + = fastest measured)", "predicted c/s",
               now.empty() ? "" : fmt::format(" {:>14}", "for now c/s").c_str(), "measured c/s",
-              opts.rounds > 1 ? "(median; min - max)" : "");
+              tail.c_str());
   // Within +-15% of a prediction (the yardstick for the model): measured/predicted in
   // [0.85, 1.15].
   auto within = [](double measured, double predicted) {
     return std::fabs(measured / predicted - 1) <= 0.15;
   };
-  int close = 0, close_now = 0;
+  int close = 0, close_now = 0, close_own = 0;
   for (std::size_t i = 0; i < runnable.size(); ++i) {
     const double predicted = cells / runnable[i].seconds_per_step;
     std::printf("  %s%s %-*s %14.4g", i == 0 ? "*" : " ", i == best_i ? "+" : " ", width,
@@ -344,14 +378,22 @@ int tune(const Compiled &c, const TuneOptions &opts) {
     std::printf(" %14.4g", measured[i]);
     if (opts.rounds > 1)
       std::printf("  %.4g - %.4g", rates[i].front(), rates[i].back());
+    if (!own.empty())
+      std::printf("%s%.2f", opts.rounds > 1 ? "; " : "  ", own[i]);
     std::printf("\n");
     close += within(measured[i], predicted);
     close_now += !now.empty() && within(measured[i], now[i]);
+    close_own += !own.empty() && std::fabs(own[i] - 1) <= 0.15;
   }
-  std::printf("  within 15%% of the prediction: %d of %zu%s\n", close, runnable.size(),
+  std::printf("  within 15%% of the prediction: %d of %zu%s%s\n", close, runnable.size(),
               now.empty() ? ""
                           : fmt::format("; of the prediction for the machine now: {} of {}",
                                         close_now, runnable.size())
+                                .c_str(),
+              own.empty() ? ""
+                          : fmt::format("; of each round's own (the median of the rounds' "
+                                        "measured/predicted): {} of {}",
+                                        close_own, runnable.size())
                                 .c_str());
   // A run's first block faults in the pages of its rings and result grids, and its threads
   // start: costs the model's steady steps leave out, which a short run does not hide (heat3d

@@ -1,5 +1,6 @@
 // `stencilc tune`: measures the model's candidate plans on this machine and compares.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -52,6 +53,15 @@ std::string spread_note(const std::vector<std::vector<double>> &rates);
 // differ by more than twice, else the range, how many rounds were above the two ends'
 // geometric mean, and calibrate's.
 std::string placement_note(const std::vector<double> &handoffs, double profile_handoff);
+
+// The profile `m` as tune's probe found the machine: its memory and its cores scaled by the
+// probe's naive sweep (bytes/s) and in-L2 stencil rate (cells/s) over the calibration's
+// (scaled_machine), and the probe's L3 curves (reuse_shares, relative_rates of its output) where
+// it measured them (a ring curve needs the nine sizes the model reads); the profile's otherwise.
+// tune prices every candidate on the rounds' medians ("for now") and on each round's alone.
+model::Machine probed_machine(const model::Machine &m, double sweep, double rate,
+                              std::vector<std::array<double, 2>> reuse,
+                              std::vector<std::array<double, 2>> ring);
 
 // The model's choice against another candidate, round by round: the median over the rounds of
 // choice[r] / other[r] (cells/s, in the order the rounds ran; 0 if either has no round or they

@@ -2212,6 +2212,33 @@ TEST(TunePairedRatio, MedianOfTheRoundsRatios) {
   EXPECT_EQ(stc::paired_ratio({}, {}), 0);
 }
 
+// tune's prices for a probe: the profile scaled by the probe's sweep and in-L2 rate over the
+// calibration's, with the probe's curves where it has them (a ring curve of all nine sizes).
+TEST(TuneProbedMachine, ScaledByTheProbeWithItsCurves) {
+  const model::Machine m = model::machine_from_json(
+      R"({"bandwidth": 4e10, "flops": 6e10, "threads": 2, "cache_bytes": 1048576,
+          "shared_cache_bytes": 33554432, "sweep_bandwidth": 5e10,
+          "probe_sweep_bandwidth": 5e10, "probe_stencil_rate": 7.5e9,
+          "l3_reuse_curve": [[8e6, 0.0], [16e6, 0.1]],
+          "l3_ring_curve": [[4e6, 1.0], [16e6, 0.7]]})",
+      "p.json");
+  const std::vector<std::array<double, 2>> reuse = {{8e6, 0.2}, {16e6, 0.5}};
+  std::vector<std::array<double, 2>> ring;
+  for (int i = 0; i < 9; ++i)
+    ring.push_back({4e6 * (i + 1), 1.0 - 0.05 * i});
+  const model::Machine p = stc::probed_machine(m, 2.5e10, 9e9, reuse, ring);
+  EXPECT_DOUBLE_EQ(p.bandwidth, 2e10); // the sweep at half the calibration's
+  EXPECT_DOUBLE_EQ(p.sweep_bandwidth, 2.5e10);
+  EXPECT_DOUBLE_EQ(p.flops, 7.2e10); // the cores at 1.2
+  EXPECT_EQ(p.l3_reuse_curve, reuse);
+  EXPECT_EQ(p.l3_ring_curve, ring);
+  // No curves from the probe, or a ring curve short of the nine sizes: the profile's stay.
+  const model::Machine q = stc::probed_machine(m, 5e10, 7.5e9, {}, {{4e6, 1.0}, {8e6, 0.5}});
+  EXPECT_DOUBLE_EQ(q.bandwidth, 4e10);
+  EXPECT_EQ(q.l3_reuse_curve, m.l3_reuse_curve);
+  EXPECT_EQ(q.l3_ring_curve, m.l3_ring_curve);
+}
+
 TEST(TuneSteps, AboutHalfASecondOfTheFastestCandidateOnCpuTargets) {
   EXPECT_EQ(stc::tune_steps(0.013, true), 39);     // heat3d 510^3 at 1e10 cells/s: 0.5 / 0.013
   EXPECT_EQ(stc::tune_steps(0.0014, true), 358);   // gt5d_4d 32^4 at 7.5e8
