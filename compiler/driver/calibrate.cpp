@@ -805,13 +805,12 @@ int calibrate(const CalibrateOptions &opts) {
     std::string trips;
     for (double h : places)
       trips += fmt::format("{}{:.2f}", trips.empty() ? "" : ", ", h * 1e6);
-    const auto [lo, hi] = std::minmax_element(places.begin(), places.end());
     std::printf("  a cache line's round trip between two threads, after the streams and at each "
                 "curves' run: %s us%s\n",
                 trips.c_str(),
-                *hi > 2 * *lo ? " (the host moved the threads during the calibration: its "
-                                "memory rates and curves mix places, docs/MODEL.md)"
-                              : "");
+                spread_beyond(places, 2) ? " (the host moved the threads during the calibration: "
+                                           "its memory rates and curves mix places, docs/MODEL.md)"
+                                         : "");
   }
   if (m.probe_sweep_bandwidth > 0 && m.probe_stencil_rate > 0)
     std::printf("  probes for tune: naive sweep %s, stencil in L2 %s cells/s\n",

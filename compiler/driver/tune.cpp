@@ -154,9 +154,9 @@ std::string placement_note(const std::vector<double> &handoffs, double profile_h
     return "";
   if (profile_handoff > 0)
     seen.push_back(profile_handoff);
-  const auto [lo, hi] = std::minmax_element(seen.begin(), seen.end());
-  if (*hi <= 2 * *lo)
+  if (!spread_beyond(seen, 2)) // one place (calibrate's rule too)
     return "";
+  const auto [lo, hi] = std::minmax_element(seen.begin(), seen.end());
   const double mid = std::sqrt(*lo * *hi); // between the two ends, on a log scale
   int far = 0, rounds = 0;
   for (double h : handoffs)

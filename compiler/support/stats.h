@@ -14,4 +14,18 @@ inline double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Whether the largest of the positive values is more than `factor` times the smallest (false
+// with fewer than two): where the host moved the threads, by their round trips (calibrate's and
+// tune's notes).
+inline bool spread_beyond(const std::vector<double> &v, double factor) {
+  std::vector<double> pos;
+  for (double x : v)
+    if (x > 0)
+      pos.push_back(x);
+  if (pos.size() < 2)
+    return false;
+  const auto [lo, hi] = std::minmax_element(pos.begin(), pos.end());
+  return *hi > factor * *lo;
+}
+
 } // namespace stc

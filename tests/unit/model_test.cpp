@@ -2154,6 +2154,16 @@ TEST(TuneMedian, MiddleValue) {
   EXPECT_EQ(stc::median({}), 0);
 }
 
+// calibrate's and tune's test of a move of the threads: the largest round trip more than twice
+// the smallest, values not measured (0) left out.
+TEST(TuneSpreadBeyond, LargestOverSmallestOfThePositiveValues) {
+  EXPECT_TRUE(stc::spread_beyond({1e-7, 4e-7, 1.2e-7}, 2));
+  EXPECT_FALSE(stc::spread_beyond({1e-7, 2e-7}, 2)); // exactly twice: one place
+  EXPECT_FALSE(stc::spread_beyond({0, 1e-7, 1.5e-7}, 2));
+  EXPECT_FALSE(stc::spread_beyond({4e-7}, 2));
+  EXPECT_FALSE(stc::spread_beyond({}, 2));
+}
+
 // The L3 share curves over runs (calibrate's and tune's): each size's median, runs counted only
 // where they gave a curve, malformed points skipped.
 TEST(ShareCurve, EachSizesMedianOverTheRunsThatGaveOne) {
