@@ -222,6 +222,9 @@ int main(int argc, char **argv) {
   tunec->add_option("--max-candidates", topts.max_candidates, "measure at most N plans")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  tunec->add_option("--plan", topts.plans,
+                    "KEY=VALUE,... measure this plan beside the model's choice (repeatable), "
+                    "instead of the model's best candidates");
   tunec->add_flag("!--no-probe", topts.probe,
                   "do not run calibrate's probes before each round (CPU targets, a calibrated "
                   "profile): price the candidates with the profile only");

@@ -51,6 +51,21 @@ std::vector<model::Prediction> tune_selection(const std::vector<model::Predictio
   return out;
 }
 
+std::vector<model::Prediction> tune_plans(const std::vector<model::Prediction> &cands,
+                                          const std::vector<stencilc::Plan> &plans,
+                                          const model::Cost &cost, const model::Machine &m,
+                                          int max) {
+  if (plans.empty())
+    return tune_selection(cands, max);
+  std::vector<model::Prediction> out;
+  if (!cands.empty())
+    out.push_back(cands.front());
+  for (const auto &p : plans)
+    if (std::none_of(out.begin(), out.end(), [&](const auto &q) { return q.plan == p; }))
+      out.push_back(model::predict(cost, m, p));
+  return out;
+}
+
 namespace {
 
 // Runs shorter than this are mostly their start (tune's note).
@@ -221,7 +236,16 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   // The model predicts runs of the steps measured (blocks of at most k share them out).
   const model::Cost cost = program_cost(c.program, c.analysis, params, steps);
   const auto cands = plan_candidates(c.program, c.analysis, target, m, params, 1, steps);
-  const auto runnable = tune_selection(cands, opts.max_candidates);
+  // Plans the user names are checked like build's --plan before anything is built.
+  std::vector<stencilc::Plan> given;
+  for (const auto &text : opts.plans) {
+    const stencilc::Plan p =
+        stencilc::parse_plan(text == "naive" ? "scheme=naive" : text, target.plan_rules());
+    if (const std::string why = target.why_not(p, c.program); !why.empty())
+      throw stencilc::Error(fmt::format("--plan {}: {}", text, why));
+    given.push_back(p);
+  }
+  const auto runnable = tune_plans(cands, given, cost, m, opts.max_candidates);
   std::printf("tune %s on %s, machine %s: %zu candidate plans, measuring %zu (%d round%s)\n",
               c.program.name.c_str(), opts.explain.target.c_str(), m.name.c_str(), cands.size(),
               runnable.size(), opts.rounds, opts.rounds == 1 ? "" : "s");

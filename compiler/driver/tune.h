@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "driver/build.h"
@@ -17,6 +18,8 @@ struct TuneOptions {
   std::int64_t steps = 0;  // per measurement; 0: tune_steps chooses
   int rounds = 3;          // measure every candidate this often, keep its median
   int max_candidates = 12; // measured at most
+  // Plans (KEY=VALUE,...) to measure beside the model's choice instead of tune_selection's.
+  std::vector<std::string> plans;
   // CPU targets: run calibrate's probes before every round and price the candidates for the
   // machine as it is then too (a profile with probes only).
   bool probe = true;
@@ -69,6 +72,13 @@ model::Machine probed_machine(const model::Machine &m, double sweep, double rate
 // that lasts minutes scales both runs of a round and cancels in their ratio, where the ratio of
 // the two medians keeps it.
 double paired_ratio(const std::vector<double> &choice, const std::vector<double> &other);
+
+// The plans tune measures: with --plan, the model's choice (cands' first) and then `plans`
+// priced on `cost` and `m`, repeats dropped, all of them whatever `max`; without, tune_selection's.
+std::vector<model::Prediction> tune_plans(const std::vector<model::Prediction> &cands,
+                                          const std::vector<stencilc::Plan> &plans,
+                                          const model::Cost &cost, const model::Machine &m,
+                                          int max);
 
 int tune(const Compiled &c, const TuneOptions &opts);
 

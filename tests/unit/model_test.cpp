@@ -2317,6 +2317,26 @@ TEST(TuneSelection, BestFourThenEveryDepthEveryTileHeightAndNaive) {
   EXPECT_TRUE(stc::tune_selection({}, 12).empty());
 }
 
+TEST(TunePlans, TheChoiceThenTheGivenPlansPricedWithoutRepeats) {
+  const model::Cost c = heat3d(256, 256, 256);
+  const model::Machine m = cpu(5e10, 2e10, 1 << 26);
+  const auto cands = model::candidates(c, m, rules("openmp"));
+  ASSERT_GE(cands.size(), 2u);
+  // Without --plan: tune_selection's.
+  EXPECT_EQ(keys(stc::tune_plans(cands, {}, c, m, 5)), keys(stc::tune_selection(cands, 5)));
+  // With: the model's choice, then each given plan once (the choice given again, a repeat),
+  // priced as model::predict prices them, however many --max-candidates allows.
+  const auto k2 = stencilc::parse_plan("scheme=temporal,k=2,rows=8", rules("openmp"));
+  const auto k3 = stencilc::parse_plan("scheme=temporal,k=3,rows=16,carry=off", rules("openmp"));
+  const auto out = stc::tune_plans(cands, {k2, cands.front().plan, k3, k2}, c, m, 1);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(key(out[0].plan), key(cands.front().plan));
+  EXPECT_EQ(key(out[1].plan), "scheme=temporal,k=2,rows=8");
+  EXPECT_EQ(key(out[2].plan), "scheme=temporal,k=3,rows=16,carry=off");
+  EXPECT_DOUBLE_EQ(out[1].seconds_per_step, model::predict(c, m, k2).seconds_per_step);
+  EXPECT_DOUBLE_EQ(out[2].seconds_per_step, model::predict(c, m, k3).seconds_per_step);
+}
+
 TEST(ModelCandidates, OpenmpRankOneAndFourAreNaiveOnly) {
   model::Cost c1 = heat3d(1 << 24, 1, 1);
   c1.rank = 1;
