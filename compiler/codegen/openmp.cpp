@@ -271,6 +271,7 @@ std::vector<GeneratedFile> emit_cpu(const ir::Program &program, const lower::Low
   d.set("row_fns", tc.row_fns);
   d.set("temporal_describe", tc.describe);
   d.set("temporal_block", tc.block);
+  d.set("temporal_options", tc.options);
   d.set("temporal_alloc", tc.alloc);
   d.set("temporal_views", tc.views);
   d.set("shadow_members", tc.shadows);

@@ -552,10 +552,11 @@ TemporalCode temporal_code(const ir::Program &p, const lower::Lowered &l, bool m
     b += state.count(g) ? fmt::format("  s.push_back({});\n",
                                       view(p.grids[g], "shadow__" + p.grids[g].name + "_"))
                         : "  s.emplace_back();\n";
-  b += "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
-       "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n  o.all_results = last;\n"
-       "  o.wide = blocked__()->vec == 512;\n  o.xreg = blocked__()->xreg;\n"
-       "  o.carry = blocked__()->carry;\n";
+  tc.options = "  stencilc::cpu::Options o;\n  o.k = static_cast<int>(k);\n"
+               "  o.tile = blocked__()->rows;\n  o.chunk = blocked__()->chunk;\n"
+               "  o.all_results = last;\n  o.wide = blocked__()->vec == 512;\n"
+               "  o.xreg = blocked__()->xreg;\n  o.carry = blocked__()->carry;\n  return o;\n";
+  b += "  const stencilc::cpu::Options o = temporal_options__(k, last);\n";
   if (mpi)
     b += "  const RowContext__ ctx__{&params_, {eoff__[0], eoff__[1], eoff__[2]}};\n"
          "  stencilc::cpu::run_block(step__, o, temporal_views__(), s, &ctx__, workspace__);\n";

@@ -15,6 +15,7 @@ struct TemporalCode {
   std::string row_fns;  // namespace-scope row functions, one per kernel the step calls
   std::string describe; // body of Stencil::temporal_describe__()
   std::string block;    // body of Stencil::temporal_block__()
+  std::string options;  // body of Stencil::temporal_options__(k, last): the engine's Options
   std::string alloc;    // body of Stencil::temporal_alloc__(): the shadow grids
   std::string views;    // body of Stencil::temporal_views__()
   std::string shadows;  // member declarations of the shadow grids

@@ -4,7 +4,9 @@
 #include "stencilc/cpu/engine.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -355,6 +357,35 @@ TEST(TemporalRunBlock, SeveralBlocksAndOtherDepths) {
   check_against_naive(16, 16, 5, 1, {0, 2}, ws);
   // The narrowest grid the stencil fits: 3 x 3.
   check_against_naive(3, 3, 3, 1, {0, 1}, ws);
+}
+
+TEST(TemporalRunBlock, ReservedWorkspaceIsTheOneTheBlocksUse) {
+  // reserve_workspace (a program's prepare(), before the clock) allocates every thread's buffer
+  // of the block's size, zeroed; the blocks then run in it without allocating again, results
+  // the same bits.
+  const std::int64_t nx = 19, ny = 23;
+  Grid<float> u = grid2("u", nx, ny), v = grid2("v", nx, ny);
+  cpu::Options o;
+  o.k = 3;
+  o.chunk = 4;
+  cpu::Workspace ws;
+  cpu::reserve_workspace(avg5_step(nx, ny), o, {cpu::view_of(u), cpu::view_of(v)}, ws);
+  ASSERT_EQ(ws.buffers.size(), static_cast<std::size_t>(omp_get_max_threads()));
+  std::vector<const unsigned char *> reserved;
+  for (std::size_t i = 0; i < ws.buffers.size(); ++i) {
+    ASSERT_TRUE(ws.buffers[i]);
+    ASSERT_GT(ws.bytes[i], 0u);
+    EXPECT_EQ(std::count(ws.buffers[i].get(), ws.buffers[i].get() + ws.bytes[i], 0),
+              static_cast<std::ptrdiff_t>(ws.bytes[i]));
+    reserved.push_back(ws.buffers[i].get());
+  }
+  check_against_naive(nx, ny, 3, 2, {0, 4}, ws);
+  for (std::size_t i = 0; i < ws.buffers.size(); ++i)
+    EXPECT_EQ(ws.buffers[i].get(), reserved[i]) << "thread " << i << "'s buffer was replaced";
+  // Options it cannot run are refused as run_block refuses them.
+  o.k = 0;
+  EXPECT_THROW(cpu::reserve_workspace(avg5_step(nx, ny), o, {cpu::view_of(u), cpu::view_of(v)}, ws),
+               stencilc::Error);
 }
 
 TEST(TemporalRunBlock, WiderMarginsThanNeededGiveTheSameBits) {

@@ -51,6 +51,10 @@ public:
   /// Runs the run block `steps` times, or for `run until` until the condition holds but at
   /// most `steps` times. Returns the number of steps done.
   virtual std::int64_t run(std::int64_t steps) = 0;
+  /// Readies what the next run(steps) would otherwise allocate in its first steps (the CPU
+  /// temporal engine's workspace), so that a run's time is its steps': execute() calls it
+  /// before the clock starts.
+  virtual void prepare(std::int64_t steps) { (void)steps; }
   /// The named run blocks (`run NAME: N { ... }`), in declaration order; none for most programs.
   virtual std::vector<std::string> blocks() const { return {}; }
   /// A named block's own count of steps (its `run NAME: N`, with this run's params).

@@ -195,6 +195,10 @@ void execute(Program &program, const RunOptions &opts, std::FILE *out) {
   // Every rank of an MPI program takes the same chunks (its reductions agree on every rank).
   const bool chunked =
       progress.enabled() || opts.save_every || opts.checkpoint_every || !opts.history.empty();
+  // The first block's workspace, outside the run's time (a run in chunks, whose time is the
+  // chunks', allocates it in its first block as before).
+  if (!finished && !chunked)
+    program.prepare(steps - start);
   // MPI: the clocks start together, after the slowest rank's setup, and the run's time is the
   // slowest rank's (rank 0 alone may be early or late by its share of the setup).
   if (!finished)

@@ -744,10 +744,17 @@ private:
 
 void FreeBytes::operator()(unsigned char *p) const { std::free(p); }
 
-void run_block(const Step &step, const Options &o, const std::vector<View> &grids,
-               const std::vector<View> &shadows, const void *ctx, Workspace &ws) {
-  if (grids.size() != step.grids.size() || shadows.size() != step.grids.size())
-    throw Error("temporal block: expected one view and one shadow per grid");
+namespace {
+
+// A block's schedule, its tiles and the workspace each thread needs (Schedule::workspace).
+struct Layout {
+  Schedule sc;
+  std::int64_t ntiles_t = 1, nchunks = 1;
+};
+
+// Checks the block's options against `step` and `grids` (throws as run_block documents) and
+// lays out its tiles and every thread's workspace.
+Layout lay_out(const Step &step, const Options &o, const std::vector<View> &grids) {
   const std::string why = unsupported(step, grids);
   if (!why.empty())
     throw Error("temporal blocking does not apply: " + why);
@@ -829,22 +836,57 @@ void run_block(const Step &step, const Options &o, const std::vector<View> &grid
     bytes += sc.carry_region * static_cast<std::size_t>(chunk_planes + last - first);
   }
   sc.workspace = bytes;
+  return Layout{std::move(sc), ntiles_t, nchunks};
+}
 
-  const std::int64_t ntiles = ntiles_t * nchunks;
-  // Each thread's rings; kept in `ws` between blocks, since fresh memory would fault its pages
-  // in every block. On huge pages where they are 256 KiB or more (allocate_buffer).
-  const int threads_now = omp_get_max_threads();
-  if (ws.buffers.size() < static_cast<std::size_t>(threads_now)) {
-    ws.buffers.resize(threads_now);
-    ws.bytes.resize(threads_now, 0);
+// Each thread's rings; kept in `ws` between blocks, since fresh memory would fault its pages
+// in every block. On huge pages where they are 256 KiB or more (allocate_buffer). Returns
+// whether any buffer is new.
+bool reserve(Workspace &ws, std::size_t bytes, int threads) {
+  if (ws.buffers.size() < static_cast<std::size_t>(threads)) {
+    ws.buffers.resize(threads);
+    ws.bytes.resize(threads, 0);
   }
-  for (int i = 0; i < threads_now; ++i)
+  bool fresh = false;
+  for (int i = 0; i < threads; ++i)
     if (ws.bytes[i] < bytes) {
       ws.buffers[i].reset(allocate_buffer(bytes));
       if (!ws.buffers[i])
         throw std::bad_alloc();
       ws.bytes[i] = bytes;
+      fresh = true;
     }
+  return fresh;
+}
+
+} // namespace
+
+void reserve_workspace(const Step &step, const Options &o, const std::vector<View> &grids,
+                       Workspace &ws) {
+  const Layout l = lay_out(step, o, grids);
+  const int threads = omp_get_max_threads();
+  if (!reserve(ws, l.sc.workspace, threads))
+    return;
+    // Each thread touches its own buffer, as its tiles would: its pages fault in here, and
+    // where the machine has nodes they are the thread's.
+#pragma omp parallel num_threads(threads)
+  {
+    const int i = omp_get_thread_num();
+    std::memset(ws.buffers[i].get(), 0, ws.bytes[i]);
+  }
+}
+
+void run_block(const Step &step, const Options &o, const std::vector<View> &grids,
+               const std::vector<View> &shadows, const void *ctx, Workspace &ws) {
+  if (grids.size() != step.grids.size() || shadows.size() != step.grids.size())
+    throw Error("temporal block: expected one view and one shadow per grid");
+  Layout l = lay_out(step, o, grids);
+  Schedule &sc = l.sc;
+  const Dims &dm = sc.dims;
+  const std::int64_t ntiles_t = l.ntiles_t, nchunks = l.nchunks;
+  const std::int64_t ntiles = ntiles_t * nchunks;
+  const int threads_now = omp_get_max_threads();
+  reserve(ws, sc.workspace, threads_now);
   // vec=512, xshift=reg: the kernels' other row functions (the same cells, the same bits).
   Step other;
   if (o.wide || o.xreg) {
