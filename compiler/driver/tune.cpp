@@ -239,8 +239,7 @@ int tune(const Compiled &c, const TuneOptions &opts) {
   // Plans the user names are checked like build's --plan before anything is built.
   std::vector<stencilc::Plan> given;
   for (const auto &text : opts.plans) {
-    const stencilc::Plan p =
-        stencilc::parse_plan(text == "naive" ? "scheme=naive" : text, target.plan_rules());
+    const stencilc::Plan p = stencilc::parse_plan(text, target.plan_rules());
     if (const std::string why = target.why_not(p, c.program); !why.empty())
       throw stencilc::Error(fmt::format("--plan {}: {}", text, why));
     given.push_back(p);

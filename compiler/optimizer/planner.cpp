@@ -328,8 +328,7 @@ stencilc::Plan plan_to_emit(const ir::Program &p, const Analysis &a, const Targe
     return stencilc::Plan{};
   }
   source = PlanSource::Given;
-  const stencilc::Plan plan =
-      stencilc::parse_plan(given == "naive" ? "scheme=naive" : given, t.plan_rules());
+  const stencilc::Plan plan = stencilc::parse_plan(given, t.plan_rules());
   const std::string why = t.why_not(plan, p);
   if (!why.empty())
     throw stencilc::Error(fmt::format("--plan {}: {}", given, why));

@@ -283,6 +283,18 @@ TEST(Plan, SchemesMustSuitTheTarget) {
     EXPECT_EQ(error_of(c.text, c.rules), std::string("--plan ") + c.text + ": " + c.why);
 }
 
+TEST(Plan, NaiveAloneIsTheNaiveScheme) {
+  // `build --plan naive`, `tune --plan naive` and an executable's --plan naive alike; over a
+  // base it keeps the base's layout, as scheme=naive does.
+  EXPECT_TRUE(stencilc::parse_plan("naive", kCpu).naive());
+  Plan base = stencilc::parse_plan("scheme=temporal,k=4,rows=8,layout=aosoa", kCpu);
+  EXPECT_EQ(stencilc::parse_plan("naive", kCpu, base),
+            stencilc::parse_plan("scheme=naive", kCpu, base));
+  EXPECT_EQ(stencilc::to_string(stencilc::parse_plan("naive", kCpu, base)),
+            "scheme=naive,layout=aosoa");
+  EXPECT_EQ(error_of("naive,k=2", kCpu), "--plan naive,k=2: 'naive' is not KEY=VALUE");
+}
+
 TEST(Plan, RejectsBadKeysAndValues) {
   EXPECT_EQ(error_of("k", kCpu), "--plan k: 'k' is not KEY=VALUE");
   EXPECT_EQ(error_of("k=2,,rows=8", kCpu), "--plan k=2,,rows=8: '' is not KEY=VALUE");

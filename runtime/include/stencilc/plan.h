@@ -119,8 +119,8 @@ std::string to_string(const Plan &p);
 /// procs=AxBxC, overlap=on|off|host|boundary, layout=soa|aosoa) over `base`: keys not given keep
 /// base's values, and scheme=naive drops the others; a text that names its scheme is a whole
 /// plan as to_string writes it, so chunk, vec, carry and xshift it leaves out take their
-/// defaults, not base's. Throws stencilc::Error naming the bad key or
-/// value, or why the plan is not one of `rules`.
+/// defaults, not base's; "naive" alone is scheme=naive. Throws stencilc::Error naming the bad key
+/// or value, or why the plan is not one of `rules`.
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base = Plan{});
 
 /// The naive plan with `p`'s layout: what an executable's --plan is read over, so that a plan

@@ -117,6 +117,8 @@ std::string to_string(const Plan &p) {
 }
 
 Plan parse_plan(const std::string &text, const PlanRules &rules, const Plan &base) {
+  if (text == "naive") // the word `build --plan` and the summaries' readers use
+    return parse_plan("scheme=naive", rules, base);
   auto bad = [&](const std::string &why) { return Error("--plan " + text + ": " + why); };
   Flat f = flatten(base);
   const std::string base_scheme = f.scheme;
