@@ -867,10 +867,10 @@ void reserve_workspace(const Step &step, const Options &o, const std::vector<Vie
   const int threads = omp_get_max_threads();
   if (!reserve(ws, l.sc.workspace, threads))
     return;
-    // Each thread touches its own buffer, as its tiles would: its pages fault in here, and
-    // where the machine has nodes they are the thread's.
 #pragma omp parallel num_threads(threads)
   {
+    // Each thread touches its own buffer, as its tiles would: its pages fault in here, and
+    // where the machine has nodes they are the thread's.
     const int i = omp_get_thread_num();
     std::memset(ws.buffers[i].get(), 0, ws.bytes[i]);
   }
