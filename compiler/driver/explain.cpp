@@ -150,6 +150,7 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
         r["terms"]["state"] = p.t_state;
         r["terms"]["coefficients"] = p.t_coefficients;
         r["terms"]["carry"] = p.t_carry;
+        r["terms"]["last_block"] = p.t_last;
       }
       if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
         r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},

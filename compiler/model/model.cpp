@@ -428,6 +428,12 @@ double coefficient_seconds(const Cost &c, const Machine &m, int k, int rows, dou
   return lone * one(ws, false) + (1 - lone) * one(ws_carried, true);
 }
 
+double last_block_seconds(const Cost &c, const Machine &m, double cells) {
+  if (c.steps < 1)
+    return 0;
+  return cells * c.dead_written_bytes_per_cell / sweep_bandwidth(m) / static_cast<double>(c.steps);
+}
+
 double effective_k(int k, std::int64_t steps) {
   if (steps < 1 || k < 1)
     return std::max(k, 1);
@@ -657,9 +663,10 @@ Prediction cpu_temporal(const Cost &c, const Machine &m, const Plan &p, double c
   // T_coef = 2.2 ms; PERFORMANCE.md, 2026-12-01 22:18). Spilled rings stream like naive
   // sweeps, where compute and memory overlap.
   const bool fits = r.bound != "cache";
+  r.t_last = last_block_seconds(c, m, cells);
   r.seconds_per_step = (fits ? r.t_compute + t_coefficients + t_state + t_carry
                              : std::max(r.t_compute, r.t_memory)) +
-                       m.barrier_seconds / k_eff;
+                       m.barrier_seconds / k_eff + r.t_last;
   return r;
 }
 

@@ -164,6 +164,10 @@ struct Cost {
   double swapped_written_bytes_per_cell = 0; // written grids that a swap of the run block pairs
   double offset_loads_per_cell = 0;          // distinct reads of grids read at offsets, not written
   double xy_loads_per_cell = 0;              // ... of them at an x or y offset
+  double dead_written_bytes_per_cell = 0;    // written or swapped grids whose value from before
+                                             // the step it never reads (a ping-pong swap's
+                                             // target): a CPU temporal run's last block writes
+                                             // them, the blocks before it skip them
   bool single_array = false;     // the step's one kernel reads only grids it writes or the swap
                                  // pairs: a GPU temporal block keeps a column in registers
   int radius = 1;                // widest stencil offset
@@ -217,6 +221,7 @@ struct Prediction {
   // CPU temporal, rings in cache: t_memory's parts (the state's trip through memory, the
   // coefficients' re-reads, the carried rows').
   double t_state = 0, t_coefficients = 0, t_carry = 0;
+  double t_last = 0;       // CPU temporal: the run's last block's extra results, per step (t_last)
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the
@@ -443,6 +448,13 @@ constexpr double kSharedCacheShare = 0.5;
 /// A CPU's naive plan is chosen over a temporal one predicted less than this fraction faster:
 /// the model prices the engine's stages less surely than a plain sweep (MODEL.md §5).
 constexpr double kNaiveMargin = 0.03;
+
+/// A CPU temporal run's last block writes the grids the blocks before it skip
+/// (Cost::dead_written_bytes_per_cell; runtime Options::all_results): once per run, streamed
+/// to the shadows past the caches, so per step cells * those bytes / B_s / steps (0 when the
+/// steps are unknown). Measured: heat3d fp64 510^3 ran 12 steps 0.03-0.04 s longer with the
+/// last block writing them than without (PERFORMANCE.md, 2026-12-07 12:19).
+double last_block_seconds(const Cost &c, const Machine &m, double cells);
 
 /// Steps per block on average when a run of `steps` steps is split into the fewest blocks of at
 /// most k (runtime: block_steps): steps / ceil(steps / k); k when steps is unknown (< 1).

@@ -72,6 +72,47 @@ double fill_rows(const ir::Grid &g, const ir::Env &env) {
 
 // Grid g's storage (grid.h: rows of halo + extent + halo rounded up to a 64-byte line, the
 // ghost rows and planes around them), in bytes.
+// Bytes per cell of the grids a CPU temporal run's last block writes and the others skip
+// (runtime engine.cpp: Options::all_results): grids the step writes or swaps whose value from
+// before the step no kernel reads, like the target of a ping-pong swap. The step is followed
+// twice, as the engine follows its k steps, so that a swap's second step is seen too.
+double dead_written_bytes(const ir::Program &p) {
+  const int ng = static_cast<int>(p.grids.size());
+  std::vector<int> cur(ng);
+  for (int g = 0; g < ng; ++g)
+    cur[g] = g; // versions below ng: the grids' values from before the step
+  std::vector<bool> live(ng, false), changed(ng, false);
+  int next = ng;
+  for (int t = 0; t < 2; ++t)
+    for (const auto &r : p.run) {
+      if (r.kind == ir::RunStmt::Kind::Swap) {
+        std::swap(cur[r.a], cur[r.b]);
+        changed[r.a] = changed[r.b] = true;
+        continue;
+      }
+      if (r.kind != ir::RunStmt::Kind::Call)
+        continue;
+      const ir::Kernel &k = p.kernels[r.a];
+      for (int g : ir::grids_read(k.body))
+        if (cur[g] < ng)
+          live[cur[g]] = true;
+      // A kernel on part of the domain keeps the rest of the old values (the engine's
+      // stages that are not `full`).
+      const bool full = k.domain.kind == ir::Domain::Kind::Interior && ir::colour_of(k.domain) < 0;
+      for (int w : ir::grids_written(k.body)) {
+        if (!full && cur[w] < ng)
+          live[cur[w]] = true;
+        cur[w] = next++;
+        changed[w] = true;
+      }
+    }
+  double bytes = 0;
+  for (int g = 0; g < ng; ++g)
+    if (changed[g] && !live[g])
+      bytes += static_cast<double>(ir::elem_bytes(p.grids[g]));
+  return bytes;
+}
+
 double storage_bytes(const ir::Grid &g, const ir::Env &env) {
   const double e = static_cast<double>(ir::elem_bytes(g));
   double bytes = 1;
@@ -261,6 +302,7 @@ model::Cost program_cost(const ir::Program &p, const Analysis &a,
     }
   }
   c.single_array = single && c.stages == 1;
+  c.dead_written_bytes_per_cell = dead_written_bytes(p);
   naive_extras(p, a, env, c, step_grids);
   for (int g : step_grids)
     c.footprint_bytes_per_cell += storage_bytes(p.grids[g], env) / std::max(1.0, c.cells());

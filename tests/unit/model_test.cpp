@@ -1339,6 +1339,26 @@ TEST(ModelCpuTemporal, DepthsThatRunTheSameBlocksAreOfferedOnce) {
   EXPECT_EQ(depths(c), (std::set<int>{2, 3, 4, 6, 8, 16}));
 }
 
+// A run's last block writes the grids the blocks before it skip, once per run: heat3d 256^3
+// fp32 over 10 steps, 4 bytes a cell: 16,777,216 * 4 / 1e10 / 10 = 6.7108864e-4 per step, the
+// same for every k; nothing when the steps are not known.
+TEST(ModelCpuTemporal, LastBlockWritesTheSkippedGridsOncePerRun) {
+  auto c = heat3d_cpu(256, 256, 256);
+  c.steps = 10;
+  const auto m = cpu(1e11, 1e10, 1 << 20, 0);
+  const double cells = 256.0 * 256 * 256;
+  EXPECT_DOUBLE_EQ(model::last_block_seconds(c, m, cells), 0);
+  const auto before = model::predict(c, m, rows_plan(4, 32));
+  c.dead_written_bytes_per_cell = 4;
+  expect_close(model::last_block_seconds(c, m, cells), 6.7108864e-4);
+  const auto after = model::predict(c, m, rows_plan(4, 32));
+  expect_close(after.t_last, 6.7108864e-4);
+  expect_close(after.seconds_per_step - before.seconds_per_step, 6.7108864e-4);
+  expect_close(model::predict(c, m, rows_plan(8, 32)).t_last, 6.7108864e-4);
+  c.steps = 0;
+  EXPECT_DOUBLE_EQ(model::predict(c, m, rows_plan(4, 32)).t_last, 0);
+}
+
 TEST(ModelCpuTemporal, BlocksShareOutTheSteps) {
   EXPECT_DOUBLE_EQ(model::effective_k(8, 100), 100.0 / 13); // 9 blocks of 8, 4 of 7
   EXPECT_DOUBLE_EQ(model::effective_k(4, 12), 4.0);
