@@ -198,11 +198,11 @@ model::Machine plain_in_round(const EngineRuns &r, std::size_t round, const mode
 }
 
 // eta of one temporal plan of `r`: the model's stages at eta = 1 over the measured step less the
-// model's other terms (the state's trip through memory at B_s, the carried rows, the barrier),
-// per alternated round with B_s from that round's naive run, the median kept: the memory terms
-// are most of a k = 4 step, so B_s from another spell moved heat2d's eta from 0.92 to 1.85
-// between two calibrations a minute apart (2026-12-04). 0 (and says why) where those terms alone
-// take most of the step.
+// model's other terms (the state's trip through memory at B_s, the carried rows, the barrier, the
+// last block's writes), per alternated round with B_s from that round's naive run, the median
+// kept: the memory terms are most of a k = 4 step, so B_s from another spell moved heat2d's eta
+// from 0.92 to 1.85 between two calibrations a minute apart (2026-12-04). 0 (and says why) where
+// those terms alone take most of the step.
 double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_text,
                   const std::string &what, const model::Machine &m) {
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
