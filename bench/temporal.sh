@@ -337,7 +337,7 @@ if all(float(rows[wl]["roof.peak"][0]) > 0 for wl in ("heat3d_f32", "heat3d_f64"
                    "peak_flops": float(m["peak_flops"][0]),
                    "bandwidths": {k[3:]: float(v[0]) for k, v in m.items() if k.startswith("bw.")},
                    "points": points}, open(out, "w"), indent=1)
-        print(f"wrote {out} (python3 scripts/plot.py roofline {out} -o OUT.png)")
+        print(f"wrote {out} (scripts/plot.py roofline {out} -o OUT.png)")
 else:
     print("(no roofline: the machine profile has no peak_flops; run stencilc calibrate)")
 d = rows["ceiling"]

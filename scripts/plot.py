@@ -326,7 +326,13 @@ def roofline_command(args):
 
 
 def new_figure():
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        # A python of its own (pyenv, a venv) first on PATH lacks Debian's packages.
+        raise UserError(f"this python ({sys.executable}) has no matplotlib: install Debian's "
+                        "python3-matplotlib and run scripts/plot.py itself (its first line "
+                        "runs /usr/bin/python3)")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -278,6 +278,13 @@ class PlotTest(unittest.TestCase):
             self.assert_error(run_plot("roofline", js, "-o", self.path("x.png")), message)
         self.assertFalse(os.path.exists(self.path("x.png")))
 
+    def test_roofline_without_matplotlib(self):
+        # -S leaves out site-packages, so matplotlib too: as a python of its own first on PATH.
+        result = subprocess.run([sys.executable, "-S", PLOT, "roofline", self.roofline_json(),
+                                 "-o", self.path("r.png")], capture_output=True, text=True)
+        self.assert_error(result, "has no matplotlib")
+        self.assertFalse(os.path.exists(self.path("r.png")))
+
     # --- errors ---
 
     def truncated(self, npy):
