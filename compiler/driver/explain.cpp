@@ -150,8 +150,9 @@ int explain(const Compiled &c, const ExplainOptions &opts) {
         r["terms"]["state"] = p.t_state;
         r["terms"]["coefficients"] = p.t_coefficients;
         r["terms"]["carry"] = p.t_carry;
-        r["terms"]["last_block"] = p.t_last;
       }
+      if (p.t_last > 0) // CPU temporal: the run's last block, whether or not its rings fit
+        r["terms"]["last_block"] = p.t_last;
       if (p.plan.distribution) // one exchange period's terms, seconds (docs/MODEL.md §4)
         r["period"] = {{"k", p.plan.k()}, {"inner", p.t_inner}, {"boundary", p.t_boundary},
                        {"d2h", p.t_d2h},  {"mpi", p.t_mpi},     {"h2d", p.t_h2d}};

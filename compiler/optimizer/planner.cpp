@@ -70,8 +70,6 @@ double fill_rows(const ir::Grid &g, const ir::Env &env) {
   return rows;
 }
 
-// Grid g's storage (grid.h: rows of halo + extent + halo rounded up to a 64-byte line, the
-// ghost rows and planes around them), in bytes.
 // Bytes per cell of the grids a CPU temporal run's last block writes and the others skip
 // (runtime engine.cpp: Options::all_results): grids the step writes or swaps whose value from
 // before the step no kernel reads, like the target of a ping-pong swap. The step is followed
@@ -113,6 +111,8 @@ double dead_written_bytes(const ir::Program &p) {
   return bytes;
 }
 
+// Grid g's storage (grid.h: rows of halo + extent + halo rounded up to a 64-byte line, the
+// ghost rows and planes around them), in bytes.
 double storage_bytes(const ir::Grid &g, const ir::Env &env) {
   const double e = static_cast<double>(ir::elem_bytes(g));
   double bytes = 1;
