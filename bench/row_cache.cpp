@@ -2,7 +2,8 @@
 // the `omp simd simdlen(8)` loop the generated code has) over planes of 510-cell rows laid out
 // as the engine's rings (x = 0 on a 64-byte line, 528-cell pitch), three input planes and one
 // output plane of R rows, swept again and again. As R grows the four planes leave the L2 for the
-// L3 and then memory: the rate a stage reaches at each level of the hierarchy, on one core.
+// L3 and then memory: the rate a stage reaches at each level of the hierarchy, on one core, or
+// on THREADS cores at once (each its own planes; the rate printed is theirs together).
 // Two in-core variants run beside it, on the same planes, after a check that they give the
 // same bits: `jam2`, two rows per x loop (unroll-and-jam over y: the compiler may share the
 // loads of the rows both read), and `xreg`, the x +- 1 neighbours shifted out of the centre
@@ -19,6 +20,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <omp.h>
 
 #if defined(__AVX512VL__)
 #include <immintrin.h>
@@ -167,51 +170,79 @@ int main(int argc, char **argv) {
   for (Variant w : variants)
     std::printf(" %12s", (std::string(names[w]) + " cells/s").c_str());
   std::printf("\n");
-  for (int r : rows) {
+  for (int r : rows)
     if (r < 3) {
       std::fprintf(stderr, "error: at least 3 rows per plane (got %d)\n", r);
       return 2;
     }
+  // Each thread sweeps planes of its own, all at once (OMP_NUM_THREADS): the rate two cores
+  // reach together, which is what a plan's stages on 2 threads can reach, need not be twice
+  // one core's (a shared clock budget, a host's placement of the vCPUs).
+  const int threads = omp_get_max_threads();
+  for (int r : rows) {
     const std::int64_t plane = kPitch * r;
-    float *buf = static_cast<float *>(std::aligned_alloc(64, sizeof(float) * (plane * 4 + kPitch)));
-    if (!buf) {
-      std::fprintf(stderr, "error: cannot allocate %d rows\n", r);
-      return 1;
-    }
-    for (std::int64_t i = 0; i < plane * 4 + kPitch; ++i)
-      buf[i] = static_cast<float>(i % 17) * 0.1f;
-    float *p0 = buf + kLead, *p1 = p0 + plane, *p2 = p1 + plane, *out = p2 + plane;
-    // The variants' bits against the plain loop's, on this size, before any timing.
-    std::vector<float> ref(plane);
-    sweep(kPlain, out, p0, p1, p2, r);
-    std::memcpy(ref.data(), out, sizeof(float) * plane);
-    for (Variant w : variants) {
-      std::memset(out, 0, sizeof(float) * plane);
-      sweep(w, out, p0, p1, p2, r);
-      for (int y = 1; y < r - 1; ++y)
-        if (std::memcmp(out + y * kPitch, ref.data() + y * kPitch, sizeof(float) * kCells)) {
-          std::fprintf(stderr, "error: variant %s differs from the plain loop (rows %d, row %d)\n",
-                       names[w], r, y);
-          return 1;
-        }
-    }
     // About 2e9 cell updates per size and variant, the variants in turn, 3 rounds: the best.
     const std::int64_t reps = 2000000000LL / (kCells * (r - 2)) / 3 + 1;
-    double best[4] = {0, 0, 0, 0};
-    for (int round = 0; round < 3; ++round)
+    std::vector<double> rate(3 * threads * 4, 0.0); // [round][thread][variant]
+    // Each thread's planes, allocated before the threads start so that no barrier below can
+    // be missed.
+    std::vector<float *> bufs(threads);
+    for (float *&buf : bufs)
+      if (!(buf = static_cast<float *>(
+                std::aligned_alloc(64, sizeof(float) * (plane * 4 + kPitch))))) {
+        std::fprintf(stderr, "error: cannot allocate %d rows for %d threads\n", r, threads);
+        return 1;
+      }
+    std::vector<int> differs(threads, -1); // per thread: the first variant whose bits differ
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      float *buf = bufs[t];
+      for (std::int64_t i = 0; i < plane * 4 + kPitch; ++i)
+        buf[i] = static_cast<float>(i % 17) * 0.1f;
+      float *p0 = buf + kLead, *p1 = p0 + plane, *p2 = p1 + plane, *out = p2 + plane;
+      // The variants' bits against the plain loop's, on this size, before any timing.
+      std::vector<float> ref(plane);
+      sweep(kPlain, out, p0, p1, p2, r);
+      std::memcpy(ref.data(), out, sizeof(float) * plane);
       for (Variant w : variants) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (std::int64_t k = 0; k < reps; ++k)
-          sweep(w, out, p0, p1, p2, r);
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        best[w] = std::max(best[w], static_cast<double>(reps) * kCells * (r - 2) / s);
+        std::memset(out, 0, sizeof(float) * plane);
+        sweep(w, out, p0, p1, p2, r);
+        for (int y = 1; y < r - 1 && differs[t] < 0; ++y)
+          if (std::memcmp(out + y * kPitch, ref.data() + y * kPitch, sizeof(float) * kCells))
+            differs[t] = w;
+      }
+      for (int round = 0; round < 3; ++round)
+        for (Variant w : variants) {
+#pragma omp barrier
+          const auto t0 = std::chrono::steady_clock::now();
+          for (std::int64_t k = 0; k < reps; ++k)
+            sweep(w, out, p0, p1, p2, r);
+          const double s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          rate[(round * threads + t) * 4 + w] = static_cast<double>(reps) * kCells * (r - 2) / s;
+        }
+    }
+    for (float *buf : bufs)
+      std::free(buf);
+    for (int w : differs)
+      if (w >= 0) {
+        std::fprintf(stderr, "error: variant %s differs from the plain loop (rows %d)\n", names[w],
+                     r);
+        return 1;
       }
     std::printf("%8d %12.0f", r, 4.0 * plane * 4 / 1024.0);
-    for (Variant w : variants)
-      std::printf(" %12.3g", best[w]);
+    for (Variant w : variants) { // the best round's rate, all threads together
+      double best = 0;
+      for (int round = 0; round < 3; ++round) {
+        double sum = 0;
+        for (int t = 0; t < threads; ++t)
+          sum += rate[(round * threads + t) * 4 + w];
+        best = std::max(best, sum);
+      }
+      std::printf(" %12.3g", best);
+    }
     std::printf("\n");
-    std::free(buf);
   }
   return 0;
 }
