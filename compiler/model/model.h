@@ -221,8 +221,8 @@ struct Prediction {
   // CPU temporal, rings in cache: t_memory's parts (the state's trip through memory, the
   // coefficients' re-reads, the carried rows').
   double t_state = 0, t_coefficients = 0, t_carry = 0;
-  double t_last =
-      0; // CPU temporal: the run's last block's extra results, per step (last_block_seconds)
+  // CPU temporal: the run's last block's extra results, per step (last_block_seconds).
+  double t_last = 0;
   double global_bytes = 0; // GPU: bytes per cell-update to and from device memory (t_memory's)
   double occupancy = 0;    // GPU, when the registers are known: resident threads / the SM's
   // Distributed: the terms of one exchange period (k steps), seconds: the inner region, the
