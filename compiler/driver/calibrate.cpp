@@ -83,7 +83,65 @@ struct EngineRuns {
   std::vector<model::Cost> costs;          // per plan (its sets)
   std::vector<double> seconds;             // per step, one per plan: the median
   std::vector<std::vector<double>> rounds; // per step, per plan, in the order run
+  // The cores' speed before, between and after the rounds (one more than the rounds): the
+  // in-L2 stencil probe over its rate before the engine's first round, 0 where not measured. The
+  // fits price each round on the machine scaled by the mean of the two either side of it
+  // (plain_in_round), as tune prices its rounds by its probes, and leave out the rounds whose two
+  // differ (the speed changed during the round) while three or more are left. On the AMD EPYC VM
+  // the host put both vCPUs on one core for minutes at a time (a cache line's round trip 0.07 us
+  // against 0.45): fp64's and himeno's plans ran at half speed in three rounds of five, and their
+  // etas' medians came out 0.78 and 0.77 against 1.44-1.67 and 1.69-2.08 (2026-12-07 17:14).
+  std::vector<double> probes;
+  std::vector<double> speeds; // per round: the geometric mean of its two probes, 0 if unknown
+  std::vector<bool> used;     // per round: whether the fits take it
 };
+
+// The cores' speed now against the calibration's (the in-L2 stencil probe), 0 where unknown.
+using SpeedProbe = std::function<double()>;
+// A round whose two probes differ by more than this changed speed while it ran.
+constexpr double kSpeedSpread = 1.15;
+// The fits leave such rounds out only while at least this many are left.
+constexpr std::size_t kSteadyRounds = 3;
+
+// EngineRuns::speeds and used from its probes; says what the probes saw.
+void round_speeds(EngineRuns &r, const std::string &name, std::size_t rounds) {
+  r.speeds.assign(rounds, 0.0);
+  // A round without both probes is taken at the calibration's speed, as if steady.
+  std::vector<bool> steady(rounds, true);
+  for (std::size_t i = 0; i < rounds && i + 1 < r.probes.size(); ++i) {
+    const double a = r.probes[i], b = r.probes[i + 1];
+    if (a > 0 && b > 0) {
+      r.speeds[i] = std::sqrt(a * b);
+      steady[i] = !spread_beyond({a, b}, kSpeedSpread);
+    }
+  }
+  const auto n_steady = static_cast<std::size_t>(std::count(steady.begin(), steady.end(), true));
+  const bool drop = n_steady >= kSteadyRounds && n_steady < rounds;
+  r.used.assign(rounds, true);
+  std::string left_out;
+  const std::size_t n_out = drop ? rounds - n_steady : 0;
+  for (std::size_t i = 0; i < rounds; ++i)
+    if (drop && !steady[i]) {
+      r.used[i] = false;
+      left_out += fmt::format("{}{}", left_out.empty() ? "" : ", ", i + 1);
+    }
+  if (std::none_of(r.probes.begin(), r.probes.end(), [](double v) { return v > 0; }))
+    return;
+  std::string list;
+  for (double v : r.probes)
+    list += fmt::format("{}{:.2f}", list.empty() ? "" : ", ", v);
+  std::string what = "each round priced at the cores' speed either side of it";
+  if (drop)
+    what += fmt::format("; round{} {} left out of the fits: the speed changed while {} ran",
+                        n_out > 1 ? "s" : "", left_out, n_out > 1 ? "they" : "it");
+  else if (n_steady < rounds && n_steady < kSteadyRounds)
+    what += fmt::format("; the speed changed during {} of the {} rounds, too many to leave out: "
+                        "this workload's figures are less sure than usual",
+                        rounds - n_steady, rounds);
+  std::printf("  CPU engine, %s: the cores at %s of their speed at the engine's start, before, "
+              "between and after its rounds (the in-L2 stencil); %s\n",
+              name.c_str(), list.c_str(), what.c_str());
+}
 
 // How many of the alternated rounds plan `a` ran faster than plan `b` (the same round: the same
 // spell of the machine).
@@ -97,8 +155,8 @@ int rounds_won(const EngineRuns &r, std::size_t a, std::size_t b) {
 // Builds templates/calibrate/<name>.stn.mustache and runs each plan 5 times, alternately, with
 // `sets` (plan i with sets_of[i] where given); nullopt (and says why) where it cannot.
 std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir &tmp,
-                                     const std::string &name, const Sets &sets,
-                                     const std::vector<std::string> &plans,
+                                     const SpeedProbe &speed, const std::string &name,
+                                     const Sets &sets, const std::vector<std::string> &plans,
                                      const std::vector<Sets> &sets_of = {}) {
   const std::string src = tmp.path() + "/" + name + ".stn", exe = tmp.path() + "/" + name;
   {
@@ -138,7 +196,8 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
     return cmd;
   };
   std::vector<std::vector<double>> seconds(plans.size());
-  for (int round = 0; round < 5; ++round)
+  for (int round = 0; round < 5; ++round) {
+    r.probes.push_back(speed ? speed() : 0.0);
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const std::vector<std::string> cmd = command(i);
       const std::string out = tmp.path() + "/engine.json";
@@ -149,7 +208,10 @@ std::optional<EngineRuns> run_engine(const CalibrateOptions &opts, const TempDir
       const auto j = read_json_line(out, "cannot read the engine measurement's summary");
       seconds[i].push_back(j.value("seconds", 0.0) / steps);
     }
+  }
+  r.probes.push_back(speed ? speed() : 0.0);
   r.rounds = seconds;
+  round_speeds(r, name, seconds.empty() ? 0 : seconds[0].size());
   for (const auto &v : seconds)
     r.seconds.push_back(median(v));
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -183,10 +245,22 @@ double sweep_bandwidth_of(const model::Cost &cost, double seconds, const model::
   return cost.cells() * bytes * model::streams_factor(cost, m) / (seconds - m.barrier_seconds);
 }
 
-// `m` without the engine's efficiencies and with B_s from round `round` of the naive plan (plan
-// 0 of `r`): the temporal plan's memory terms at the rate memory had in the same spell.
+// The cores' speed in round `round` of `r` (1 where not probed): the factor its fitted times
+// (seconds per row, per call) are multiplied by to be the profile's.
+double round_speed(const EngineRuns &r, std::size_t round) {
+  return round < r.speeds.size() && r.speeds[round] > 0 ? r.speeds[round] : 1.0;
+}
+
+// Whether the fits take round `round` of `r` (EngineRuns::used).
+bool round_used(const EngineRuns &r, std::size_t round) {
+  return round >= r.used.size() || r.used[round];
+}
+
+// `m` without the engine's efficiencies, its cores at round `round`'s speed (round_speed), and
+// with B_s from that round of the naive plan (plan 0 of `r`): the temporal plan's memory terms
+// at the rate memory had in the same spell.
 model::Machine plain_in_round(const EngineRuns &r, std::size_t round, const model::Machine &m) {
-  model::Machine plain = without_etas(m);
+  model::Machine plain = without_etas(model::scaled_machine(m, 1.0, round_speed(r, round)));
   if (const double b = sweep_bandwidth_of(r.costs[0], r.rounds[0][round], m); b > 0) {
     plain.sweep_bandwidth = plain.sweep_bandwidth_2d = b;
     // A rank-2 program's naive sweep runs at B_s,2, its temporal blocks' state at B_s: the
@@ -208,7 +282,11 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
   const stencilc::Plan plan = stencilc::parse_plan(plan_text, code_target("openmp").plan_rules());
   std::vector<double> etas, others;
   double cells_time = 0;
+  std::size_t used = 0;
   for (std::size_t j = 0; j < r.rounds[i].size() && j < r.rounds[0].size(); ++j) {
+    if (!round_used(r, j))
+      continue;
+    ++used;
     const model::Prediction p = model::predict(r.costs[i], plain_in_round(r, j, m), plan);
     // The rows' costs (Machine::row_seconds, fitted before) are not the stages' rate.
     const double stages = r.rounds[i][j] - (p.seconds_per_step - p.t_compute) - p.t_rows;
@@ -218,7 +296,7 @@ double engine_eta(const EngineRuns &r, std::size_t i, const std::string &plan_te
       etas.push_back(cells_time / stages);
   }
   const double measured = r.seconds[i];
-  if (!(measured > 0) || 2 * etas.size() <= r.rounds[i].size()) {
+  if (!(measured > 0) || 2 * etas.size() <= used) {
     std::printf("  CPU engine: %s %s not measured (it ran %.3g s per step, the model's memory "
                 "terms alone %.3g s)\n",
                 what.c_str(), plan_text.c_str(), measured, others.empty() ? 0.0 : median(others));
@@ -315,6 +393,8 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
       all = all && i < r.rounds[j].size();
     if (!all || i >= r.rounds[0].size())
       break;
+    if (!round_used(r, i))
+      continue;
     // Per plan: its cells' time at eta = 1 (a), rows per thread (b), calls per thread (d), and
     // the measured step less the model's other terms (y).
     double a[3] = {}, b[3] = {}, d[3] = {}, y[3] = {};
@@ -331,10 +411,12 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
       a[j] = p.t_compute - p.t_rows;
       y[j] = r.rounds[at[j]][i] - (p.seconds_per_step - p.t_compute);
     }
-    // Two plans, t_call known: a u + b t_row = y - d t_call.
-    const double y0 = y[0] - d[0] * m.call_seconds, y1 = y[1] - d[1] * m.call_seconds;
+    // Two plans, t_call known: a u + b t_row = y - d t_call. Times at the round's speed, kept
+    // at the profile's.
+    const double speed = round_speed(r, i), t_call = m.call_seconds / speed;
+    const double y0 = y[0] - d[0] * t_call, y1 = y[1] - d[1] * t_call;
     const double det2 = a[0] * b[1] - a[1] * b[0];
-    rows_alone.push_back(det2 != 0 ? (a[0] * y1 - a[1] * y0) / det2 : 0);
+    rows_alone.push_back(det2 != 0 ? speed * (a[0] * y1 - a[1] * y0) / det2 : 0);
     if (at.size() == 3) {
       // Cramer's rule on the columns a, b, d (unknowns 1/eta, t_row, t_call).
       const auto det3 = [](const double *c0, const double *c1, const double *c2) {
@@ -342,8 +424,8 @@ RowCosts row_costs(const EngineRuns &r, std::size_t i_long, std::size_t i_short,
                c2[0] * (c0[1] * c1[2] - c0[2] * c1[1]);
       };
       const double det = det3(a, b, d);
-      rows_fits.push_back(det != 0 ? det3(a, y, d) / det : 0);
-      call_fits.push_back(det != 0 ? det3(a, b, y) / det : 0);
+      rows_fits.push_back(det != 0 ? speed * det3(a, y, d) / det : 0);
+      call_fits.push_back(det != 0 ? speed * det3(a, b, y) / det : 0);
     }
   }
   RowCosts out;
@@ -396,12 +478,12 @@ struct StreamCalls {
   double t_stream = 0, eta = 0;
 };
 
-StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
+StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp, const SpeedProbe &speed,
                          const model::Machine &m) {
   const std::vector<std::string> plans = {"scheme=naive", "scheme=temporal,k=8,rows=8",
                                           "scheme=temporal,k=8,rows=32"};
-  const auto r =
-      run_engine(opts, tmp, "engine_himeno", {{"NX", "254"}, {"NY", "126"}, {"NZ", "126"}}, plans);
+  const auto r = run_engine(opts, tmp, speed, "engine_himeno",
+                            {{"NX", "254"}, {"NY", "126"}, {"NZ", "126"}}, plans);
   if (!r)
     return {};
   std::vector<stencilc::Plan> parsed;
@@ -409,13 +491,16 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
     parsed.push_back(stencilc::parse_plan(plans[j], code_target("openmp").plan_rules()));
   std::vector<double> fits, etas; // t_stream and 1/eta per round
   for (std::size_t i = 0; i < r->rounds[1].size() && i < r->rounds[2].size(); ++i) {
+    if (!round_used(*r, i))
+      continue;
     double a[2] = {}, e[2] = {}, y[2] = {};
     for (std::size_t j = 0; j < 2; ++j) {
       model::Machine plain = plain_in_round(*r, i, m);
+      const double t_call = plain.call_seconds; // at the round's speed
       plain.stream_call_seconds = 0;
       plain.call_seconds = 0;
       const model::Prediction p = model::predict(r->costs[j + 1], plain, parsed[j]);
-      plain.call_seconds = m.call_seconds;
+      plain.call_seconds = t_call;
       const model::Prediction known = model::predict(r->costs[j + 1], plain, parsed[j]);
       model::Machine unit = plain;
       unit.row_seconds = unit.wide_row_seconds = unit.call_seconds = 0;
@@ -426,7 +511,7 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
     }
     const double det = a[0] * e[1] - a[1] * e[0];
     if (det != 0) {
-      fits.push_back((a[0] * y[1] - a[1] * y[0]) / det);
+      fits.push_back(round_speed(*r, i) * (a[0] * y[1] - a[1] * y[0]) / det);
       etas.push_back((y[0] * e[1] - y[1] * e[0]) / det);
     }
   }
@@ -481,7 +566,7 @@ StreamCalls stream_calls(const CalibrateOptions &opts, const TempDir &tmp,
 // Returns false (and says why) when it cannot be measured: the other figures still stand.
 // between: called after each workload's runs (calibrate samples the L3 share curves there).
 bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Machine &m,
-                    const std::function<void()> &between) {
+                    const std::function<void()> &between, const SpeedProbe &speed) {
   // eta from a deep plan with its rings in the L3, as the plans the model chooses on grids past
   // the L3 are: fitted on k=4 with 16-row tiles (rings in the L2) it priced heat3d 510^3's
   // candidates (k=2-16 on 48-256 rows) 10-20% fast in three tunes of five, and memory was half of
@@ -520,7 +605,7 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     plans.push_back(on_short_rows(base + ",vec=512"));
     sets_of.push_back(short_sets);
   }
-  const auto r = run_engine(opts, tmp, "engine", sets, plans, sets_of);
+  const auto r = run_engine(opts, tmp, speed, "engine", sets, plans, sets_of);
   if (!r)
     return false;
   between();
@@ -548,7 +633,7 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
     m.wide_xreg_engine_efficiency = xreg_eta(*r, 4, 3, plans[4], "heat3d 512-bit", m);
   }
   const std::string plan2d = "scheme=temporal,k=8,rows=1024";
-  if (const auto r2 = run_engine(opts, tmp, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
+  if (const auto r2 = run_engine(opts, tmp, speed, "engine2d", {{"NX", "4094"}, {"NY", "8190"}},
                                  {"scheme=naive", plan2d, plan2d + ",xshift=reg"})) {
     // Its naive sweep streams faster than heat3d's (longer rows): B_s,2 for rank-2 programs'
     // naive sweeps; eta_2's fit prices its blocks' state at B_s (plain_in_round).
@@ -568,11 +653,11 @@ bool measure_engine(const CalibrateOptions &opts, const TempDir &tmp, model::Mac
   // Its deep plan on rings about the fp32 one's (8-byte cells, 48-row tiles, k=10: its tunes'
   // choices).
   const std::string deep64 = "scheme=temporal,k=10,rows=48";
-  if (const auto r8 = run_engine(opts, tmp, "engine_f64", sets, {"scheme=naive", deep64}))
+  if (const auto r8 = run_engine(opts, tmp, speed, "engine_f64", sets, {"scheme=naive", deep64}))
     m.engine_efficiency_f64 = engine_eta(*r8, 1, deep64, "heat3d fp64", m);
   between();
   // Calls with more plane streams than heat3d's, and stages that read coefficients: himeno's.
-  const StreamCalls streams = stream_calls(opts, tmp, m);
+  const StreamCalls streams = stream_calls(opts, tmp, speed, m);
   m.stream_call_seconds = streams.t_stream;
   m.engine_efficiency_coef = streams.eta;
   return m.engine_efficiency > 0;
@@ -763,7 +848,35 @@ int calibrate(const CalibrateOptions &opts) {
       // A run that printed no curve adds none.
     }
   };
-  const bool engine = opts.engine && measure_engine(opts, tmp, m, more_curves);
+  // The cores' speed around each engine round (run_engine): the calibration program's in-L2
+  // stencil alone over its median in three runs before the first round. Not over
+  // probe_stencil_rate: that run alternates with the 512-bit and L3 stencils, and the probe
+  // alone read 1.04-1.13 of it in every round of a quiet calibration (2026-12-07 18:59), which
+  // would have priced every round's cores that much faster and the etas that much lower.
+  const auto rate_now = [&]() -> double {
+    const std::string rate_out = tmp.path() + "/rate.json";
+    if (run_process({exe, "rate", fmt::format("{:.0f}", cache)}, rate_out) != 0)
+      return 0.0;
+    try {
+      return read_json_line(rate_out, "cannot read the speed probe's output")
+          .value("stencil_cells_per_second", 0.0);
+    } catch (const stencilc::Error &) {
+      return 0.0; // a probe that printed nothing: that round at the calibration's speed
+    }
+  };
+  std::optional<double> start_rate;
+  const SpeedProbe speed = [&]() -> double {
+    if (!start_rate) {
+      std::vector<double> rates;
+      for (int run = 0; run < 3; ++run)
+        if (const double v = rate_now(); v > 0)
+          rates.push_back(v);
+      start_rate = rates.size() == 3 ? median(rates) : 0.0;
+    }
+    const double v = *start_rate > 0 ? rate_now() : 0.0;
+    return v > 0 ? v / *start_rate : 0.0;
+  };
+  const bool engine = opts.engine && measure_engine(opts, tmp, m, more_curves, speed);
   if (!opts.engine)
     std::printf("  CPU engine: not measured (--no-engine); B_s is %s, the engine's efficiency 1\n",
                 m.sweep_bandwidth > 0 ? "the naive sweep's above" : "B (the sweep gave none)");
@@ -866,10 +979,11 @@ int calibrate(const CalibrateOptions &opts) {
           std::string(
               engine ? "; sweep_bandwidth and (wide_, xreg_, wide_xreg_)engine_efficiency: "
                        "heat3d 510x256x256 fp32, 64 steps, built by the openmp target, "
-                       "naive and k=4, 16 rows on 256- (and 512-)bit vectors, each also "
-                       "with xshift=reg, alternately, and the 256- (and 512-)bit plan on "
-                       "126x1036x256 in 64-row tiles (the 256-bit one in 16-row tiles "
-                       "too), medians of 5: B_s from the naive one (model bytes); "
+                       "naive and k=12, 64 rows on 256- (and 512-)bit vectors, each also "
+                       "with xshift=reg, and k=4, 16 rows, alternately, and the 256- (and "
+                       "512-)bit k=4 plan on 126x1036x256 in 64-row tiles (the 256-bit one "
+                       "in 16-row tiles too), medians of 5: B_s from the naive one (model "
+                       "bytes); "
                        "row_seconds and call_seconds fitted to the three 256-bit plans' "
                        "runs (wide_row_seconds to the two 512-bit ones) less the rest of "
                        "the model (per round, the median), "
@@ -878,11 +992,17 @@ int calibrate(const CalibrateOptions &opts) {
                        "model leaves of the measured; sweep_bandwidth_2d and "
                        "(xreg_)engine_efficiency_2d: the same with heat2d 4094x8190, k=8, "
                        "1024 rows (B_s,2 from its naive one); engine_efficiency_f64: "
-                       "heat3d in double, naive and the 256-bit k=4 plan; stream_call_seconds "
+                       "heat3d in double, naive and the 256-bit k=10, 48-row plan; "
+                       "stream_call_seconds "
                        "and engine_efficiency_coef: himeno 254x126x126 naive and k=8 on 8- and "
                        "32-row tiles, fitted together to the two temporal plans' runs less "
                        "the rest of the model (per round, the medians); xreg_ ones only "
-                       "where the x-shifts beat the plain rows in 4 of the 5 rounds"
+                       "where the x-shifts beat the plain rows in 4 of the 5 rounds; "
+                       "each round priced at the cores' speed either side of it (the "
+                       "in-L2 stencil probe before, between and after the rounds over "
+                       "its median in 3 runs before the first), a round whose two differ by "
+                       "more than "
+                       "1.15x left out while 3 are left"
                      : "; engine_efficiency: not measured") +
           "; probe_stencil_rate: the flops' run (cells/s); probe_sweep_bandwidth: the naive "
           "sweep's pass " +

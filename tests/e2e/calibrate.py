@@ -320,6 +320,37 @@ with tempfile.TemporaryDirectory() as tmp:
                   or abs(max(trips) - 2 * min(trips)) < 0.02,
                   "the note on a move where the round trips are more than twice apart")
 
+    # The cores' speed before, between and after each engine workload's 5 rounds: each round is
+    # priced at the speed either side of it, and a round whose two probes differ by more than
+    # 1.15x is left out of the fits while 3 or more steady rounds are left (calibrate.cpp).
+    speeds = re.findall(r"^  CPU engine, (\w+): the cores at ([0-9., ]+) of their speed at the "
+                        r"engine's start, before, between and after its rounds \(the in-L2 stencil\); each round "
+                        r"priced at the cores' speed either side of it(.*)$", out.stdout, re.M)
+    check([w for w, _, _ in speeds] == ["engine", "engine2d", "engine_f64", "engine_himeno"],
+          f"the cores' speed around each engine workload's rounds ({[w for w, _, _ in speeds]})")
+    for name, values, note in speeds:
+        probes = [float(v) for v in values.split(", ")]
+        check(len(probes) == 6 and all(v > 0 for v in probes),
+              f"{name}: 6 probes around 5 rounds ({probes})")
+        ratios = [max(a, b) / min(a, b) for a, b in zip(probes, probes[1:])]
+        # Printed to 2 decimals: a ratio within 2% of the line could fall either way.
+        if len(probes) != 6 or any(abs(r / 1.15 - 1) < 0.02 for r in ratios):
+            continue
+        unsteady = [i + 1 for i, r in enumerate(ratios) if r > 1.15]
+        if not unsteady:
+            want = ""
+        elif len(unsteady) <= 2:
+            want = (f"; round{'s' if len(unsteady) > 1 else ''} "
+                    f"{', '.join(str(i) for i in unsteady)} left out of the fits: the speed "
+                    f"changed while {'they' if len(unsteady) > 1 else 'it'} ran")
+        else:
+            want = (f"; the speed changed during {len(unsteady)} of the 5 rounds, too many to "
+                    f"leave out: this workload's figures are less sure than usual")
+        check(note == want, f"{name}: rounds {unsteady} changed speed, and calibrate says so "
+              f"({note!r})")
+    check("each round priced at the cores' speed" in m["sources"],
+          "sources say the engine's rounds are priced at the cores' speed around them")
+
     prof2 = os.path.join(tmp, "n.json")
     # --no-engine as well: the engine's figures are checked above, and this run takes half the time.
     out = subprocess.run([stencilc, "calibrate", "--no-mpi", "--no-engine", "-o", prof2],
