@@ -1,13 +1,22 @@
 """`stencilc calibrate` writes a machine profile the model reads, with the network figures
 measured between 2 MPI ranks under mpirun (issue #15: calibrate under mpirun).
 
-  calibrate.py STENCILC SAMPLES_DIR
+  calibrate.py STENCILC SAMPLES_DIR [sanitized|plain]
 
-Checks: the roofline (vector peak, L1/L2/L3 load bandwidths) is there and ordered as a
-roofline must be, explain --json shows the kernel's bound at each level; the profile's net_latency and net_bandwidth are measured (plausible for loopback, not
-the built-in defaults, its sources say how) and explain reads the profile back; with --no-mpi
-they are the defaults and the sources say they were not measured; with --no-engine there is no
-engine_efficiency and B_s is the calibration loop's sweep. Exits 1 at the first failure.
+Checks, in one calibration with the engine and MPI: the roofline (vector peak, L1/L2/L3 load
+bandwidths) is there and ordered as a roofline must be, and explain --json shows the kernel's
+bound at each level; the profile's net_latency and net_bandwidth are measured (plausible for
+loopback, not the built-in defaults, its sources say how) and explain reads the profile back;
+the naive sweeps' rates (B_s, B_s,2) and the engine's efficiencies (3D, 2D, 8-byte cells,
+x-shifts in registers, 512-bit rows: each measured and within bounds, or declined under the
+sanitizers saying why, or not written where the variant did not win 4 of 5 rounds, saying so);
+the many-streams slowdown, the fitted row, call and stream costs, the L3 and its share curves
+(as printed); tune's probes; the cache line's round trips; the cores' speed around each engine
+workload's rounds (six probes each) and that exactly the rounds whose speed changed were left out
+of the fits, or that calibrate said too many changed. Then with --no-mpi the network figures are
+the defaults and the sources say they were not measured; with --no-engine there is no
+engine_efficiency and B_s is the calibration loop's sweep. Runs every check and exits 1 if any
+failed.
 """
 import json
 import re
