@@ -737,6 +737,12 @@ int calibrate(const CalibrateOptions &opts) {
     for (const auto &pt : j["l3_probe"])
       if (pt[0].get<double>() >= l3)
         m.l3_load_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
+  // The naive sweep over grids of 1, 2 and 4 times that L3 and far past it: how much of a sweep
+  // a little past the L3 it serves (l3_spill_gain reads this curve before the load sums').
+  if (j.contains("l3_sweep_probe"))
+    for (const auto &pt : j["l3_sweep_probe"])
+      if (pt[1].get<double>() > 0) // a sweep that could not allocate its grids adds no point
+        m.l3_sweep_curve.push_back({pt[0].get<double>(), pt[1].get<double>()});
   // What the threads' shares of the L3 keep of data read again (the model's coefficient
   // re-reads).
   if (j.contains("l3_reuse"))
@@ -796,6 +802,19 @@ int calibrate(const CalibrateOptions &opts) {
                 probe.c_str());
   else
     std::printf("  caches: L2 %s per core, L3 %s\n", si(l2, "B").c_str(), si(l3, "B").c_str());
+  if (m.l3_sweep_curve.size() > 1) {
+    std::string points;
+    double fastest = 0, slowest = m.l3_sweep_curve.front()[1];
+    for (const auto &pt : m.l3_sweep_curve) {
+      points +=
+          fmt::format("{}{} {}", points.empty() ? "" : ", ", si(pt[0], "B"), si(pt[1], "B/s"));
+      fastest = std::max(fastest, pt[1]);
+      slowest = std::min(slowest, pt[1]);
+    }
+    std::printf("  naive sweeps by the bytes of their grids: %s (l3_sweep_curve: a sweep a little "
+                "past the L3 at up to %.2f times the slowest)\n",
+                points.c_str(), fastest / slowest);
+  }
   std::printf("  7-point stencil, 512-cell rows, data in L2: %s (%s cells/s)\n",
               si(m.flops, "flop/s").c_str(), si(m.flops / 8, "").c_str());
   if (m.wide_flops > 0)
@@ -956,6 +975,12 @@ int calibrate(const CalibrateOptions &opts) {
                              "threads (l3_load_curve: the sums' rates from that size on)",
                              si(l3_reported, "B"))
                : std::string()) +
+          (m.l3_sweep_curve.empty()
+               ? std::string()
+               : std::string(
+                     "; l3_sweep_curve: the naive sweep above over grids of 1, 2 and 4 "
+                     "times the L3 in all and of 2 x 257 MiB, the medians of 3 runs of 0.3 s, the "
+                     "sizes in turn")) +
           "; peak_flops: 12 FMA chains of native vectors per "
           "thread in registers, best of 3; l1/l2/l3_bandwidth: vector-load sums over 16 KiB, half "
           "the L2, "

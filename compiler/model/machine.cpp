@@ -112,6 +112,7 @@ Machine machine_from_json_checked(const std::string &text, const std::string &or
     }
   };
   curve("l3_load_curve", nullptr, m.l3_load_curve);
+  curve("l3_sweep_curve", nullptr, m.l3_sweep_curve);
   curve("l3_reuse_curve", "share", m.l3_reuse_curve);
   curve("l3_ring_curve", "relative rate", m.l3_ring_curve);
   v = 0;
@@ -211,6 +212,8 @@ std::string machine_to_json(const Machine &m, const std::string &description,
     j["handoff_seconds"] = m.handoff_seconds;
   if (!m.l3_load_curve.empty())
     j["l3_load_curve"] = m.l3_load_curve;
+  if (!m.l3_sweep_curve.empty())
+    j["l3_sweep_curve"] = m.l3_sweep_curve;
   if (!m.l3_reuse_curve.empty())
     j["l3_reuse_curve"] = m.l3_reuse_curve;
   if (!m.l3_ring_curve.empty())

@@ -146,9 +146,11 @@ double sweep_bandwidth(const Cost &c, const Machine &m) {
 // A sweep past the L3 does not fall to memory's rate at once: the L3 keeps part of what it
 // streams. Measured (PERFORMANCE.md, 2026-12-03 10:30, the Intel VM, L3 at speed 67 MB):
 // poisson_rbgs 128^3 (70 MB of grids) swept at 2.06 times its memory price, where the curve
-// read 2.0 times memory at that size.
+// read 2.0 times memory at that size. On the AMD EPYC VM (2026-12-07, L3 33.6 MB) the load sums
+// read 1.3-1.65 times memory at 70 MB while the sweep itself ran 1.0-1.1 times, and poisson
+// 0.56-0.72 of the prices the sums gave in five tunes: the sweep's own curve comes first.
 double l3_spill_gain(const Machine &m, double footprint) {
-  const auto &curve = m.l3_load_curve;
+  const auto &curve = m.l3_sweep_curve.empty() ? m.l3_load_curve : m.l3_sweep_curve;
   if (curve.size() < 2 || footprint <= curve.front()[0] || footprint >= curve.back()[0])
     return 1;
   double slowest = curve.front()[1];

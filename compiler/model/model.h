@@ -93,8 +93,13 @@ struct Machine {
   // CPU: calibrate's load rates summed over all threads' buffers, {bytes in all, bytes/s}, from
   // the L3's size (shared_cache_bytes) on in ascending sizes, down to memory's (empty: not
   // measured). A naive sweep whose grids are a little past the L3 still finds part of them
-  // there (l3_spill_gain).
+  // there (l3_spill_gain, where there is no l3_sweep_curve).
   std::vector<std::array<double, 2>> l3_load_curve;
+  // CPU: calibrate's naive sweep over grids of 1, 2 and 4 times the L3 in all and far past it,
+  // {bytes of the grids, bytes/s} in ascending sizes (empty: not measured). What l3_spill_gain
+  // reads where it is there: the sweep's own gain, which on the AMD EPYC VM was a fraction of
+  // what the load sums gave (MODEL.md §3.1).
+  std::vector<std::array<double, 2>> l3_sweep_curve;
   // CPU: of the data a thread reads again after touching {bytes} (per thread), the share that
   // comes from memory, in ascending bytes ending at share 1 (empty: not measured; the model
   // then assumes a thread's share of the L3, M_3 / threads, keeps all of it up to its size):
@@ -439,8 +444,9 @@ double sweep_bandwidth(const Machine &m);
 double sweep_bandwidth(const Cost &c, const Machine &m);
 
 /// How much faster than memory's sweep rate a CPU sweep streams grids of `footprint` bytes in
-/// all past the L3: the load curve's rate at that size (log-linear between its points) over its
-/// slowest; 1 without a curve, below its first point or past its last.
+/// all past the L3: the sweep curve's rate at that size (log-linear between its points) over its
+/// slowest, or the load curve's where the profile has no sweep curve; 1 without either, below
+/// the curve's first point or past its last.
 double l3_spill_gain(const Machine &m, double footprint);
 
 /// The part of the shared cache (L3) the threads' rings may fill together; the rest holds the

@@ -242,6 +242,26 @@ with tempfile.TemporaryDirectory() as tmp:
               f"the load curve {curve} starts at the L3, in ascending sizes")
     else:
         check(not curve, "no load curve where the L3 is the reported one")
+    # The naive sweep over grids of 1, 2 and 4 times the L3 in all (whole 2 MiB plane pairs, at
+    # least 4) and of 2 x 257 MiB: what l3_spill_gain reads before the load sums. Ascending,
+    # positive, from about the L3 to the far sweep, printed with its fastest over its slowest
+    # (an L3 as large as the far sweep has no curve to speak of).
+    sweeps = m.get("l3_sweep_curve", [])
+    pair = 2 * 512 * 512 * 4
+    check(m["shared_cache_bytes"] >= 257 * pair or len(sweeps) >= 2 and all(p[1] > 0 for p in sweeps)
+          and all(a[0] < b[0] for a, b in zip(sweeps, sweeps[1:]))
+          and abs(sweeps[0][0] - max(4 * pair, m["shared_cache_bytes"])) <= pair / 2
+          and sweeps[-1][0] == 258 * pair,
+          f"the sweep curve {sweeps} runs from the L3 ({m['shared_cache_bytes']:.4g} B) to 2 x 257 MiB")
+    said = re.search(r"naive sweeps by the bytes of their grids: (.*) \(l3_sweep_curve: a sweep a "
+                     r"little past the L3 at up to ([0-9.]+) times the slowest\)$", out.stdout, re.M)
+    if sweeps:
+        rates = [p[1] for p in sweeps]
+        check(said is not None and said.group(1).count("B/s") == len(sweeps)
+              and abs(float(said.group(2)) - max(rates) / min(rates)) <= 0.006,
+              "calibrate prints the sweep curve and its largest gain")
+        check("l3_sweep_curve: the naive sweep above over grids of 1, 2 and 4 times the L3" in
+              m["sources"], "the sources say how the sweep curve was measured")
 
     # What a thread's share of the L3 keeps of data read again: shares of re-reads from memory
     # at 0.25-1.5 and 4 times the share (M_3 / threads), never falling, the last one 1, as

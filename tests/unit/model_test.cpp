@@ -1479,6 +1479,29 @@ TEST(ModelCpuNaive, GridsJustPastTheL3StreamPartlyFromIt) {
   EXPECT_EQ(model::l3_spill_gain(m, 16 << 20), 1);
 }
 
+TEST(ModelCpuNaive, TheSweepsOwnCurveComesBeforeTheLoadSums) {
+  // The load sums would give 1.66 at 16 MiB (the test above); calibrate's naive sweeps over
+  // grids of 10, 20 and 40 MiB and far past read 2.4e10, 2.1e10, 2e10 and 2.2e10 B/s: at 16 MiB
+  // 2.4e10 - 3e9 log2(1.6) over the slowest, 2e10.
+  auto m = cpu_l3(512 * 1024, 10 << 20);
+  m.l3_load_curve = {{10 << 20, 4e10}, {20 << 20, 3e10}, {40 << 20, 2e10}};
+  m.l3_sweep_curve = {
+      {10 << 20, 2.4e10}, {20 << 20, 2.1e10}, {40 << 20, 2e10}, {541 << 20, 2.2e10}};
+  const double gain = (2.4e10 - 3e9 * std::log2(1.6)) / 2e10;
+  EXPECT_NEAR(model::l3_spill_gain(m, 16 << 20), gain, 1e-12);
+  auto c = heat3d_cpu(128, 128, 128);
+  c.footprint_bytes_per_cell = 8;
+  expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory,
+               2097152.0 * 12 / (1e10 * gain));
+  // Past the slowest point the curve rises again to the far sweep's rate, but never below 1:
+  // at 80 MiB, 2e10 + 2e9 log(2) / log(541 / 40) over 2e10.
+  EXPECT_NEAR(model::l3_spill_gain(m, 80 << 20),
+              (2e10 + 2e9 * std::log(2.0) / std::log(541.0 / 40)) / 2e10, 1e-12);
+  // A sweep that gained nothing from the L3: 1, whatever the load sums say.
+  m.l3_sweep_curve = {{10 << 20, 1.9e10}, {541 << 20, 1.9e10}};
+  EXPECT_EQ(model::l3_spill_gain(m, 16 << 20), 1);
+}
+
 TEST(ModelCpuNaive, FillsAndReductionsAddAtTheGridsLevel) {
   // A step that refills ghost cells (1.5 B per cell) and reduces a grid (4 B per cell): the
   // naive sweep's time plus cells * 5.5 B at the bandwidth of where the grids live.
@@ -2533,6 +2556,10 @@ TEST(ModelMachine, RejectsBadProfiles) {
     expect_error(
         load(std::string(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )") + bad + "}"),
         curve);
+  expect_error(load(R"({"bandwidth": 1e9, "flops": 1e9, "cache_bytes": 1, )"
+                    R"("l3_sweep_curve": [[2e7, 1e10], [2e7, 9e9]]})"),
+               "p.json: \"l3_sweep_curve\" must be a list of [bytes, bytes/s] pairs of positive "
+               "numbers in ascending bytes");
   const std::string reuse = "p.json: \"l3_reuse_curve\" must be a list of [bytes, share] pairs in "
                             "ascending bytes, bytes positive, shares from 0 to 1";
   for (const char *bad : {R"("l3_reuse_curve": {})", R"("l3_reuse_curve": [[2e7, 0.5], [1e7, 1]])",
@@ -2582,6 +2609,7 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   m.probe_stencil_rate = 3.9e9;
   m.handoff_seconds = 2.3e-7;
   m.l3_load_curve = {{32 << 20, 9e10}, {64 << 20, 3e10}};
+  m.l3_sweep_curve = {{32 << 20, 5e10}, {64 << 20, 4e10}, {541 << 20, 3.5e10}};
   m.l3_reuse_curve = {{8 << 20, 0}, {16 << 20, 0.25}, {64 << 20, 1}};
   m.l3_ring_curve = {{8 << 20, 1}, {16 << 20, 0.7}, {64 << 20, 0.45}};
   const auto back = model::machine_from_json(model::machine_to_json(m, "d", "s"), "machine.json");
@@ -2594,6 +2622,9 @@ TEST(ModelMachine, CalibratedProfileRoundTrips) {
   ASSERT_EQ(back.l3_load_curve.size(), 2u);
   EXPECT_DOUBLE_EQ(back.l3_load_curve[1][0], 64 << 20);
   EXPECT_DOUBLE_EQ(back.l3_load_curve[1][1], 3e10);
+  ASSERT_EQ(back.l3_sweep_curve.size(), 3u);
+  EXPECT_DOUBLE_EQ(back.l3_sweep_curve[2][0], 541 << 20);
+  EXPECT_DOUBLE_EQ(back.l3_sweep_curve[1][1], 4e10);
   EXPECT_DOUBLE_EQ(back.probe_sweep_bandwidth, 1.3e10);
   EXPECT_DOUBLE_EQ(back.probe_stencil_rate, 3.9e9);
   EXPECT_DOUBLE_EQ(back.handoff_seconds, 2.3e-7);
