@@ -1493,8 +1493,8 @@ TEST(ModelCpuNaive, TheSweepsOwnCurveComesBeforeTheLoadSums) {
   c.footprint_bytes_per_cell = 8;
   expect_close(model::predict(c, m, plan("openmp", "naive", 1)).t_memory,
                2097152.0 * 12 / (1e10 * gain));
-  // Past the slowest point the curve rises again to the far sweep's rate, but never below 1:
-  // at 80 MiB, 2e10 + 2e9 log(2) / log(541 / 40) over 2e10.
+  // Past the slowest point the curve rises again toward the far sweep's rate: at 80 MiB,
+  // 2e10 + 2e9 log(2) / log(541 / 40) over 2e10.
   EXPECT_NEAR(model::l3_spill_gain(m, 80 << 20),
               (2e10 + 2e9 * std::log(2.0) / std::log(541.0 / 40)) / 2e10, 1e-12);
   // A sweep that gained nothing from the L3: 1, whatever the load sums say.
